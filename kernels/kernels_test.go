@@ -1,0 +1,517 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+const eps = 0x1p-53 // unit roundoff of float64
+
+// forEachPath runs f once on every path this machine can run, with that
+// path active, and restores the default afterwards.
+func forEachPath(t *testing.T, f func(t *testing.T, p Path)) {
+	t.Helper()
+	saved := Active()
+	defer Use(saved)
+	for _, p := range Available() {
+		if err := Use(p); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(p.String(), func(t *testing.T) { f(t, p) })
+	}
+}
+
+// testLengths are all lengths up to three times the widest unrolled loop
+// (32 elements on AVX-512) and a few large ones.
+func testLengths() []int {
+	var ns []int
+	for n := 0; n <= 3*32+1; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 255, 256, 257, 1000, 4099)
+}
+
+const guard = 8 // guard elements on each side of every output
+
+// guarded returns a slice of n elements that starts off elements past a
+// 64-byte boundary, with guard sentinel values on both sides, filled by
+// fill.
+type guarded struct {
+	raw []float64
+	lo  int
+	n   int
+}
+
+const sentinel = -7.0e300
+
+func newGuarded(n, off int, fill func(i int) float64) *guarded {
+	raw := make([]float64, n+2*guard+16)
+	base := alignOffset(raw) + guard + off
+	for i := range raw {
+		raw[i] = sentinel
+	}
+	g := &guarded{raw: raw, lo: base, n: n}
+	s := g.s()
+	for i := range s {
+		s[i] = fill(i)
+	}
+	return g
+}
+
+// s is the slice itself, with its capacity cut so that nothing past it
+// can be reached from Go.
+func (g *guarded) s() []float64 { return g.raw[g.lo : g.lo+g.n : g.lo+g.n] }
+
+func (g *guarded) check(t *testing.T, what string) {
+	t.Helper()
+	for i, v := range g.raw {
+		if (i < g.lo || i >= g.lo+g.n) && v != sentinel && !(v != v && sentinel != sentinel) {
+			t.Fatalf("%s: wrote outside its output: raw[%d] = %v (slice is raw[%d:%d])", what, i, v, g.lo, g.lo+g.n)
+		}
+	}
+}
+
+func randVec(r *rand.Rand) func(int) float64 {
+	return func(int) float64 { return r.NormFloat64() }
+}
+
+// sumBound is the classical bound for a computed sum of n terms whose
+// absolute values add to s: the reference and the kernel each err by at
+// most n*eps*s (to first order), so they differ by at most twice that.
+func sumBound(n int, s float64) float64 {
+	return 2*float64(n+2)*eps*s + 1e-300
+}
+
+func TestDot(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(1, uint64(p)))
+		for _, n := range testLengths() {
+			for off := 0; off < 8; off += 3 {
+				x := newGuarded(n, off, randVec(r))
+				y := newGuarded(n, (off+5)%8, randVec(r))
+				got := Dot(x.s(), y.s())
+				want := dotGeneric(x.s(), y.s())
+				var s float64
+				for i := range n {
+					s += math.Abs(x.s()[i] * y.s()[i])
+				}
+				if math.Abs(got-want) > sumBound(n, s) {
+					t.Fatalf("n=%d off=%d: Dot = %v, reference %v (bound %v)", n, off, got, want, sumBound(n, s))
+				}
+			}
+		}
+	})
+}
+
+func TestAxpyScalRot(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(2, uint64(p)))
+		for _, n := range testLengths() {
+			off := n % 8
+			alpha := r.NormFloat64()
+			x := newGuarded(n, off, randVec(r))
+			y := newGuarded(n, 7-off, randVec(r))
+			want := append([]float64(nil), y.s()...)
+			axpyGeneric(alpha, x.s(), want)
+			Axpy(alpha, x.s(), y.s())
+			y.check(t, "Axpy")
+			x.check(t, "Axpy (x)")
+			for i := range want {
+				// One rounding of alpha*x[i] and one of the sum, or a
+				// single fused one: they differ by at most 2 ulps of
+				// the larger term.
+				if tol := 2 * eps * (math.Abs(alpha*x.s()[i]) + math.Abs(want[i])); math.Abs(y.s()[i]-want[i]) > tol {
+					t.Fatalf("Axpy n=%d i=%d: %v, reference %v", n, i, y.s()[i], want[i])
+				}
+			}
+
+			want = append(want[:0], x.s()...)
+			scalGeneric(alpha, want)
+			Scal(alpha, x.s())
+			x.check(t, "Scal")
+			for i := range want {
+				if x.s()[i] != want[i] { // a single rounded product: exact match
+					t.Fatalf("Scal n=%d i=%d: %v, reference %v", n, i, x.s()[i], want[i])
+				}
+			}
+
+			th := r.Float64() * 2 * math.Pi
+			c, s := math.Cos(th), math.Sin(th)
+			wx := append([]float64(nil), x.s()...)
+			wy := append([]float64(nil), y.s()...)
+			rotGeneric(wx, wy, c, s)
+			xs := append([]float64(nil), x.s()...)
+			ys := append([]float64(nil), y.s()...)
+			Rot(x.s(), y.s(), c, s)
+			x.check(t, "Rot x")
+			y.check(t, "Rot y")
+			for i := range wx {
+				tol := 4 * eps * (math.Abs(xs[i]) + math.Abs(ys[i]))
+				if math.Abs(x.s()[i]-wx[i]) > tol || math.Abs(y.s()[i]-wy[i]) > tol {
+					t.Fatalf("Rot n=%d i=%d: (%v, %v), reference (%v, %v)", n, i, x.s()[i], y.s()[i], wx[i], wy[i])
+				}
+			}
+		}
+	})
+}
+
+func TestAsumNrm2Iamax(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(3, uint64(p)))
+		for _, n := range testLengths() {
+			x := newGuarded(n, n%7, randVec(r)).s()
+			var s float64
+			for _, v := range x {
+				s += math.Abs(v)
+			}
+			if got, want := Asum(x), asumGeneric(x); math.Abs(got-want) > sumBound(n, s) {
+				t.Fatalf("Asum n=%d: %v, reference %v", n, got, want)
+			}
+			if got, want := Nrm2(x), math.Sqrt(sumSqGeneric(x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+				t.Fatalf("Nrm2 n=%d: %v, reference %v", n, got, want)
+			}
+			wantI := -1
+			best := -1.0
+			for i, v := range x {
+				if math.Abs(v) > best {
+					best, wantI = math.Abs(v), i
+				}
+			}
+			if got := Iamax(x); got != wantI {
+				t.Fatalf("Iamax n=%d: %d, want %d", n, got, wantI)
+			}
+			if n > 2 {
+				// Ties go to the first index, and -x counts like x.
+				x[n-1] = -x[wantI]
+				if got := Iamax(x); got != wantI {
+					t.Fatalf("Iamax tie n=%d: %d, want %d", n, got, wantI)
+				}
+				x[n-2] = math.Inf(-1)
+				if got := Iamax(x); got != n-2 {
+					t.Fatalf("Iamax -Inf n=%d: %d, want %d", n, got, n-2)
+				}
+			}
+		}
+	})
+}
+
+// TestNrm2Range checks Nrm2 against exact values over the whole exponent
+// range, where a plain sum of squares overflows or underflows.
+func TestNrm2Range(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		for _, n := range []int{1, 2, 3, 7, 8, 9, 31, 100, 1000} {
+			for _, scale := range []float64{0x1p-1074, 0x1p-1060, 0x1p-1022, 0x1p-600, 0x1p-500, 1, 0x1p500, 0x1p600, 0x1p1000, 0x1p1020} {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = 3 * scale
+					if i%2 == 1 {
+						x[i] = -4 * scale
+					}
+				}
+				// Exact: sqrt(n_odd*16 + n_even*9) * scale.
+				ne, no := (n+1)/2, n/2
+				want := math.Sqrt(float64(9*ne+16*no)) * scale
+				got := Nrm2(x)
+				if scale == 0x1p-1074 {
+					// 3 and 4 times the smallest subnormal are exact; the
+					// result may round to a subnormal: allow one ulp.
+					if math.Abs(got-want) > 2*0x1p-1074 {
+						t.Fatalf("Nrm2 n=%d scale=%g: %g, want %g", n, scale, got, want)
+					}
+					continue
+				}
+				if math.IsInf(want, 0) {
+					if !math.IsInf(got, 1) {
+						t.Fatalf("Nrm2 n=%d scale=%g: %g, want +Inf", n, scale, got)
+					}
+					continue
+				}
+				if math.Abs(got-want) > 4*float64(n)*eps*want {
+					t.Fatalf("Nrm2 n=%d scale=%g: %g, want %g (rel err %g)", n, scale, got, want, math.Abs(got-want)/want)
+				}
+			}
+		}
+		if got := Nrm2(nil); got != 0 {
+			t.Fatalf("Nrm2(nil) = %v", got)
+		}
+		if got := Nrm2(make([]float64, 37)); got != 0 {
+			t.Fatalf("Nrm2(zeros) = %v", got)
+		}
+		// The largest finite vector whose norm is still finite.
+		big := []float64{math.MaxFloat64 / 2, math.MaxFloat64 / 2}
+		if got, want := Nrm2(big), math.MaxFloat64/math.Sqrt2; math.Abs(got-want) > 4*eps*want {
+			t.Fatalf("Nrm2(big) = %v, want %v", got, want)
+		}
+	})
+}
+
+// TestNaNInf plants NaN and Inf at every position of vectors of several
+// lengths and checks that they propagate as IEEE arithmetic says.
+func TestNaNInf(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	forEachPath(t, func(t *testing.T, p Path) {
+		for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 33, 64, 71} {
+			for pos := 0; pos < n; pos++ {
+				x := make([]float64, n)
+				y := make([]float64, n)
+				for i := range x {
+					x[i] = float64(i%5) - 2
+					y[i] = 1
+				}
+				x[pos] = nan
+				if v := Dot(x, y); !math.IsNaN(v) {
+					t.Fatalf("Dot with NaN at %d/%d = %v", pos, n, v)
+				}
+				if v := Asum(x); !math.IsNaN(v) {
+					t.Fatalf("Asum with NaN at %d/%d = %v", pos, n, v)
+				}
+				if v := Nrm2(x); !math.IsNaN(v) {
+					t.Fatalf("Nrm2 with NaN at %d/%d = %v", pos, n, v)
+				}
+				if v := Iamax(x); v != pos {
+					t.Fatalf("Iamax with NaN at %d/%d = %d", pos, n, v)
+				}
+				if v := maxAbs(x); !math.IsNaN(v) {
+					t.Fatalf("maxAbs with NaN at %d/%d = %v", pos, n, v)
+				}
+				yy := append([]float64(nil), y...)
+				Axpy(2, x, yy)
+				for i, v := range yy {
+					if math.IsNaN(v) != (i == pos) {
+						t.Fatalf("Axpy with NaN at %d/%d: y[%d] = %v", pos, n, i, v)
+					}
+				}
+				x[pos] = -inf
+				if v := Asum(x); !math.IsInf(v, 1) {
+					t.Fatalf("Asum with -Inf at %d/%d = %v", pos, n, v)
+				}
+				if v := Nrm2(x); !math.IsInf(v, 1) {
+					t.Fatalf("Nrm2 with -Inf at %d/%d = %v", pos, n, v)
+				}
+				if v := Iamax(x); v != pos {
+					t.Fatalf("Iamax with -Inf at %d/%d = %d", pos, n, v)
+				}
+				if v := Dot(x, y); !math.IsInf(v, -1) {
+					t.Fatalf("Dot with -Inf at %d/%d = %v", pos, n, v)
+				}
+				x[pos] = 0
+				Scal(0, x) // 0 * finite stays finite
+				x[pos] = inf
+				Scal(0, x)
+				if !math.IsNaN(x[pos]) {
+					t.Fatalf("Scal(0) of Inf at %d/%d = %v, want NaN", pos, n, x[pos])
+				}
+			}
+		}
+	})
+}
+
+func TestStrided(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(4, uint64(p)))
+		for _, n := range []int{0, 1, 2, 5, 17, 100} {
+			for _, incX := range []int{1, 2, 3} {
+				for _, incY := range []int{1, 4} {
+					x := make([]float64, max(0, (n-1)*incX+1))
+					y := make([]float64, max(0, (n-1)*incY+1))
+					for i := range x {
+						x[i] = r.NormFloat64()
+					}
+					for i := range y {
+						y[i] = r.NormFloat64()
+					}
+					xc := make([]float64, n)
+					yc := make([]float64, n)
+					for i := range n {
+						xc[i], yc[i] = x[i*incX], y[i*incY]
+					}
+					var s float64
+					for i := range n {
+						s += math.Abs(xc[i] * yc[i])
+					}
+					if got, want := DotInc(n, x, incX, y, incY), dotGeneric(xc, yc); math.Abs(got-want) > sumBound(n, s) {
+						t.Fatalf("DotInc n=%d inc=%d,%d: %v want %v", n, incX, incY, got, want)
+					}
+					if got, want := Nrm2Inc(n, x, incX), math.Sqrt(sumSqGeneric(xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+						t.Fatalf("Nrm2Inc n=%d inc=%d: %v want %v", n, incX, got, want)
+					}
+					if got, want := AsumInc(n, x, incX), asumGeneric(xc); math.Abs(got-want) > sumBound(n, want) {
+						t.Fatalf("AsumInc n=%d inc=%d: %v want %v", n, incX, got, want)
+					}
+					if got, want := IamaxInc(n, x, incX), Iamax(xc); got != want {
+						t.Fatalf("IamaxInc n=%d inc=%d: %v want %v", n, incX, got, want)
+					}
+					// Axpy, Scal and Rot must touch only the strided
+					// elements.
+					y0 := append([]float64(nil), y...)
+					AxpyInc(n, 0.5, x, incX, y, incY)
+					for i := range y {
+						want := y0[i]
+						if i%incY == 0 && i/incY < n {
+							want = y0[i] + 0.5*x[i/incY*incX]
+						}
+						if math.Abs(y[i]-want) > 2*eps*(math.Abs(want)+math.Abs(y0[i])) {
+							t.Fatalf("AxpyInc n=%d inc=%d,%d: y[%d]=%v want %v", n, incX, incY, i, y[i], want)
+						}
+					}
+					x0 := append([]float64(nil), x...)
+					ScalInc(n, 3, x, incX)
+					for i := range x {
+						want := x0[i]
+						if i%incX == 0 && i/incX < n {
+							want *= 3
+						}
+						if x[i] != want {
+							t.Fatalf("ScalInc n=%d inc=%d: x[%d]=%v want %v", n, incX, i, x[i], want)
+						}
+					}
+					x0 = append(x0[:0], x...)
+					y0 = append(y0[:0], y...)
+					RotInc(n, x, incX, y, incY, 0.6, 0.8)
+					for i := range n {
+						xi, yi := x0[i*incX], y0[i*incY]
+						wx, wy := 0.6*xi+0.8*yi, 0.6*yi-0.8*xi
+						tol := 4 * eps * (math.Abs(xi) + math.Abs(yi))
+						if math.Abs(x[i*incX]-wx) > tol || math.Abs(y[i*incY]-wy) > tol {
+							t.Fatalf("RotInc n=%d: pair %d = (%v,%v), want (%v,%v)", n, i, x[i*incX], y[i*incY], wx, wy)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestGemvGer(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(5, uint64(p)))
+		dims := []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100}
+		for _, m := range dims {
+			for _, n := range dims {
+				lda := n + 3
+				a := make([]float64, max(m*lda, 1))
+				for i := range a {
+					a[i] = r.NormFloat64()
+				}
+				for _, trans := range []bool{false, true} {
+					lx, ly := n, m
+					if trans {
+						lx, ly = m, n
+					}
+					x := newGuarded(lx, 1, randVec(r))
+					y := newGuarded(ly, 3, randVec(r))
+					alpha, beta := r.NormFloat64(), r.NormFloat64()
+					want := make([]float64, ly)
+					bound := make([]float64, ly)
+					for i := range ly {
+						want[i] = beta * y.s()[i]
+						bound[i] = math.Abs(want[i])
+					}
+					for i := range m {
+						for j := range n {
+							if trans {
+								want[j] += alpha * a[i*lda+j] * x.s()[i]
+								bound[j] += math.Abs(alpha * a[i*lda+j] * x.s()[i])
+							} else {
+								want[i] += alpha * a[i*lda+j] * x.s()[j]
+								bound[i] += math.Abs(alpha * a[i*lda+j] * x.s()[j])
+							}
+						}
+					}
+					Gemv(trans, m, n, alpha, a, lda, x.s(), beta, y.s())
+					y.check(t, "Gemv")
+					for i := range ly {
+						if d := math.Abs(y.s()[i] - want[i]); d > sumBound(m+n, bound[i]) {
+							t.Fatalf("Gemv trans=%v %dx%d: y[%d]=%v want %v", trans, m, n, i, y.s()[i], want[i])
+						}
+					}
+				}
+				// Ger, checking the padding columns are untouched.
+				x := make([]float64, m)
+				y := make([]float64, n)
+				for i := range x {
+					x[i] = r.NormFloat64()
+				}
+				for i := range y {
+					y[i] = r.NormFloat64()
+				}
+				a0 := append([]float64(nil), a...)
+				Ger(m, n, 1.5, x, y, a, lda)
+				for i := range m {
+					for j := range lda {
+						want := a0[i*lda+j]
+						if j < n {
+							want += 1.5 * x[i] * y[j]
+						}
+						if d := math.Abs(a[i*lda+j] - want); d > 4*eps*(math.Abs(want)+math.Abs(a0[i*lda+j])) {
+							t.Fatalf("Ger %dx%d: a[%d,%d]=%v want %v", m, n, i, j, a[i*lda+j], want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestGemvBetaZero checks the BLAS convention that beta == 0 ignores y.
+func TestGemvBetaZero(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		a := []float64{1, 2, 3, 4}
+		y := []float64{math.NaN(), math.Inf(1)}
+		Gemv(false, 2, 2, 1, a, 2, []float64{1, 1}, 0, y)
+		if y[0] != 3 || y[1] != 7 {
+			t.Fatalf("Gemv beta=0: %v, want [3 7]", y)
+		}
+	})
+}
+
+func TestPanics(t *testing.T) {
+	for name, f := range map[string]func(){
+		"Dot short":     func() { Dot(make([]float64, 3), make([]float64, 2)) },
+		"DotInc stride": func() { DotInc(2, make([]float64, 3), 0, make([]float64, 3), 1) },
+		"DotInc short":  func() { DotInc(3, make([]float64, 4), 2, make([]float64, 3), 1) },
+		"Gemm lda": func() {
+			Gemm(false, false, 2, 2, 3, 1, make([]float64, 6), 2, make([]float64, 6), 2, 0, make([]float64, 4), 2)
+		},
+		"Gemm short": func() {
+			Gemm(false, false, 2, 2, 2, 1, make([]float64, 3), 2, make([]float64, 4), 2, 0, make([]float64, 4), 2)
+		},
+		"Gemm negative": func() { Gemm(false, false, -1, 2, 2, 1, nil, 2, nil, 2, 0, nil, 2) },
+		"Gemv short x":  func() { Gemv(false, 2, 3, 1, make([]float64, 6), 3, make([]float64, 2), 0, make([]float64, 2)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestPaths(t *testing.T) {
+	if !Supported(Generic) {
+		t.Fatal("generic path not supported")
+	}
+	for _, p := range []Path{Generic, AVX2, AVX512, NEON} {
+		q, err := ParsePath(p.String())
+		if err != nil || q != p {
+			t.Fatalf("ParsePath(%q) = %v, %v", p.String(), q, err)
+		}
+		if err := Use(p); (err == nil) != Supported(p) {
+			t.Fatalf("Use(%v) = %v but Supported = %v", p, err, Supported(p))
+		}
+	}
+	if _, err := ParsePath("sse9"); err == nil {
+		t.Fatal("ParsePath accepted sse9")
+	}
+	ps := Available()
+	if err := Use(ps[len(ps)-1]); err != nil {
+		t.Fatal(err)
+	}
+	t.Log(Info())
+	_ = fmt.Sprint(Info())
+}

@@ -1,0 +1,287 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+)
+
+// The unit-stride kernels work on the first len(x) elements of every
+// slice argument and panic if another vector is shorter than x. The Inc
+// variants take n elements at positive strides (x[0], x[inc], ...,
+// x[(n-1)*inc]) and panic if a slice is too short or a stride is not
+// positive; with unit strides they run the unit-stride kernels.
+
+// Dot returns sum x[i]*y[i].
+func Dot(x, y []float64) float64 {
+	checkLen("Dot", len(x), len(y))
+	return dot(x, y[:len(x)])
+}
+
+// DotInc returns sum x[i*incX]*y[i*incY] for i < n.
+func DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
+	checkInc("DotInc", n, x, incX)
+	checkInc("DotInc", n, y, incY)
+	if incX == 1 && incY == 1 {
+		return dot(x[:n], y[:n])
+	}
+	var s float64
+	for i := 0; i < n; i++ {
+		s += x[i*incX] * y[i*incY]
+	}
+	return s
+}
+
+// Axpy computes y[i] += alpha*x[i].
+func Axpy(alpha float64, x, y []float64) {
+	checkLen("Axpy", len(x), len(y))
+	axpy(alpha, x, y[:len(x)])
+}
+
+// AxpyInc computes y[i*incY] += alpha*x[i*incX] for i < n.
+func AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	checkInc("AxpyInc", n, x, incX)
+	checkInc("AxpyInc", n, y, incY)
+	if incX == 1 && incY == 1 {
+		axpy(alpha, x[:n], y[:n])
+		return
+	}
+	for i := 0; i < n; i++ {
+		y[i*incY] += alpha * x[i*incX]
+	}
+}
+
+// Scal computes x[i] *= alpha. It multiplies even when alpha is 0, so NaN
+// and Inf in x give NaN.
+func Scal(alpha float64, x []float64) { scal(alpha, x) }
+
+// ScalInc computes x[i*inc] *= alpha for i < n.
+func ScalInc(n int, alpha float64, x []float64, inc int) {
+	checkInc("ScalInc", n, x, inc)
+	if inc == 1 {
+		scal(alpha, x[:n])
+		return
+	}
+	for i := 0; i < n; i++ {
+		x[i*inc] *= alpha
+	}
+}
+
+// Asum returns sum |x[i]|.
+func Asum(x []float64) float64 { return asum(x) }
+
+// AsumInc returns sum |x[i*inc]| for i < n.
+func AsumInc(n int, x []float64, inc int) float64 {
+	checkInc("AsumInc", n, x, inc)
+	if inc == 1 {
+		return asum(x[:n])
+	}
+	var s float64
+	for i := 0; i < n; i++ {
+		s += math.Abs(x[i*inc])
+	}
+	return s
+}
+
+// Nrm2 returns the Euclidean norm sqrt(sum x[i]^2) without overflow or
+// harmful underflow: the result is accurate to a few ulps whenever it is
+// representable, from vectors of subnormals to vectors near MaxFloat64.
+// It returns NaN if any x[i] is NaN, else +Inf if any is infinite.
+//
+// The fast path sums the squares directly (one pass); only when that sum
+// is not finite or falls below 2^-900, where squares may have lost
+// precision, does it rescale by a power of two near max |x[i]| (exact)
+// and sum again.
+func Nrm2(x []float64) float64 {
+	ss := sumSq(x, 1)
+	if ss >= nrm2SafeMin && ss <= math.MaxFloat64 {
+		return math.Sqrt(ss)
+	}
+	return nrm2Slow(x, ss)
+}
+
+// nrm2SafeMin is the smallest sum of squares that Nrm2 trusts: below it,
+// squares smaller than 2^-1022 may have been flushed to subnormals.
+const nrm2SafeMin = 0x1p-900
+
+func nrm2Slow(x []float64, ss float64) float64 {
+	if ss != ss {
+		return ss // some x[i] is NaN
+	}
+	m := maxAbs(x)
+	if m == 0 || math.IsInf(m, 1) || m != m {
+		return m
+	}
+	scale, e := nrm2Scale(m)
+	return math.Ldexp(math.Sqrt(sumSq(x, scale)), e)
+}
+
+// nrm2Scale returns 2^-e for the e with 2^(e-1) <= m < 2^e, clamped to
+// the normal range: every scaled value is then below 4 and the largest at
+// least 2^-52, so the sum of squares neither overflows nor loses the
+// terms that matter, and scaling by a power of two is exact.
+func nrm2Scale(m float64) (scale float64, e int) {
+	_, e = math.Frexp(m)
+	e = min(max(e, -1023), 1022)
+	return math.Ldexp(1, -e), e
+}
+
+// Nrm2Inc is Nrm2 of x[0], x[inc], ..., x[(n-1)*inc].
+func Nrm2Inc(n int, x []float64, inc int) float64 {
+	checkInc("Nrm2Inc", n, x, inc)
+	if inc == 1 {
+		return Nrm2(x[:n])
+	}
+	var ss, m float64
+	for i := 0; i < n; i++ {
+		v := x[i*inc]
+		ss += v * v
+		m = math.Max(m, math.Abs(v))
+	}
+	if ss >= nrm2SafeMin && ss <= math.MaxFloat64 {
+		return math.Sqrt(ss)
+	}
+	if ss != ss || m == 0 || math.IsInf(m, 1) {
+		if ss != ss {
+			return ss
+		}
+		return m
+	}
+	s, e := nrm2Scale(m)
+	ss = 0
+	for i := 0; i < n; i++ {
+		v := x[i*inc] * s
+		ss += v * v
+	}
+	return math.Ldexp(math.Sqrt(ss), e)
+}
+
+// Iamax returns the index of the first element of largest absolute
+// value, -1 for an empty x. A NaN counts as larger than any number: if x
+// holds NaN, Iamax returns the index of the first NaN.
+func Iamax(x []float64) int {
+	if len(x) == 0 {
+		return -1
+	}
+	m := maxAbs(x)
+	if m != m {
+		for i, v := range x {
+			if v != v {
+				return i
+			}
+		}
+	}
+	return indexAbs(x, m)
+}
+
+// IamaxInc is Iamax of x[0], x[inc], ..., x[(n-1)*inc]; it returns i for
+// the element x[i*inc].
+func IamaxInc(n int, x []float64, inc int) int {
+	checkInc("IamaxInc", n, x, inc)
+	if inc == 1 {
+		return Iamax(x[:n])
+	}
+	best, bi := -1.0, -1
+	for i := 0; i < n; i++ {
+		a := math.Abs(x[i*inc])
+		if a != a {
+			return i
+		}
+		if a > best {
+			best, bi = a, i
+		}
+	}
+	return bi
+}
+
+// Rot applies the plane rotation (c, s) to the pairs (x[i], y[i]):
+// x[i], y[i] = c*x[i] + s*y[i], c*y[i] - s*x[i].
+func Rot(x, y []float64, c, s float64) {
+	checkLen("Rot", len(x), len(y))
+	rot(x, y[:len(x)], c, s)
+}
+
+// RotInc is Rot on x[i*incX], y[i*incY] for i < n.
+func RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
+	checkInc("RotInc", n, x, incX)
+	checkInc("RotInc", n, y, incY)
+	if incX == 1 && incY == 1 {
+		rot(x[:n], y[:n], c, s)
+		return
+	}
+	for i := 0; i < n; i++ {
+		xi, yi := x[i*incX], y[i*incY]
+		x[i*incX] = c*xi + s*yi
+		y[i*incY] = c*yi - s*xi
+	}
+}
+
+// Gemv computes y = alpha*A*x + beta*y for the row-major m x n matrix A
+// with row stride lda (x has n elements, y m), or y = alpha*A^T*x +
+// beta*y when trans is true (x has m elements, y n). As in BLAS, beta == 0
+// writes y without reading it and alpha == 0 does not read A or x.
+func Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
+	if m < 0 || n < 0 {
+		panic(fmt.Sprintf("kernels: Gemv: negative size %dx%d", m, n))
+	}
+	checkMatrix("Gemv", "A", m, n, a, lda)
+	lx, ly := n, m
+	if trans {
+		lx, ly = m, n
+	}
+	if len(x) < lx || len(y) < ly {
+		panic(fmt.Sprintf("kernels: Gemv: A is %dx%d (trans=%v) but len(x)=%d, len(y)=%d", m, n, trans, len(x), len(y)))
+	}
+	x, y = x[:lx], y[:ly]
+	switch beta {
+	case 0:
+		clear(y)
+	case 1:
+	default:
+		scal(beta, y)
+	}
+	if alpha == 0 || m == 0 || n == 0 {
+		return
+	}
+	if trans {
+		gemvT(m, n, alpha, a, lda, x, y)
+	} else {
+		gemvN(m, n, alpha, a, lda, x, y)
+	}
+}
+
+// Ger computes the rank-one update A += alpha * x * y^T of the row-major
+// m x n matrix A (row stride lda); x has m elements, y n.
+func Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
+	if m < 0 || n < 0 {
+		panic(fmt.Sprintf("kernels: Ger: negative size %dx%d", m, n))
+	}
+	checkMatrix("Ger", "A", m, n, a, lda)
+	if len(x) < m || len(y) < n {
+		panic(fmt.Sprintf("kernels: Ger: A is %dx%d but len(x)=%d, len(y)=%d", m, n, len(x), len(y)))
+	}
+	if alpha == 0 {
+		return
+	}
+	y = y[:n]
+	for i := 0; i < m; i++ {
+		axpy(alpha*x[i], y, a[i*lda:i*lda+n])
+	}
+}
+
+func checkLen(name string, nx, ny int) {
+	if ny < nx {
+		panic(fmt.Sprintf("kernels: %s: second vector has %d elements, fewer than the first's %d", name, ny, nx))
+	}
+}
+
+func checkInc(name string, n int, x []float64, inc int) {
+	if n < 0 {
+		panic(fmt.Sprintf("kernels: %s: negative length %d", name, n))
+	}
+	if inc <= 0 {
+		panic(fmt.Sprintf("kernels: %s: stride %d is not positive", name, inc))
+	}
+	if n > 0 && len(x) < (n-1)*inc+1 {
+		panic(fmt.Sprintf("kernels: %s: %d elements at stride %d need %d, slice has %d", name, n, inc, (n-1)*inc+1, len(x)))
+	}
+}
