@@ -156,3 +156,14 @@ func packTransAVX512(kc int, alpha float64, src []float64, ld int, dst []float64
 
 //go:noescape
 func packTransAVX2(kc int, alpha float64, src []float64, ld int, dst []float64, ws int)
+
+// fmaPeakAVX512 runs n iterations of 24 independent 512-bit FMAs (384
+// flops) and fmaPeakAVX2 n iterations of 12 independent 256-bit FMAs (96
+// flops), touching no memory: the benchmarks use them to measure the peak
+// the micro-kernels are compared with.
+//
+//go:noescape
+func fmaPeakAVX512(n int)
+
+//go:noescape
+func fmaPeakAVX2(n int)
