@@ -14,16 +14,6 @@ func detectCPU() {
 	HasAVX512 = HasAVX2 && cpu.X86.HasAVX512F
 }
 
-func tileShape(p Path) (mr, nr int) {
-	switch p {
-	case AVX512:
-		return 8, 24
-	case AVX2:
-		return 4, 12
-	}
-	return genericMR, genericNR
-}
-
 func gemmFor(p Path) gemmImpl {
 	switch p {
 	case AVX512:

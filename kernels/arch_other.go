@@ -6,8 +6,6 @@ const purego = true
 
 func detectCPU() {}
 
-func tileShape(Path) (mr, nr int) { return genericMR, genericNR }
-
 func gemmFor(Path) gemmImpl {
 	return gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
 }

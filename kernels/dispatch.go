@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
@@ -111,10 +112,10 @@ func cpuSummary() string {
 
 // CPUInfo describes the processor as the kernels saw it at start-up.
 type CPUInfo struct {
-	Brand    string   // processor brand string, if the CPU reports one
-	L1D      int      // L1 data cache per core in bytes (0 if unknown)
-	L2       int      // L2 cache in bytes (0 if unknown)
-	L3       int      // L3 cache in bytes (0 if unknown)
+	Brand    string   // processor brand string, or the architecture if the CPU reports none
+	L1D      int      // L1 data cache per core in bytes (0 if unknown; the blocking then assumes 32 KiB)
+	L2       int      // L2 cache in bytes (0 if unknown; assumed 512 KiB)
+	L3       int      // L3 cache in bytes (0 if unknown; assumed 4 MiB)
 	Cores    int      // physical cores (0 if unknown)
 	AVX512   []string // AVX-512 subsets the CPU reports (F, CD, BW, DQ, VL, ...)
 	Paths    []Path   // paths that can run here
@@ -126,7 +127,7 @@ type CPUInfo struct {
 func Info() CPUInfo {
 	c := cpuid.CPU
 	info := CPUInfo{
-		Brand:    strings.TrimSpace(c.BrandName),
+		Brand:    cmp.Or(strings.TrimSpace(c.BrandName), runtime.GOARCH+" (no brand string)"),
 		L1D:      max(c.Cache.L1D, 0),
 		L2:       max(c.Cache.L2, 0),
 		L3:       max(c.Cache.L3, 0),
@@ -153,8 +154,15 @@ func Info() CPUInfo {
 // String formats the information on one line.
 func (i CPUInfo) String() string {
 	b := i.Blocking
-	return fmt.Sprintf("%s; L1d %d KiB, L2 %d KiB, L3 %d KiB; paths %v, active %v; gemm mr=%d nr=%d kc=%d mc=%d nc=%d",
-		i.Brand, i.L1D>>10, i.L2>>10, i.L3>>10, i.Paths, i.Active, b.MR, b.NR, b.KC, b.MC, b.NC)
+	return fmt.Sprintf("%s; L1d %s, L2 %s, L3 %s; paths %v, active %v; gemm mr=%d nr=%d kc=%d mc=%d nc=%d",
+		i.Brand, cacheString(i.L1D), cacheString(i.L2), cacheString(i.L3), i.Paths, i.Active, b.MR, b.NR, b.KC, b.MC, b.NC)
+}
+
+func cacheString(bytes int) string {
+	if bytes <= 0 {
+		return "unknown"
+	}
+	return fmt.Sprintf("%d KiB", bytes>>10)
 }
 
 // Blocking is the register and cache blocking of the GEMM: an MR x NR
@@ -171,9 +179,9 @@ var blocking atomic.Pointer[Blocking]
 func GemmBlocking() Blocking { return *blocking.Load() }
 
 func setBlocking(p Path) {
-	mr, nr := tileShape(p)
+	g := gemmFor(p)
 	l1, l2, l3 := cacheSizes()
-	b := chooseBlocking(mr, nr, l1, l2, l3)
+	b := chooseBlocking(g.mr, g.nr, l1, l2, l3)
 	blocking.Store(&b)
 }
 

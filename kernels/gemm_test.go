@@ -315,7 +315,7 @@ func TestSyrk(t *testing.T) {
 
 func TestChooseBlocking(t *testing.T) {
 	for _, caches := range [][3]int{{32 << 10, 256 << 10, 8 << 20}, {48 << 10, 1 << 20, 32 << 20}, {16 << 10, 128 << 10, 0}, {1 << 20, 1 << 30, 1 << 30}} {
-		for _, tile := range [][2]int{{4, 4}, {4, 12}, {8, 24}, {8, 8}} {
+		for _, tile := range [][2]int{{2, 4}, {4, 12}, {8, 24}, {6, 8}} {
 			b := chooseBlocking(tile[0], tile[1], caches[0], caches[1], caches[2])
 			if b.KC < 64 || b.KC%8 != 0 || b.MC%b.MR != 0 || b.NC%b.NR != 0 || b.MC < b.MR || b.NC < b.NR {
 				t.Errorf("caches %v tile %v: bad blocking %+v", caches, tile, b)
@@ -323,4 +323,14 @@ func TestChooseBlocking(t *testing.T) {
 		}
 	}
 	_ = fmt.Sprint(GemmBlocking())
+	// The packing routines of every path must cover its tile.
+	for _, p := range Available() {
+		g := gemmFor(p)
+		if g.transRows != 0 && (g.mr%g.transRows != 0 || g.nr%g.transRows != 0) {
+			t.Errorf("%v: tile %dx%d is not a multiple of the %d rows packTrans handles", p, g.mr, g.nr, g.transRows)
+		}
+		if b := chooseBlocking(g.mr, g.nr, 32<<10, 256<<10, 1<<20); b.MR != g.mr || b.NR != g.nr {
+			t.Errorf("%v: blocking %+v for tile %dx%d", p, b, g.mr, g.nr)
+		}
+	}
 }
