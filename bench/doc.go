@@ -1,0 +1,11 @@
+// Package bench holds the benchmarks of moments and the comparisons with
+// other libraries. It is a module of its own so that the core module
+// depends on nothing but golang.org/x/sys and cpuid: gonum is required
+// here only, as an anchor.
+//
+// Go benchmarks (go test -bench . in this directory) cover every kernel on
+// every path the machine supports and the matrix product at several
+// sizes. The script anchors.sh measures, in one run, our GEMM against
+// OpenBLAS (through Debian's python3-numpy) and gonum, and prints the
+// ratios; see README.md in this directory.
+package bench

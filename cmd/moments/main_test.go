@@ -1,0 +1,31 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestCommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"info"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "micro-tile") {
+		t.Fatalf("info printed %q", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"demo", "-n", "40"}, &out, &errb); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "generic") {
+		t.Fatalf("demo printed %q", out.String())
+	}
+	if err := run([]string{"nonsense"}, &out, &errb); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+	out.Reset()
+	if err := run([]string{"help"}, &out, &errb); err != nil || !strings.Contains(out.String(), "usage") {
+		t.Fatalf("help: %v %q", err, out.String())
+	}
+}
