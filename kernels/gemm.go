@@ -91,6 +91,15 @@ func Syrk(trans bool, n, k int, alpha float64, a []float64, lda int, beta float6
 }
 
 func gemmEntry(upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	g := gemmFor(active)
+	workers := workersFor(2 * float64(m) * float64(n) * float64(k))
+	gemmRun(&g, GemmBlocking(), workers, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmRun is Gemm (or, with upper, Syrk) on the building blocks g with
+// blocking bl and at most workers goroutines; the tests call it with
+// small blockings to run every loop of the driver several times.
+func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -104,15 +113,17 @@ func gemmEntry(upper, transA, transB bool, m, n, k int, alpha float64, a []float
 			scal(beta, c[i*ldc:i*ldc+n])
 		}
 	}
-	if k == 0 || alpha == 0 {
+	switch {
+	case k == 0 || alpha == 0:
 		if add == 0 {
 			for i := 0; i < m; i++ {
 				clear(c[i*ldc : i*ldc+n])
 			}
 		}
-	} else {
-		g := gemmFor(active)
-		gemmDriver(&g, GemmBlocking(), upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc)
+	case m*n <= kSplitMaxMN && k >= 2*kSplit:
+		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
+	default:
+		gemmBlocked(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
 	}
 	if upper {
 		mirrorUpper(n, c, ldc)
@@ -130,29 +141,24 @@ func mirrorUpper(n int, c []float64, ldc int) {
 	}
 }
 
-// kSplit is the fixed length of the chunks of k that products with a
-// small C and a long k are cut into, so that they run in parallel. It
-// depends on nothing but the shape, which keeps results independent of
-// the number of workers.
+// Products with a small C (at most kSplitMaxMN elements) and a long k
+// (at least 2*kSplit) are cut along k into chunks of about kSplit, at
+// most kSplitMaxChunks of them, so that they run in parallel. The chunks
+// depend on nothing but the shape, which keeps results independent of
+// the number of workers, and the scratch space stays under
+// kSplitMaxChunks*kSplitMaxMN values (4.7 MB) however long k is.
 const (
-	kSplit      = 4096
-	kSplitMaxMN = 96 * 96
+	kSplit          = 4096
+	kSplitMaxMN     = 96 * 96
+	kSplitMaxChunks = 64
 )
 
-func gemmDriver(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int) {
-	flops := 2 * float64(m) * float64(n) * float64(k)
-	if m*n <= kSplitMaxMN && k >= 2*kSplit {
-		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workersFor(flops))
-		return
-	}
-	gemmBlocked(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workersFor(flops))
-}
-
-// gemmKSplit cuts k into chunks of kSplit, multiplies each chunk into a
-// scratch C of its own (in parallel), and then adds the chunks to C in
-// order.
+// gemmKSplit multiplies each chunk of k into a scratch C of its own (in
+// parallel), and then adds the chunks to C in order.
 func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int, workers int) {
-	chunks := (k + kSplit - 1) / kSplit
+	chunks := min(ceilDiv(k, kSplit), kSplitMaxChunks)
+	chunkLen := ceilDiv(k, chunks)
+	chunks = ceilDiv(k, chunkLen)
 	scratch := getBuffer(chunks * m * n)
 	defer putBuffer(scratch)
 	var next atomic.Int64
@@ -162,8 +168,8 @@ func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k in
 			if q >= chunks {
 				return
 			}
-			p0 := q * kSplit
-			kq := min(kSplit, k-p0)
+			p0 := q * chunkLen
+			kq := min(chunkLen, k-p0)
 			aq, bq := a[p0:], b[p0:]
 			if transA {
 				aq = a[p0*lda:]
@@ -358,17 +364,7 @@ func (g *gemmImpl) tiles(upper bool, kcur, ic, mcur, m, jc, jlo, jhi, n int, ap,
 				continue
 			}
 			g.kernel(kcur, apan, bpan, tile, nr, 0)
-			for r := 0; r < iw; r++ {
-				cr := c[(i+r)*ldc+j : (i+r)*ldc+j+jw]
-				tr := tile[r*nr : r*nr+jw]
-				if add == 0 {
-					copy(cr, tr)
-					continue
-				}
-				for q, v := range tr {
-					cr[q] += v
-				}
-			}
+			storeTile(iw, jw, nr, tile, c[i*ldc+j:], ldc, add)
 		}
 	}
 }

@@ -193,17 +193,7 @@ func TestGemmShapes(t *testing.T) {
 		bl := Blocking{MR: mr, NR: nr, KC: 16, MC: 2 * mr, NC: 2 * nr}
 		for _, workers := range []int{1, 3} {
 			run := func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-				add := 1
-				switch beta {
-				case 0:
-					add = 0
-				case 1:
-				default:
-					for i := 0; i < m; i++ {
-						scal(beta, c[i*ldc:i*ldc+n])
-					}
-				}
-				gemmBlocked(&g, bl, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
+				gemmRun(&g, bl, workers, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 			}
 			ms := []int{1, 2, mr - 1, mr, mr + 1, 2*mr + 1, 5*mr + 3}
 			ns := []int{1, 2, nr - 1, nr, nr + 1, 2*nr + 1, 5*nr + 3}
@@ -244,7 +234,7 @@ func TestGemmWorkers(t *testing.T) {
 	defer SetMaxWorkers(SetMaxWorkers(0))
 	forEachPath(t, func(t *testing.T, p Path) {
 		r := rand.New(rand.NewPCG(10, uint64(p)))
-		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
+		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {3, 5, 300000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
 			m, n, k := sz[0], sz[1], sz[2]
 			a := randSlice(r, m*k)
 			b := randSlice(r, k*n)

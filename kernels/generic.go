@@ -123,7 +123,7 @@ func gemmKernelGeneric(k int, a, b, c []float64, ldc int, add int) {
 		a, b = a[genericMR:], b[genericNR:]
 	}
 	t := [genericMR * genericNR]float64{t00, t01, t02, t03, t10, t11, t12, t13}
-	storeTile(genericMR, genericNR, t[:], c, ldc, add)
+	storeTile(genericMR, genericNR, genericNR, t[:], c, ldc, add)
 }
 
 // gemmKernelGenericSized is gemmKernelGeneric for any tile shape; the
@@ -138,13 +138,15 @@ func gemmKernelGenericSized(mr, nr, k int, a, b, c []float64, ldc int, add int) 
 			}
 		}
 	}
-	storeTile(mr, nr, t, c, ldc, add)
+	storeTile(mr, nr, nr, t, c, ldc, add)
 }
 
-func storeTile(mr, nr int, t, c []float64, ldc, add int) {
-	for i := 0; i < mr; i++ {
-		ci := c[i*ldc : i*ldc+nr]
-		ti := t[i*nr : i*nr+nr]
+// storeTile writes the top-left rows x cols corner of the tile t (row
+// stride ts) to c (row stride ldc): c = t when add == 0, c += t otherwise.
+func storeTile(rows, cols, ts int, t, c []float64, ldc, add int) {
+	for i := 0; i < rows; i++ {
+		ci := c[i*ldc : i*ldc+cols]
+		ti := t[i*ts : i*ts+cols]
 		if add == 0 {
 			copy(ci, ti)
 			continue
