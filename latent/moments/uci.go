@@ -1,0 +1,147 @@
+package moments
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+)
+
+// ReadUCI reads a corpus in the UCI bag-of-words format: docword holds
+// three header lines (the numbers of documents D, words W and non-zeros
+// NNZ) and then NNZ lines "docID wordID count" with 1-based ids; vocab,
+// if not nil, holds W lines, one word each. The entries may come in any
+// order. Documents without entries are kept, as empty documents.
+//
+// Malformed input is an error that names the line: a missing or
+// non-numeric field, an id out of range, a zero count, a repeated
+// (document, word) pair, or a number of entries or vocabulary lines
+// different from the header.
+func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
+	sc := bufio.NewScanner(docword)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	var header [3]int
+	for h := range header {
+		for {
+			if !sc.Scan() {
+				if err := sc.Err(); err != nil {
+					return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+				}
+				return nil, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
+			}
+			line++
+			if f := bytes.TrimSpace(sc.Bytes()); len(f) > 0 {
+				v, err := strconv.Atoi(string(f))
+				if err != nil || v < 0 {
+					return nil, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
+				}
+				header[h] = v
+				break
+			}
+		}
+	}
+	nd, nw, nnz := header[0], header[1], header[2]
+	if nd > 1<<31-1 || nw > 1<<31-1 {
+		return nil, fmt.Errorf("moments: ReadUCI: %d documents and %d words are more than this reader supports", nd, nw)
+	}
+	type entry struct {
+		doc, word int32
+		count     uint32
+		line      int
+	}
+	entries := make([]entry, 0, min(nnz, 1<<24))
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		var v [3]uint64
+		k := 0
+		for k < 3 {
+			b = bytes.TrimLeft(b, " \t\r")
+			if len(b) == 0 {
+				break
+			}
+			end := bytes.IndexAny(b, " \t\r")
+			if end < 0 {
+				end = len(b)
+			}
+			x, err := strconv.ParseUint(string(b[:end]), 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("moments: ReadUCI: line %d: %q is not a count or id", line, b[:end])
+			}
+			v[k] = x
+			k++
+			b = b[end:]
+		}
+		if k == 0 {
+			continue // blank line
+		}
+		if k < 3 || len(bytes.TrimSpace(b)) > 0 {
+			return nil, fmt.Errorf("moments: ReadUCI: line %d: want three fields \"docID wordID count\", got %q", line, sc.Bytes())
+		}
+		switch {
+		case v[0] < 1 || v[0] > uint64(nd):
+			return nil, fmt.Errorf("moments: ReadUCI: line %d: document id %d outside 1..%d", line, v[0], nd)
+		case v[1] < 1 || v[1] > uint64(nw):
+			return nil, fmt.Errorf("moments: ReadUCI: line %d: word id %d outside 1..%d", line, v[1], nw)
+		case v[2] == 0:
+			return nil, fmt.Errorf("moments: ReadUCI: line %d: zero count", line)
+		}
+		if len(entries) == nnz {
+			return nil, fmt.Errorf("moments: ReadUCI: line %d: more entries than the %d the header announces", line, nnz)
+		}
+		entries = append(entries, entry{int32(v[0] - 1), int32(v[1] - 1), uint32(v[2]), line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+	}
+	if len(entries) != nnz {
+		return nil, fmt.Errorf("moments: ReadUCI: %d entries, but the header announces %d", len(entries), nnz)
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if a.doc != b.doc {
+			return int(a.doc - b.doc)
+		}
+		return int(a.word - b.word)
+	})
+	c := &Corpus{vocabSize: nw, ptr: make([]int, nd+1), words: make([]int32, nnz), counts: make([]uint32, nnz)}
+	for i, e := range entries {
+		if i > 0 && e.doc == entries[i-1].doc && e.word == entries[i-1].word {
+			a, b := entries[i-1].line, e.line
+			return nil, fmt.Errorf("moments: ReadUCI: lines %d and %d: document %d has word %d twice", min(a, b), max(a, b), e.doc+1, e.word+1)
+		}
+		c.ptr[e.doc+1]++
+		c.words[i] = e.word
+		c.counts[i] = e.count
+		c.tokens += int(e.count)
+	}
+	for i := 0; i < nd; i++ {
+		c.ptr[i+1] += c.ptr[i]
+	}
+	if vocab != nil {
+		names, err := readLines(vocab)
+		if err != nil {
+			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
+		}
+		if len(names) != nw {
+			return nil, fmt.Errorf("moments: ReadUCI: vocabulary has %d words, the header announces %d", len(names), nw)
+		}
+		c.Vocab = names
+	}
+	return c, nil
+}
+
+// readLines returns the non-blank lines of r, trimmed.
+func readLines(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var out []string
+	for n := 1; sc.Scan(); n++ {
+		if s := string(bytes.TrimSpace(sc.Bytes())); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out, sc.Err()
+}
