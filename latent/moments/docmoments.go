@@ -1,0 +1,221 @@
+package moments
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+)
+
+// Variant selects the moments of SPEC.md section 1.1 a learner uses.
+type Variant uint8
+
+const (
+	// Raw moments: E[x1 x2^T] and E[x1 (x) x2 (x) x3].
+	Raw Variant = iota
+	// Central moments, for independent skewed factors (ECA, Algorithm 1):
+	// Pairs = E[x1 x2^T] - M1 M1^T and the central third moment.
+	Central
+	// LDA moments for a known alpha0 = sum(alpha) (Algorithm 2):
+	// Pairs = E[x1 x2^T] - alpha0/(alpha0+1) M1 M1^T and the corrected
+	// third moment.
+	LDA
+)
+
+// String names the variant.
+func (v Variant) String() string {
+	switch v {
+	case Raw:
+		return "raw"
+	case Central:
+		return "central"
+	case LDA:
+		return "lda"
+	}
+	return fmt.Sprintf("Variant(%d)", v)
+}
+
+// MeanAccumulator sums the estimate of M1 = E[x1]: c/l for each document
+// with l >= 1 tokens.
+type MeanAccumulator struct {
+	sum  []float64
+	docs int
+}
+
+// NewMeanAccumulator returns an empty accumulator over a vocabulary of n
+// words.
+func NewMeanAccumulator(n int) *MeanAccumulator { return &MeanAccumulator{sum: make([]float64, n)} }
+
+// Add adds a document.
+func (a *MeanAccumulator) Add(d Doc) {
+	l := d.Len()
+	if l < 1 {
+		return
+	}
+	inv := 1 / float64(l)
+	for j, w := range d.Words {
+		a.sum[w] += float64(d.Counts[j]) * inv
+	}
+	a.docs++
+}
+
+// Merge adds the documents of b.
+func (a *MeanAccumulator) Merge(b *MeanAccumulator) {
+	kernels.Axpy(1, b.sum, a.sum)
+	a.docs += b.docs
+}
+
+// Finalize returns M1 and the number of documents it averages (nil if
+// there were none).
+func (a *MeanAccumulator) Finalize() (m1 []float64, docs int) {
+	if a.docs == 0 {
+		return nil, 0
+	}
+	m1 = append([]float64(nil), a.sum...)
+	kernels.Scal(1/float64(a.docs), m1)
+	return m1, a.docs
+}
+
+func (a *MeanAccumulator) reset() { clear(a.sum); a.docs = 0 }
+
+// PairsAccumulator sums, for a fixed n x k matrix X, the unbiased
+// estimate of E[x1 x2^T] X from each document with l >= 2 tokens,
+//
+//	(c c^T - diag(c)) X / (l (l-1)) = (c (c^T X) - diag(c) X) / (l (l-1)),
+//
+// in O(nnz k) without forming an n x n matrix.
+type PairsAccumulator struct {
+	x    *mat.Dense
+	sum  *mat.Dense
+	t    []float64
+	docs int
+}
+
+// NewPairsAccumulator returns an empty accumulator for the product with
+// x (n x k, n the vocabulary size).
+func NewPairsAccumulator(x *mat.Dense) *PairsAccumulator {
+	n, k := x.Dims()
+	return &PairsAccumulator{x: x, sum: mat.Zeros(n, k), t: make([]float64, k)}
+}
+
+// Add adds a document.
+func (a *PairsAccumulator) Add(d Doc) {
+	l := d.Len()
+	if l < 2 {
+		return
+	}
+	t := a.t
+	clear(t)
+	for j, w := range d.Words {
+		kernels.Axpy(float64(d.Counts[j]), a.x.RawRow(int(w)), t)
+	}
+	scale := 1 / (float64(l) * float64(l-1))
+	for j, w := range d.Words {
+		s := float64(d.Counts[j]) * scale
+		row := a.sum.RawRow(int(w))
+		kernels.Axpy(s, t, row)
+		kernels.Axpy(-s, a.x.RawRow(int(w)), row)
+	}
+	a.docs++
+}
+
+// Merge adds the documents of b (which must be for the same X).
+func (a *PairsAccumulator) Merge(b *PairsAccumulator) {
+	a.sum.Add(a.sum, b.sum)
+	a.docs += b.docs
+}
+
+// Finalize returns the estimate of E[x1 x2^T] X and the number of
+// documents it averages.
+func (a *PairsAccumulator) Finalize() (*mat.Dense, int) {
+	out := a.sum.Clone()
+	if a.docs > 0 {
+		out.Scale(1/float64(a.docs), out)
+	}
+	return out, a.docs
+}
+
+func (a *PairsAccumulator) reset() { a.sum.Zero(); a.docs = 0 }
+
+// DocMoments are the moments of a corpus for the learners of SPEC.md
+// section 2, computed in passes over a Source that never form a
+// vocabulary-sized matrix: M1 at construction, and products of Pairs
+// with thin matrices on demand.
+type DocMoments struct {
+	// M1 is the estimate of E[x1]; Docs1 the number of documents (with
+	// at least one token) it averages.
+	M1    []float64
+	Docs1 int
+	// Variant and Alpha0 (for LDA) select the Pairs of PairsTimes.
+	Variant Variant
+	Alpha0  float64
+
+	src  Source
+	opts Options
+}
+
+// NewDocMoments makes the first pass over src (M1). alpha0 is used by
+// the LDA variant only and must then be positive.
+func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 float64, opts Options) (*DocMoments, error) {
+	if variant == LDA && !(alpha0 > 0) {
+		return nil, fmt.Errorf("moments: NewDocMoments: the LDA variant needs alpha0 > 0, got %v", alpha0)
+	}
+	n := src.VocabSize()
+	acc, err := reduce(ctx, src.NumDocs(), opts,
+		func() *MeanAccumulator { return NewMeanAccumulator(n) },
+		func(a *MeanAccumulator, lo, hi int) { src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
+		(*MeanAccumulator).Merge, (*MeanAccumulator).reset)
+	if err != nil {
+		return nil, err
+	}
+	m1, docs := acc.Finalize()
+	if docs == 0 {
+		return nil, fmt.Errorf("moments: NewDocMoments: no document has a token")
+	}
+	return &DocMoments{M1: m1, Docs1: docs, Variant: variant, Alpha0: alpha0, src: src, opts: opts}, nil
+}
+
+// M1Coef returns c in Pairs = E[x1 x2^T] - c M1 M1^T: 0 (Raw), 1
+// (Central) or alpha0/(alpha0+1) (LDA).
+func (m *DocMoments) M1Coef() float64 {
+	switch m.Variant {
+	case Central:
+		return 1
+	case LDA:
+		return m.Alpha0 / (m.Alpha0 + 1)
+	}
+	return 0
+}
+
+// PairsTimes returns Pairs X for the variant, with one pass over the
+// documents: E[x1 x2^T] X from the sparse counts, minus c M1 (M1^T X).
+func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	n, k := x.Dims()
+	if n != len(m.M1) {
+		panic(fmt.Sprintf("moments: PairsTimes: X is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
+	}
+	acc, err := reduce(ctx, m.src.NumDocs(), m.opts,
+		func() *PairsAccumulator { return NewPairsAccumulator(x) },
+		func(a *PairsAccumulator, lo, hi int) { m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
+		(*PairsAccumulator).Merge, (*PairsAccumulator).reset)
+	if err != nil {
+		return nil, err
+	}
+	out, docs := acc.Finalize()
+	if docs == 0 {
+		return nil, fmt.Errorf("moments: PairsTimes: no document has two tokens")
+	}
+	if c := m.M1Coef(); c != 0 {
+		mx := x.MulVecT(nil, m.M1) // M1^T X
+		for i, v := range m.M1 {
+			if v != 0 {
+				kernels.Axpy(-c*v, mx, out.RawRow(i))
+			}
+		}
+	}
+	return out, nil
+}
+
+// Source returns the documents the moments are computed from.
+func (m *DocMoments) Source() Source { return m.src }

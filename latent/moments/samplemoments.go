@@ -1,0 +1,172 @@
+package moments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+)
+
+// SampleMoments are the second moments of single-view samples (SPEC.md
+// section 1.2), centred by the sample mean: Sigma = (1/N) sum (x - mean)
+// (x - mean)^T.
+type SampleMoments struct {
+	N     int
+	Mean  []float64
+	Sigma *mat.Dense
+
+	src  Samples
+	opts Options
+}
+
+// blockAcc is the per-chunk state of the sample passes.
+type blockAcc struct {
+	block *mat.Dense // the chunk's samples, centred
+	sum   *mat.Dense // accumulated matrix (Sigma or one Psi per zeta)
+	sums  []*mat.Dense
+	vec   []float64
+	n     int
+}
+
+// NewSampleMoments makes two passes over src: the mean, then Sigma.
+func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMoments, error) {
+	total, d := src.NumSamples(), src.Dim()
+	if total == 0 {
+		return nil, fmt.Errorf("moments: NewSampleMoments: no samples")
+	}
+	size := chunkSize(total)
+	newBlock := func() *blockAcc {
+		return &blockAcc{block: mat.Zeros(size, d), vec: make([]float64, d)}
+	}
+	load := func(a *blockAcc, lo, hi int) *mat.Dense {
+		b := a.block.Slice(0, hi-lo, 0, d)
+		src.Block(lo, hi, b)
+		return b
+	}
+	meanAcc, err := reduce(ctx, total, opts, newBlock,
+		func(a *blockAcc, lo, hi int) {
+			b := load(a, lo, hi)
+			for i := 0; i < hi-lo; i++ {
+				kernels.Axpy(1, b.RawRow(i), a.vec)
+			}
+			a.n += hi - lo
+		},
+		func(dst, src *blockAcc) { kernels.Axpy(1, src.vec, dst.vec); dst.n += src.n },
+		func(a *blockAcc) { clear(a.vec); a.n = 0 })
+	if err != nil {
+		return nil, err
+	}
+	mean := append([]float64(nil), meanAcc.vec...)
+	kernels.Scal(1/float64(total), mean)
+	if err := checkFinite(mean); err != nil {
+		return nil, fmt.Errorf("moments: NewSampleMoments: %w", err)
+	}
+
+	covAcc, err := reduce(ctx, total, opts,
+		func() *blockAcc { a := newBlock(); a.sum = mat.Zeros(d, d); return a },
+		func(a *blockAcc, lo, hi int) {
+			b := load(a, lo, hi)
+			center(b, mean)
+			var g mat.Dense
+			g.GramCols(b)
+			a.sum.Add(a.sum, &g)
+		},
+		func(dst, src *blockAcc) { dst.sum.Add(dst.sum, src.sum) },
+		func(a *blockAcc) { a.sum.Zero() })
+	if err != nil {
+		return nil, err
+	}
+	sigma := covAcc.sum
+	sigma.Scale(1/float64(total), sigma)
+	return &SampleMoments{N: total, Mean: mean, Sigma: sigma, src: src, opts: opts}, nil
+}
+
+// Psi returns Psi(zeta) = (1/N) sum (x - mean)(x - mean)^T <zeta, x - mean>
+// for each column zeta of zetas (d x m), with one pass over the samples.
+func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, error) {
+	d := len(s.Mean)
+	if r, _ := zetas.Dims(); r != d {
+		panic(fmt.Sprintf("moments: Psi: zetas has %d rows for samples of dimension %d", r, d))
+	}
+	_, m := zetas.Dims()
+	total := s.N
+	size := chunkSize(total)
+	acc, err := reduce(ctx, total, s.opts,
+		func() *blockAcc {
+			a := &blockAcc{block: mat.Zeros(size, d)}
+			for j := 0; j < m; j++ {
+				a.sums = append(a.sums, mat.Zeros(d, d))
+			}
+			return a
+		},
+		func(a *blockAcc, lo, hi int) {
+			b := a.block.Slice(0, hi-lo, 0, d)
+			s.src.Block(lo, hi, b)
+			center(b, s.Mean)
+			var z, y, p mat.Dense
+			z.Mul(b, zetas) // (hi-lo) x m: <zeta_j, x_i - mean>
+			for j := 0; j < m; j++ {
+				y.Reset()
+				y.Copy(b)
+				for i := 0; i < hi-lo; i++ {
+					kernels.Scal(z.At(i, j), y.RawRow(i))
+				}
+				p.Reset()
+				p.MulAT(&y, b)
+				a.sums[j].Add(a.sums[j], &p)
+			}
+		},
+		func(dst, src *blockAcc) {
+			for j := range dst.sums {
+				dst.sums[j].Add(dst.sums[j], src.sums[j])
+			}
+		},
+		func(a *blockAcc) {
+			for _, p := range a.sums {
+				p.Zero()
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range acc.sums {
+		symmetrize(p)
+		p.Scale(1/float64(total), p)
+	}
+	return acc.sums, nil
+}
+
+// center subtracts mean from every row of b.
+func center(b *mat.Dense, mean []float64) {
+	r, _ := b.Dims()
+	for i := 0; i < r; i++ {
+		kernels.Axpy(-1, mean, b.RawRow(i))
+	}
+}
+
+// symmetrize replaces p by (p + p^T)/2: Y^T X with Y = diag(z) X is
+// symmetric in exact arithmetic only.
+func symmetrize(p *mat.Dense) {
+	n, _ := p.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			v := (p.At(i, j) + p.At(j, i)) / 2
+			p.Set(i, j, v)
+			p.Set(j, i, v)
+		}
+	}
+}
+
+// ErrNonFinite reports NaN or Inf in the data.
+var ErrNonFinite = errors.New("data holds NaN or Inf")
+
+func checkFinite(x []float64) error {
+	for i, v := range x {
+		if v-v != 0 {
+			return fmt.Errorf("%w (coordinate %d of the mean is %v)", ErrNonFinite, i, v)
+		}
+	}
+	return nil
+}
