@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Times moments' SVD, symmetric eigensolver and QR/LQ against LAPACK
+# (scipy/numpy on Debian's OpenBLAS, one thread: dgejsv, dgesdd, dgesvd,
+# dgeqrf, dgeqp3, eigh/eigvalsh) and gonum v0.17 (SVD, EigenSym, QR), all
+# on one core, interleaved in one run, and prints the medians and the
+# ratios (anchor time / our time). Installs what it needs (Debian
+# packages) when run as root on a machine that lacks them.
+#
+#   bash bench/svd_anchors.sh [-svd.shapes 128,256,512,1024,2000x200]
+#                             [-svd.rounds 3] [-svd.budget 300ms]
+#                             [-svd.slow 1024]
+#
+# -svd.slow is the largest n at which gesvd and gonum's SVD (tens of
+# seconds at n = 1024) run. Expect about 4 minutes per round with the
+# default shapes.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need=()
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+/usr/bin/python3 -c 'import scipy.linalg' 2>/dev/null || need+=(python3-scipy)
+[ -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ] || [ -e /usr/lib/aarch64-linux-gnu/openblas-pthread/libblas.so.3 ] || need+=(libopenblas0-pthread)
+if ((${#need[@]})); then
+  echo "installing ${need[*]}" >&2
+  apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+SVD_ANCHORS=1 go test -count=1 -timeout 0 -run '^TestSVDAnchors$' -v . -args "$@" |
+  grep -v -E '^(=== RUN|--- PASS|PASS$|ok )'

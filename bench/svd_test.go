@@ -1,0 +1,458 @@
+package bench
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/lq"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+	gmat "gonum.org/v1/gonum/mat"
+)
+
+// svdShapes are the sizes of the SVD, eigensolver and QR benchmarks:
+// square n = 64 to 1024 and a tall 2000 x 200 matrix.
+var svdShapes = [][2]int{{64, 64}, {128, 128}, {256, 256}, {512, 512}, {1024, 1024}, {2000, 200}}
+
+// svdGaussian returns an m x n matrix of standard normal entries, as
+// slices for both libraries.
+func svdGaussian(m, n int) []float64 {
+	r := rand.New(rand.NewPCG(uint64(m), uint64(n)))
+	return randVec(r, m*n)
+}
+
+// svdPSD returns G*Gᵀ for an n x n Gaussian G, the eigensolver input.
+func svdPSD(n int) *mat.Dense {
+	g := mat.New(n, n, svdGaussian(n, n))
+	var s mat.Dense
+	s.GramRows(g)
+	return &s
+}
+
+func svdShapeName(s [2]int) string { return fmt.Sprintf("%dx%d", s[0], s[1]) }
+
+// oneWorker runs the benchmark body with one GEMM goroutine: the SVD
+// comparisons are single-core.
+func svdOneWorker(b *testing.B, f func(b *testing.B)) {
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
+	f(b)
+}
+
+// BenchmarkSVD measures svd.Factorize (U and V, and values only) on
+// Gaussian matrices, one goroutine.
+func BenchmarkSVD(b *testing.B) {
+	for _, s := range svdShapes {
+		a := mat.New(s[0], s[1], svdGaussian(s[0], s[1]))
+		for _, w := range []struct {
+			name string
+			want svd.Want
+		}{{"UV", svd.WantUV}, {"values", svd.WantNone}} {
+			b.Run(svdShapeName(s)+"/"+w.name, func(b *testing.B) {
+				svdOneWorker(b, func(b *testing.B) {
+					for b.Loop() {
+						if _, err := svd.Factorize(a, &svd.Options{Want: w.want}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkGonumSVD is the gonum anchor (thin U and V, and values only);
+// run with -cpu 1 for its single-core figure. It stops at n = 512 (gonum
+// takes about 10 s at 1024, where TestSVDAnchors measures it).
+func BenchmarkGonumSVD(b *testing.B) {
+	for _, s := range svdShapes {
+		if s[1] > 512 {
+			continue
+		}
+		a := gmat.NewDense(s[0], s[1], svdGaussian(s[0], s[1]))
+		for _, w := range []struct {
+			name string
+			kind gmat.SVDKind
+		}{{"UV", gmat.SVDThin}, {"values", gmat.SVDNone}} {
+			b.Run(svdShapeName(s)+"/"+w.name, func(b *testing.B) {
+				var f gmat.SVD
+				for b.Loop() {
+					if !f.Factorize(a, w.kind) {
+						b.Fatal("gonum SVD failed")
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkEigSym measures svd.EigSym on G*Gᵀ (positive definite), with
+// and without vectors, one goroutine.
+func BenchmarkEigSym(b *testing.B) {
+	for _, s := range svdShapes {
+		if s[0] != s[1] {
+			continue
+		}
+		a := svdPSD(s[0])
+		for _, vo := range []bool{false, true} {
+			name := svdShapeName(s) + "/vectors"
+			if vo {
+				name = svdShapeName(s) + "/values"
+			}
+			b.Run(name, func(b *testing.B) {
+				svdOneWorker(b, func(b *testing.B) {
+					for b.Loop() {
+						if _, err := svd.EigSym(a, &svd.EigOptions{ValuesOnly: vo}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkGonumEigenSym is the gonum anchor for EigSym, up to n = 512
+// (as BenchmarkGonumSVD).
+func BenchmarkGonumEigenSym(b *testing.B) {
+	for _, s := range svdShapes {
+		if s[0] != s[1] || s[0] > 512 {
+			continue
+		}
+		a := svdGonumSym(svdPSD(s[0]))
+		for _, vec := range []bool{true, false} {
+			name := svdShapeName(s) + "/vectors"
+			if !vec {
+				name = svdShapeName(s) + "/values"
+			}
+			b.Run(name, func(b *testing.B) {
+				var e gmat.EigenSym
+				for b.Loop() {
+					if !e.Factorize(a, vec) {
+						b.Fatal("gonum EigenSym failed")
+					}
+				}
+			})
+		}
+	}
+}
+
+func svdGonumSym(a *mat.Dense) *gmat.SymDense {
+	n, _ := a.Dims()
+	return gmat.NewSymDense(n, slices.Clone(a.RawData()))
+}
+
+// BenchmarkRandomizedEigSym measures the top 10 eigenpairs of a 2000 x
+// 2000 positive definite matrix given as an operator.
+func BenchmarkRandomizedEigSym(b *testing.B) {
+	const n, k = 2000, 10
+	a := svdPSD(n)
+	op := svd.DenseOperator(a)
+	b.Run(fmt.Sprintf("n=%d/k=%d", n, k), func(b *testing.B) {
+		svdOneWorker(b, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			for b.Loop() {
+				if _, err := svd.RandomizedEigSym(op, k, nil, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+}
+
+// anchorFlags configure TestSVDAnchors (go test -run SVDAnchors -args ...).
+var (
+	anchorShapes = flag.String("svd.shapes", "128,256,512,1024,2000x200", "matrix shapes for TestSVDAnchors: n (square) or MxN")
+	anchorRounds = flag.Int("svd.rounds", 3, "interleaved rounds; the tables show medians")
+	anchorBudget = flag.Duration("svd.budget", 300*time.Millisecond, "time spent on one measurement (a slower call is measured once)")
+	anchorSlow   = flag.Int("svd.slow", 1024, "largest n at which the slow anchors (gesvd, gonum SVD) run")
+	anchorPython = flag.String("svd.python", "/usr/bin/python3", "Python with Debian's numpy and scipy")
+)
+
+// TestSVDAnchors prints, in one run, the single-core times of moments'
+// SVD, eigensolver and QR/LQ next to LAPACK's (through scipy and numpy,
+// Debian's OpenBLAS with one thread) and gonum's, with the ratios. It
+// runs only when SVD_ANCHORS is set (svd_anchors.sh does that), since it
+// takes minutes. Every round times every contender once per shape, and
+// the tables show the medians over the rounds, so that drift in the
+// machine's speed hits all contenders alike.
+func TestSVDAnchors(t *testing.T) {
+	if os.Getenv("SVD_ANCHORS") == "" {
+		t.Skip("set SVD_ANCHORS=1 (or run bench/svd_anchors.sh)")
+	}
+	var shapes [][2]int
+	for _, f := range strings.Split(*anchorShapes, ",") {
+		var m, n int
+		var err error
+		if i := strings.IndexByte(f, 'x'); i >= 0 {
+			m, err = strconv.Atoi(f[:i])
+			if err == nil {
+				n, err = strconv.Atoi(f[i+1:])
+			}
+		} else {
+			m, err = strconv.Atoi(f)
+			n = m
+		}
+		if err != nil || m < n || n <= 0 {
+			t.Fatalf("bad shape %q (want n or MxN with M >= N)", f)
+		}
+		shapes = append(shapes, [2]int{m, n})
+	}
+	py, err := startSVDServer(*anchorPython)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer py.close()
+	prevProcs := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prevProcs)
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
+
+	fmt.Printf("machine: %s, %d cores (all timings on one)\n", kernels.Info(), runtime.NumCPU())
+	fmt.Printf("LAPACK: %s\n", py.ask("info"))
+	fmt.Printf("gonum: %s\n", svdModuleVersion("gonum.org/v1/gonum"))
+	fmt.Printf("Gaussian matrices; eigensolvers on G*Gᵀ; medians of %d interleaved rounds of %v each\n", *anchorRounds, *anchorBudget)
+
+	// times[op][shape][contender] collects the seconds of each round.
+	type key struct{ table, row, col string }
+	times := map[key][]float64{}
+	add := func(table, row, col string, sec float64) {
+		k := key{table, row, col}
+		times[k] = append(times[k], sec)
+	}
+	for round := 0; round < *anchorRounds; round++ {
+		for _, s := range shapes {
+			m, n := s[0], s[1]
+			row := svdShapeName(s)
+			data := svdGaussian(m, n)
+			a := mat.New(m, n, data)
+			ga := gmat.NewDense(m, n, slices.Clone(data))
+			slow := n <= *anchorSlow
+			budget := *anchorBudget
+
+			// SVD with U and V (thin).
+			add("svd", row, "ours", svdTimeCall(budget, func() { svdMust(svd.Factorize(a, nil)) }))
+			add("svd", row, "dgejsv", py.time("dgejsv", m, n, budget))
+			add("svd", row, "gesdd", py.time("gesdd", m, n, budget))
+			if slow {
+				add("svd", row, "gesvd", py.time("gesvd", m, n, budget))
+				add("svd", row, "gonum", svdTimeCall(budget, func() {
+					var f gmat.SVD
+					if !f.Factorize(ga, gmat.SVDThin) {
+						t.Fatal("gonum SVD failed")
+					}
+				}))
+			}
+			// Singular values only.
+			add("values", row, "ours", svdTimeCall(budget, func() { svdMust(svd.Factorize(a, &svd.Options{Want: svd.WantNone})) }))
+			add("values", row, "dgejsv", py.time("dgejsv_vals", m, n, budget))
+			add("values", row, "gesdd", py.time("gesdd_vals", m, n, budget))
+			if slow {
+				add("values", row, "gonum", svdTimeCall(budget, func() {
+					var f gmat.SVD
+					if !f.Factorize(ga, gmat.SVDNone) {
+						t.Fatal("gonum SVD failed")
+					}
+				}))
+			}
+			// QR (ours: LQ of the transpose, transpose included), plain
+			// LQ, and QR with column pivoting (ours: pivoted LQ of Aᵀ).
+			at := a.T()
+			add("qr", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorQR(a)) }))
+			add("qr", row, "ours LQ(Aᵀ)", svdTimeCall(budget, func() { svdMust(lq.Factor(at)) }))
+			add("qr", row, "geqrf", py.time("geqrf", m, n, budget))
+			add("qr", row, "gonum", svdTimeCall(budget, func() {
+				var f gmat.QR
+				f.Factorize(ga)
+			}))
+			add("qrcp", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorPivoted(at)) }))
+			add("qrcp", row, "dgeqp3", py.time("dgeqp3", m, n, budget))
+			// Symmetric eigensolver on G Gᵀ.
+			if m == n {
+				p := svdPSD(n)
+				gp := svdGonumSym(p)
+				add("eig", row, "ours", svdTimeCall(budget, func() { svdMust(svd.EigSym(p, nil)) }))
+				add("eig", row, "eigh", py.time("eigh", n, n, budget))
+				add("eig", row, "gonum", svdTimeCall(budget, func() {
+					var e gmat.EigenSym
+					if !e.Factorize(gp, true) {
+						t.Fatal("gonum EigenSym failed")
+					}
+				}))
+				add("eigvals", row, "ours", svdTimeCall(budget, func() { svdMust(svd.EigSym(p, &svd.EigOptions{ValuesOnly: true})) }))
+				add("eigvals", row, "eigvalsh", py.time("eigvalsh", n, n, budget))
+				add("eigvals", row, "gonum", svdTimeCall(budget, func() {
+					var e gmat.EigenSym
+					if !e.Factorize(gp, false) {
+						t.Fatal("gonum EigenSym failed")
+					}
+				}))
+			}
+		}
+		fmt.Fprintf(os.Stderr, "round %d/%d done\n", round+1, *anchorRounds)
+	}
+
+	tables := []struct{ id, title string }{
+		{"svd", "SVD with thin U and V"},
+		{"values", "singular values only"},
+		{"eig", "symmetric eigenpairs of G*Gᵀ"},
+		{"eigvals", "symmetric eigenvalues of G*Gᵀ"},
+		{"qr", "QR factorization"},
+		{"qrcp", "QR with column pivoting"},
+	}
+	for _, tb := range tables {
+		var cols []string
+		for k := range times {
+			if k.table == tb.id && !slices.Contains(cols, k.col) {
+				cols = append(cols, k.col)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		slices.SortFunc(cols, func(x, y string) int {
+			if strings.HasPrefix(x, "ours") != strings.HasPrefix(y, "ours") {
+				if strings.HasPrefix(x, "ours") {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(x, y)
+		})
+		ours := cols[0]
+		fmt.Printf("\n%s: milliseconds (median), and anchor time / %s time (above 1: ours is faster)\n", tb.title, ours)
+		fmt.Printf("%10s", "shape")
+		for _, c := range cols {
+			fmt.Printf(" %12s", c)
+		}
+		for _, c := range cols[1:] {
+			fmt.Printf(" %12s", c+"/ours")
+		}
+		fmt.Println()
+		for _, s := range shapes {
+			row := svdShapeName(s)
+			base := svdMedian(times[key{tb.id, row, ours}])
+			if base == 0 {
+				continue
+			}
+			fmt.Printf("%10s", row)
+			for _, c := range cols {
+				if v := svdMedian(times[key{tb.id, row, c}]); v > 0 {
+					fmt.Printf(" %12.3f", 1e3*v)
+				} else {
+					fmt.Printf(" %12s", "-")
+				}
+			}
+			for _, c := range cols[1:] {
+				if v := svdMedian(times[key{tb.id, row, c}]); v > 0 {
+					fmt.Printf(" %11.2fx", v/base)
+				} else {
+					fmt.Printf(" %12s", "-")
+				}
+			}
+			fmt.Println()
+		}
+	}
+}
+
+func svdMust[T any](_ T, err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// timeCall returns the seconds per call of f: one call if it takes at
+// least budget, else repeated calls for about budget after that warm-up.
+func svdTimeCall(budget time.Duration, f func()) float64 {
+	start := time.Now()
+	f()
+	if first := time.Since(start); first >= budget {
+		return first.Seconds()
+	}
+	reps := 0
+	start = time.Now()
+	for {
+		f()
+		reps++
+		if el := time.Since(start); el >= budget {
+			return el.Seconds() / float64(reps)
+		}
+	}
+}
+
+func svdMedian(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func svdModuleVersion(path string) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", path).Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// svdServer is a running svd_anchors.py with OPENBLAS_NUM_THREADS=1.
+type svdServer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startSVDServer(python string) (*svdServer, error) {
+	cmd := exec.Command(python, "svd_anchors.py")
+	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s svd_anchors.py: %w", python, err)
+	}
+	return &svdServer{cmd: cmd, in: in, out: bufio.NewScanner(out)}, nil
+}
+
+func (s *svdServer) ask(req string) string {
+	fmt.Fprintln(s.in, req)
+	if !s.out.Scan() {
+		panic("svd_anchors.py stopped answering")
+	}
+	return s.out.Text()
+}
+
+func (s *svdServer) time(op string, m, n int, budget time.Duration) float64 {
+	ans := s.ask(fmt.Sprintf("time %s %d %d %g", op, m, n, budget.Seconds()))
+	v, err := strconv.ParseFloat(ans, 64)
+	if err != nil {
+		panic(fmt.Sprintf("svd_anchors.py: %s %dx%d: %s", op, m, n, ans))
+	}
+	return v
+}
+
+func (s *svdServer) close() {
+	s.in.Close()
+	s.cmd.Wait()
+}

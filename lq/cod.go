@@ -1,0 +1,136 @@
+package lq
+
+import (
+	"fmt"
+
+	"github.com/moments-go/moments/mat"
+)
+
+// LeastSquares sets dst to the minimum-norm least-squares solution X of
+// A*X ≈ B: among the X that minimize ||A*X - B||_F, the one of least
+// norm, for A of any shape and rank (m x n, B m x r, X n x r). It returns
+// the numerical rank it used.
+//
+// The method is a complete orthogonal decomposition (as LAPACK's dgelsy):
+// the row-pivoted LQ factorization of Aᵀ, truncated to the rank r (the
+// diagonal elements of L larger than rcond*|L[0][0]|; rcond <= 0 means
+// max(m, n)*eps), then the LQ factorization of the remaining r x n
+// trapezoid. It returns ErrNotFinite for NaN or infinite input and panics
+// if B does not have m rows. For a rank decision based on singular values
+// use svd.PseudoInverse.
+func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
+	m, n := a.Dims()
+	br, bc := b.Dims()
+	if br != m {
+		panic(fmt.Sprintf("lq: LeastSquares: A is %dx%d but B is %dx%d", m, n, br, bc))
+	}
+	if !finite(a) || !finite(b) {
+		return 0, ErrNotFinite
+	}
+	c, err := newCOD(a, rcond)
+	if err != nil {
+		return 0, err
+	}
+	dst.Copy(c.solve(b))
+	return c.rank, nil
+}
+
+// PseudoInverse sets dst to the n x m Moore-Penrose pseudo-inverse of the
+// m x n matrix a, computed as in LeastSquares with B = I, and returns the
+// numerical rank it used.
+func PseudoInverse(dst, a *mat.Dense, rcond float64) (rank int, err error) {
+	m, _ := a.Dims()
+	return LeastSquares(dst, a, mat.Identity(m), rcond)
+}
+
+// ColSpace returns an orthonormal basis of the column space of the m x n
+// matrix a: an m x r matrix with orthonormal columns, r the numerical
+// rank (as in PivotedLQ.Rank with rcond). It returns ErrNotFinite for NaN
+// or infinite input.
+func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
+	f, err := FactorPivoted(a.T())
+	if err != nil {
+		return nil, err
+	}
+	r := f.Rank(rcond)
+	q := mat.Zeros(r, f.n)
+	if r > 0 && f.n > 0 {
+		f.f.formQ(r, q.RawData(), f.n)
+	}
+	return q.T(), nil
+}
+
+// RowSpace returns an orthonormal basis of the row space of the m x n
+// matrix a: an r x n matrix with orthonormal rows, r the numerical rank.
+// It returns ErrNotFinite for NaN or infinite input.
+func RowSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
+	f, err := FactorPivoted(a)
+	if err != nil {
+		return nil, err
+	}
+	r := f.Rank(rcond)
+	q := mat.Zeros(r, f.n)
+	if r > 0 && f.n > 0 {
+		f.f.formQ(r, q.RawData(), f.n)
+	}
+	return q, nil
+}
+
+// cod is a complete orthogonal decomposition A = Q1ᵀ*T*Z*Pᵀ of an m x n
+// matrix of rank r: Q1 the first r rows of the LQ factor of Pᵀ*Aᵀ
+// (r x m), T r x r lower triangular, Z r x n with orthonormal rows.
+type cod struct {
+	m, n, rank int
+	exp        int // A was scaled by 2^-exp (see prepare)
+	perm       []int
+	first      *reflectors // of Pᵀ*Aᵀ (n x m)
+	second     *reflectors // of the r x n trapezoid
+}
+
+func newCOD(a *mat.Dense, rcond float64) (*cod, error) {
+	m, n := a.Dims()
+	at, exp := prepare(a, true) // n x m
+	perm := make([]int, n)
+	first := factorPivoted(n, m, at.RawData(), max(m, 1), perm)
+	r := diagRank(first, rcond)
+	// Pᵀ*Aᵀ = L*Q with L n x k: A*P = Qᵀ*Lᵀ; keep the first r columns of L
+	// (r rows of Lᵀ): E = (L[:, :r])ᵀ, r x n, upper trapezoidal.
+	e := mat.Zeros(r, n)
+	for i := 0; i < r; i++ {
+		row := e.RawRow(i)
+		for j := i; j < n; j++ {
+			row[j] = at.At(j, i)
+		}
+	}
+	// E = T*Z.
+	second := factor(r, n, e.RawData(), max(n, 1))
+	return &cod{m: m, n: n, rank: r, exp: exp, perm: perm, first: first, second: second}, nil
+}
+
+// solve returns the minimum-norm least-squares solution of A*X = B.
+func (c *cod) solve(b *mat.Dense) *mat.Dense {
+	_, nrhs := b.Dims()
+	r := c.rank
+	x := mat.Zeros(c.n, nrhs)
+	if r == 0 || nrhs == 0 {
+		return x
+	}
+	// A*P*y = B with x = P*y: Q1ᵀ*T*Z*y = B. Least squares: T*Z*y =
+	// Q1*B (the first r rows of Q_full*B), minimum norm: y = Zᵀ*T⁻¹*Q1*B.
+	qb := b.Clone()
+	c.first.mulLeft(false, nrhs, qb.RawData(), max(nrhs, 1))
+	y := mat.Zeros(c.n, nrhs)
+	y.Slice(0, r, 0, nrhs).Copy(qb.Slice(0, r, 0, nrhs))
+	if err := solveLower(r, c.second.a, c.second.lda, y); err != nil {
+		// The rank decision keeps only nonzero diagonals of L, and the
+		// diagonal of T has the magnitudes of L's leading r x r block
+		// up to rounding; a zero here would be a bug.
+		panic("lq: internal error: zero pivot after the rank decision")
+	}
+	scalePow2(y, -c.exp)
+	c.second.mulLeft(true, nrhs, y.RawData(), max(nrhs, 1))
+	for i, p := range c.perm {
+		x.SetRow(p, y.RawRow(i))
+	}
+	return x
+}

@@ -1,0 +1,37 @@
+// Package lq computes Householder LQ factorizations of row-major
+// matrices and what they are used for: QR factorizations (through the
+// transpose), least-squares and minimum-norm solutions, the
+// pseudo-inverse, the numerical rank, and orthonormal bases of the column
+// and row spaces.
+//
+// # Why LQ
+//
+// LQ is the row-major twin of QR. The LQ factorization A = L*Q of a
+// row-major A applies Householder reflectors to rows, which are
+// contiguous, exactly as LAPACK's QR applies them to the contiguous
+// columns of a column-major matrix. Reflectors are generated and applied
+// one row at a time inside a panel of 32 rows (dot products and axpys on
+// contiguous rows) and to the rest of the matrix in compact WY form
+// (I - Vᵀ*T*V, Schreiber and Van Loan) with two kernels.Gemm calls, so the
+// bulk of the work runs at the speed of the matrix product. QR of A is
+// the LQ of Aᵀ: FactorQR transposes once (O(mn)) and factors.
+//
+// # What is here
+//
+//   - Factor, FactorQR: LQ and QR, with the factors, products with the
+//     orthogonal factor, and full-rank Solve (minimum norm for LQ, least
+//     squares for QR).
+//   - FactorPivoted: LQ with row pivoting (QR with column pivoting of Aᵀ,
+//     LAPACK's dgeqp3 applied to rows), which orders the diagonal of L by
+//     decreasing magnitude and reveals the numerical rank; the Jacobi SVD
+//     of package svd uses it as its preconditioner.
+//   - LeastSquares and PseudoInverse for any shape and rank (a complete
+//     orthogonal decomposition, as LAPACK's dgelsy), ColSpace and
+//     RowSpace for orthonormal bases.
+//
+// # Errors
+//
+// Input with NaN or infinite entries gives ErrNotFinite; the full-rank
+// solvers return ErrSingular for numerically rank-deficient matrices.
+// Shape mismatches are programming errors and panic.
+package lq

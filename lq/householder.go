@@ -1,0 +1,313 @@
+package lq
+
+import (
+	"math"
+
+	"github.com/moments-go/moments/kernels"
+)
+
+// Elementary reflectors act on rows. A reflector is H = I - tau*v^T*v for
+// a row vector v with v[0] = 1; the LQ factorization of an m x n matrix
+// stores reflector i in row i of the factored matrix, in columns i+1 to
+// n-1 (the leading 1 is implicit), and L on and below the diagonal. The
+// reflectors are applied in blocks of nb as compact WY transformations
+// I - V^T*T*V, with V the nb x (n-i0) matrix of the block's reflectors
+// and T upper triangular (Schreiber and Van Loan).
+
+const (
+	eps    = 0x1p-53
+	safmin = 0x1p-1022
+)
+
+// blockSize is the number of reflectors in one compact WY block.
+const blockSize = 32
+
+// house overwrites x with the reflector that maps it to a multiple of
+// e_0 when applied from the right: x*H = (beta, 0, ..., 0). On return
+// x[0] = beta and x[1:] holds v[1:]; the result is tau (0 when x[1:] is
+// already zero, so that H = I).
+func house(x []float64) float64 {
+	if len(x) <= 1 {
+		return 0
+	}
+	alpha := x[0]
+	xnorm := kernels.Nrm2(x[1:])
+	if xnorm == 0 {
+		return 0
+	}
+	beta := -math.Copysign(math.Hypot(alpha, xnorm), alpha)
+	// If beta is tiny, v[1:] = x[1:]/(alpha-beta) could overflow: scale x
+	// up by a power of two (exactly) until it is not, and beta back down.
+	const small = safmin / eps
+	knt := 0
+	if math.Abs(beta) < small {
+		const up = 1 / small
+		for math.Abs(beta) < small && knt < 20 {
+			knt++
+			kernels.Scal(up, x[1:])
+			beta *= up
+			alpha *= up
+		}
+		xnorm = kernels.Nrm2(x[1:])
+		beta = -math.Copysign(math.Hypot(alpha, xnorm), alpha)
+	}
+	// tau = (beta - alpha)/beta and v = x/(alpha - beta), written so that
+	// neither overflows for entries near the top of the range (alpha and
+	// beta have opposite signs, so there is no cancellation).
+	tau := 1 - alpha/beta
+	if math.Abs(beta) > 0x1p1000 {
+		kernels.Scal(0x1p-600, x[1:])
+		kernels.Scal(1/(alpha*0x1p-600-beta*0x1p-600), x[1:])
+	} else {
+		kernels.Scal(1/(alpha-beta), x[1:])
+	}
+	for ; knt > 0; knt-- {
+		beta *= small
+	}
+	x[0] = beta
+	return tau
+}
+
+// reflectRows applies H = I - tau*v^T*v from the right to the rows of the
+// r x len(v) matrix c (row stride ldc): c_i -= tau*(c_i.v)*v. v[0] must
+// be 1.
+func reflectRows(tau float64, v []float64, r int, c []float64, ldc int) {
+	if tau == 0 {
+		return
+	}
+	n := len(v)
+	for i := 0; i < r; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if d := kernels.Dot(row, v); d != 0 {
+			kernels.Axpy(-tau*d, v, row)
+		}
+	}
+}
+
+// block is one compact WY block of reflectors: rows i0 to i0+ib-1 of the
+// factored matrix, acting on columns i0 to n-1.
+type block struct {
+	i0, ib int
+	// t is the ib x ib upper triangular factor, row-major.
+	t []float64
+}
+
+// reflectors is the factored form of Q: the matrix holding v_i in row i
+// right of column i, the taus, and the T factors of the blocks.
+type reflectors struct {
+	a      []float64 // factored matrix, row-major
+	lda    int
+	m, n   int // shape of the factored matrix
+	tau    []float64
+	blocks []block
+}
+
+// factor computes the LQ factorization of the m x n matrix a (row
+// stride lda) in place, blocked, and returns the reflectors (which keep
+// a reference to a).
+func factor(m, n int, a []float64, lda int) *reflectors {
+	k := min(m, n)
+	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, k)}
+	var vw, w []float64
+	for i0 := 0; i0 < k; i0 += blockSize {
+		ib := min(blockSize, k-i0)
+		// Factor the panel: rows i0..i0+ib-1, columns i0..n-1.
+		for i := i0; i < i0+ib; i++ {
+			row := a[i*lda+i : i*lda+n]
+			f.tau[i] = house(row)
+			if i+1 < i0+ib && f.tau[i] != 0 {
+				beta := row[0]
+				row[0] = 1
+				reflectRows(f.tau[i], row, i0+ib-i-1, a[(i+1)*lda+i:], lda)
+				row[0] = beta
+			}
+		}
+		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
+		l := n - i0
+		vw = f.loadV(b, vw)
+		formT(b, vw[:ib*l], l, f.tau[i0:i0+ib])
+		f.blocks = append(f.blocks, b)
+		if r := m - i0 - ib; r > 0 {
+			// Trailing rows: C = C (I - V^T T V).
+			w = grow(w, r*ib)
+			applyRight(false, r, l, ib, vw[:ib*l], b.t, a[(i0+ib)*lda+i0:], lda, w)
+		}
+	}
+	return f
+}
+
+// loadV copies the reflectors of block b into dst as an explicit
+// ib x (n-i0) matrix (zeros left of the diagonal, ones on it) and
+// returns dst, grown if needed.
+func (f *reflectors) loadV(b block, dst []float64) []float64 {
+	l := f.n - b.i0
+	dst = grow(dst, b.ib*l)
+	for j := 0; j < b.ib; j++ {
+		row := dst[j*l : (j+1)*l]
+		clear(row[:j])
+		row[j] = 1
+		i := b.i0 + j
+		copy(row[j+1:], f.a[i*f.lda+i+1:i*f.lda+f.n])
+	}
+	return dst
+}
+
+// formT computes the upper triangular T of the block whose reflectors are
+// the rows of the explicit ib x l matrix v: H_0 H_1 ... H_{ib-1} =
+// I - V^T T V.
+func formT(b block, v []float64, l int, tau []float64) {
+	ib, t := b.ib, b.t
+	for j := 0; j < ib; j++ {
+		t[j*ib+j] = tau[j]
+		if tau[j] == 0 {
+			for i := 0; i < j; i++ {
+				t[i*ib+j] = 0
+			}
+			continue
+		}
+		vj := v[j*l+j : (j+1)*l]
+		// t[0:j, j] = -tau_j * T[0:j,0:j] * (V[0:j] v_j^T).
+		for i := 0; i < j; i++ {
+			t[i*ib+j] = -tau[j] * kernels.Dot(v[i*l+j:(i+1)*l], vj)
+		}
+		for i := 0; i < j; i++ {
+			s := 0.0
+			for p := i; p < j; p++ {
+				s += t[i*ib+p] * t[p*ib+j]
+			}
+			t[i*ib+j] = s
+		}
+	}
+}
+
+// applyRight sets C = C (I - V^T op(T) V) for the r x l matrix C (row
+// stride ldc), where V is ib x l (explicit) and op(T) is T or, with
+// trans, T^T. w is scratch of r*ib elements.
+func applyRight(trans bool, r, l, ib int, v, t []float64, c []float64, ldc int, w []float64) {
+	// W = C V^T, W = W op(T), C -= W V.
+	kernels.Gemm(false, true, r, ib, l, 1, c, ldc, v, l, 0, w, ib)
+	trmmRight(trans, r, ib, t, w)
+	kernels.Gemm(false, false, r, l, ib, -1, w, ib, v, l, 1, c, ldc)
+}
+
+// applyLeft sets C = (I - V^T op(T) V) C for the l x r matrix C (row
+// stride ldc). w is scratch of ib*r elements.
+func applyLeft(trans bool, l, r, ib int, v, t []float64, c []float64, ldc int, w []float64) {
+	// W = V C, W = op(T) W, C -= V^T W.
+	kernels.Gemm(false, false, ib, r, l, 1, v, l, c, ldc, 0, w, r)
+	trmmLeft(trans, ib, r, t, w)
+	kernels.Gemm(true, false, l, r, ib, -1, v, l, w, r, 1, c, ldc)
+}
+
+// trmmRight sets W = W op(T) in place for the r x ib matrix W and the
+// upper triangular ib x ib T.
+func trmmRight(trans bool, r, ib int, t, w []float64) {
+	for i := 0; i < r; i++ {
+		row := w[i*ib : (i+1)*ib]
+		if !trans {
+			// (W T)_j = sum_{p<=j} w_p T[p][j]: j descending.
+			for j := ib - 1; j >= 0; j-- {
+				s := 0.0
+				for p := 0; p <= j; p++ {
+					s += row[p] * t[p*ib+j]
+				}
+				row[j] = s
+			}
+		} else {
+			// (W T^T)_j = sum_{p>=j} w_p T[j][p]: j ascending.
+			for j := 0; j < ib; j++ {
+				row[j] = kernels.Dot(row[j:], t[j*ib+j:(j+1)*ib])
+			}
+		}
+	}
+}
+
+// trmmLeft sets W = op(T) W in place for the ib x r matrix W.
+func trmmLeft(trans bool, ib, r int, t, w []float64) {
+	if !trans {
+		// Row j of T W is sum_{p>=j} T[j][p] W_p: j ascending.
+		for j := 0; j < ib; j++ {
+			wj := w[j*r : (j+1)*r]
+			kernels.Scal(t[j*ib+j], wj)
+			for p := j + 1; p < ib; p++ {
+				if c := t[j*ib+p]; c != 0 {
+					kernels.Axpy(c, w[p*r:(p+1)*r], wj)
+				}
+			}
+		}
+		return
+	}
+	// Row j of T^T W is sum_{p<=j} T[p][j] W_p: j descending.
+	for j := ib - 1; j >= 0; j-- {
+		wj := w[j*r : (j+1)*r]
+		kernels.Scal(t[j*ib+j], wj)
+		for p := 0; p < j; p++ {
+			if c := t[p*ib+j]; c != 0 {
+				kernels.Axpy(c, w[p*r:(p+1)*r], wj)
+			}
+		}
+	}
+}
+
+// Applying Q_full = H_{k-1} ... H_1 H_0 (n x n) and its transpose. With
+// the blocks B_0, B_1, ... in order, Q_full^T = H_0 H_1 ... H_{k-1} =
+// prod_b (I - V_b^T T_b V_b).
+
+// mulRight sets C = C Q_full^T (trans false) or C = C Q_full (trans
+// true) for the r x n matrix C (row stride ldc). Only columns i0..n-1 of
+// C take part in block b.
+func (f *reflectors) mulRight(trans bool, r int, c []float64, ldc int) {
+	if r == 0 {
+		return
+	}
+	var vw, w []float64
+	nb := len(f.blocks)
+	for s := 0; s < nb; s++ {
+		b := f.blocks[s]
+		if trans {
+			b = f.blocks[nb-1-s]
+		}
+		vw = f.loadV(b, vw)
+		w = grow(w, r*b.ib)
+		applyRight(trans, r, f.n-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
+	}
+}
+
+// mulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
+// for the n x r matrix C (row stride ldc).
+func (f *reflectors) mulLeft(trans bool, r int, c []float64, ldc int) {
+	if r == 0 {
+		return
+	}
+	var vw, w []float64
+	nb := len(f.blocks)
+	for s := 0; s < nb; s++ {
+		// Q_full C applies H_0 first: blocks in order, each as
+		// H_{i0+ib-1}...H_{i0} = I - V^T T^T V.
+		b := f.blocks[s]
+		if trans {
+			b = f.blocks[nb-1-s]
+		}
+		vw = f.loadV(b, vw)
+		w = grow(w, r*b.ib)
+		applyLeft(!trans, f.n-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+	}
+}
+
+// formQ writes the first p rows of Q_full (p <= n) into the p x n matrix
+// q (row stride ldq): q = [I_p 0] Q_full.
+func (f *reflectors) formQ(p int, q []float64, ldq int) {
+	for i := 0; i < p; i++ {
+		row := q[i*ldq : i*ldq+f.n]
+		clear(row)
+		row[i] = 1
+	}
+	f.mulRight(true, p, q, ldq)
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,454 @@
+package lq
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/mat"
+)
+
+// ratioLimit is the largest LAPACK-style scaled residual accepted; the
+// LAPACK test suite uses 30-50, and well-implemented factorizations stay
+// below 10.
+const ratioLimit = 50
+
+// shapes is the grid of matrix shapes: empty, vectors, square, wide and
+// tall, sizes around the block size.
+var shapes = [][2]int{
+	{0, 0}, {0, 3}, {3, 0}, {1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3},
+	{10, 10}, {31, 33}, {33, 31}, {32, 32}, {40, 100}, {100, 40}, {70, 70},
+}
+
+var conds = []float64{1, 1e3, 1e8, 1e15}
+
+// grid calls f for every shape, mode and condition number of the test
+// grid (fewer in -short runs), with a deterministic seed per case.
+func grid(t *testing.T, f func(t *testing.T, a *mat.Dense, sv []float64)) {
+	sh := shapes
+	if testing.Short() {
+		sh = shapes[:12]
+	}
+	for si, s := range sh {
+		for _, mode := range fuzz.Modes {
+			for ci, cond := range conds {
+				tm := fuzz.TestMatrix{Rows: s[0], Cols: s[1], Mode: mode, Cond: cond}
+				rnd := rand.New(rand.NewPCG(uint64(si), uint64(int(mode)*10+ci)))
+				a, sv := tm.Generate(rnd)
+				t.Run(tm.String(), func(t *testing.T) { f(t, a, sv) })
+			}
+		}
+	}
+}
+
+// worstRatio is the largest ratio any check saw, printed with -v.
+var worstRatio float64
+
+// bad reports whether a ratio fails (NaN fails) and records it.
+func bad(r float64) bool {
+	if r > worstRatio || r != r {
+		worstRatio = r
+	}
+	return !(r <= ratioLimit)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if testing.Verbose() {
+		fmt.Printf("worst LAPACK-style ratio in lq tests: %.3g\n", worstRatio)
+	}
+	os.Exit(code)
+}
+
+// scaled returns resid / (norm * max(n, 1) * eps), the LAPACK test ratio.
+func scaled(resid, norm float64, n int) float64 {
+	if resid == 0 {
+		return 0
+	}
+	if norm == 0 {
+		norm = 1
+	}
+	return resid / norm / float64(max(n, 1)) / eps
+}
+
+// orthRowsRatio returns ||I - Q Qᵀ||_1 / (n eps) for a p x n matrix q.
+func orthRowsRatio(q *mat.Dense) float64 {
+	p, n := q.Dims()
+	var g mat.Dense
+	g.GramRows(q)
+	g.Sub(&g, mat.Identity(p))
+	if p == 0 {
+		return 0
+	}
+	return scaled(g.Norm1(), 1, n)
+}
+
+func TestLQ(t *testing.T) {
+	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
+		m, n := a.Dims()
+		f, err := Factor(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l, q, qf mat.Dense
+		f.L(&l)
+		f.Q(&q)
+		f.QFull(&qf)
+		k := min(m, n)
+		if r, c := l.Dims(); r != m || c != k {
+			t.Fatalf("L is %dx%d, want %dx%d", r, c, m, k)
+		}
+		for i := 0; i < m; i++ {
+			for j := i + 1; j < k; j++ {
+				if l.At(i, j) != 0 {
+					t.Fatalf("L[%d][%d] = %v above the diagonal", i, j, l.At(i, j))
+				}
+			}
+		}
+		var lq mat.Dense
+		lq.Mul(&l, &q)
+		lq.Sub(&lq, a)
+		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+			t.Errorf("||A - LQ|| ratio %.3g", r)
+		}
+		if r := orthRowsRatio(&q); bad(r) {
+			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
+		}
+		if r := orthRowsRatio(&qf); bad(r) {
+			t.Errorf("||I - Q_full Q_fullᵀ|| ratio %.3g", r)
+		}
+		// MulQ and MulQT agree with the explicit Q_full.
+		rnd := rand.New(rand.NewPCG(7, 7))
+		c := randDense(rnd, n, 3)
+		var want, got mat.Dense
+		want.Mul(&qf, c)
+		f.MulQ(&got, c)
+		got.Sub(&got, &want)
+		if r := scaled(got.Norm1(), c.Norm1(), n); bad(r) {
+			t.Errorf("MulQ ratio %.3g", r)
+		}
+		want.Reset()
+		got.Reset()
+		want.MulAT(&qf, c)
+		f.MulQT(c, c) // in place
+		got.Sub(c, &want)
+		if r := scaled(got.Norm1(), want.Norm1(), n); bad(r) {
+			t.Errorf("MulQT ratio %.3g", r)
+		}
+	})
+}
+
+func TestQR(t *testing.T) {
+	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
+		m, n := a.Dims()
+		f, err := FactorQR(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r, q mat.Dense
+		f.R(&r)
+		f.Q(&q)
+		k := min(m, n)
+		if rr, rc := r.Dims(); rr != k || rc != n {
+			t.Fatalf("R is %dx%d, want %dx%d", rr, rc, k, n)
+		}
+		for i := 0; i < k; i++ {
+			for j := 0; j < i; j++ {
+				if r.At(i, j) != 0 {
+					t.Fatalf("R[%d][%d] = %v below the diagonal", i, j, r.At(i, j))
+				}
+			}
+		}
+		var qr mat.Dense
+		qr.Mul(&q, &r)
+		qr.Sub(&qr, a)
+		if x := scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
+			t.Errorf("||A - QR|| ratio %.3g", x)
+		}
+		if x := orthRowsRatio(q.T()); bad(x) {
+			t.Errorf("||I - QᵀQ|| ratio %.3g", x)
+		}
+		var qf, qtq mat.Dense
+		f.QFull(&qf)
+		qtq.MulAT(&qf, a) // Q_fullᵀ A = [R; 0]
+		f.MulQT(a.Clone(), a)
+		var got mat.Dense
+		f.MulQT(&got, a)
+		got.Sub(&got, &qtq)
+		if x := scaled(got.Norm1(), a.Norm1(), m); bad(x) {
+			t.Errorf("MulQT ratio %.3g", x)
+		}
+		var back mat.Dense
+		f.MulQ(&back, &qtq)
+		back.Sub(&back, a)
+		if x := scaled(back.Norm1(), a.Norm1(), m); bad(x) {
+			t.Errorf("MulQ ratio %.3g", x)
+		}
+	})
+}
+
+func TestPivotedLQ(t *testing.T) {
+	grid(t, func(t *testing.T, a *mat.Dense, sv []float64) {
+		m, n := a.Dims()
+		f, err := FactorPivoted(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l, q mat.Dense
+		f.L(&l)
+		f.Q(&q)
+		pa := mat.Zeros(m, n)
+		seen := make([]bool, m)
+		for i, p := range f.Perm() {
+			if seen[p] {
+				t.Fatalf("Perm %v is not a permutation", f.Perm())
+			}
+			seen[p] = true
+			pa.SetRow(i, a.RawRow(p))
+		}
+		var lq mat.Dense
+		lq.Mul(&l, &q)
+		lq.Sub(&lq, pa)
+		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+			t.Errorf("||PᵀA - LQ|| ratio %.3g", r)
+		}
+		if r := orthRowsRatio(&q); bad(r) {
+			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
+		}
+		// The diagonal decreases, up to the rounding of the norm
+		// downdates.
+		for i := 1; i < min(m, n); i++ {
+			if d0, d1 := math.Abs(l.At(i-1, i-1)), math.Abs(l.At(i, i)); d1 > d0*(1+1e-6) {
+				t.Errorf("|L[%d][%d]| = %v > |L[%d][%d]| = %v", i, i, d1, i-1, i-1, d0)
+			}
+		}
+	})
+}
+
+// TestRank builds matrices of known rank r and checks that the pivoted
+// factorization and the least-squares solver find r.
+func TestRank(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ m, n, r int }{{5, 5, 0}, {6, 4, 1}, {4, 6, 2}, {30, 20, 7}, {20, 30, 20}, {50, 50, 49}} {
+		a := lowRank(rnd, c.m, c.n, c.r)
+		f, err := FactorPivoted(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Rank(0); got != c.r {
+			t.Errorf("%dx%d of rank %d: Rank = %d", c.m, c.n, c.r, got)
+		}
+		var x mat.Dense
+		rank, err := LeastSquares(&x, a, randDense(rnd, c.m, 2), 0)
+		if err != nil || rank != c.r {
+			t.Errorf("%dx%d of rank %d: LeastSquares rank %d, %v", c.m, c.n, c.r, rank, err)
+		}
+		cs, _ := ColSpace(a, 0)
+		rs, _ := RowSpace(a, 0)
+		if r1, c1 := cs.Dims(); r1 != c.m || c1 != c.r {
+			t.Errorf("ColSpace is %dx%d, want %dx%d", r1, c1, c.m, c.r)
+		}
+		if r1, c1 := rs.Dims(); r1 != c.r || c1 != c.n {
+			t.Errorf("RowSpace is %dx%d, want %dx%d", r1, c1, c.r, c.n)
+		}
+		if c.r > 0 {
+			// A = P_col A and A = A P_row: the bases span the spaces.
+			var p, pa mat.Dense
+			p.MulBT(cs, cs)
+			pa.Mul(&p, a)
+			pa.Sub(&pa, a)
+			if x := scaled(pa.Norm1(), a.Norm1(), c.m); bad(x) {
+				t.Errorf("ColSpace projection ratio %.3g", x)
+			}
+			p.Reset()
+			pa.Reset()
+			p.MulAT(rs, rs)
+			pa.Mul(a, &p)
+			pa.Sub(&pa, a)
+			if x := scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
+				t.Errorf("RowSpace projection ratio %.3g", x)
+			}
+			if x := orthRowsRatio(cs.T()); bad(x) {
+				t.Errorf("ColSpace orthonormality ratio %.3g", x)
+			}
+			if x := orthRowsRatio(rs); bad(x) {
+				t.Errorf("RowSpace orthonormality ratio %.3g", x)
+			}
+		}
+	}
+}
+
+func lowRank(rnd *rand.Rand, m, n, r int) *mat.Dense {
+	var a mat.Dense
+	a.Mul(randDense(rnd, m, r), randDense(rnd, r, n))
+	if a.IsEmpty() {
+		return mat.Zeros(m, n)
+	}
+	return &a
+}
+
+func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
+	a := mat.Zeros(r, c)
+	for i := 0; i < r; i++ {
+		for j := range a.RawRow(i) {
+			a.RawRow(i)[j] = rnd.NormFloat64()
+		}
+	}
+	return a
+}
+
+// TestSolve checks the full-rank solvers: the least-squares residual is
+// orthogonal to the range of A, and the minimum-norm solution lies in the
+// row space of A and solves the system.
+func TestSolve(t *testing.T) {
+	grid(t, func(t *testing.T, a *mat.Dense, sv []float64) {
+		m, n := a.Dims()
+		if m == 0 || n == 0 || sv[len(sv)-1]/sv[0] < 1e-10 {
+			return // only well-posed problems
+		}
+		rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)))
+		b := randDense(rnd, m, 2)
+		var x mat.Dense
+		if m >= n {
+			f, _ := FactorQR(a)
+			if err := f.Solve(&x, b); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			f, _ := Factor(a)
+			if err := f.Solve(&x, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkLeastSquares(t, a, b, &x, sv[len(sv)-1]/sv[0])
+		// The general solver agrees.
+		var y mat.Dense
+		if _, err := LeastSquares(&y, a, b, 0); err != nil {
+			t.Fatal(err)
+		}
+		checkLeastSquares(t, a, b, &y, sv[len(sv)-1]/sv[0])
+	})
+}
+
+// checkLeastSquares checks the normal equations Aᵀ(AX - B) = 0 and, for
+// wide A, that X is in the row space (X = Aᵀ Y for the Y solving A Aᵀ Y = B,
+// tested as: X is orthogonal to the null space, via the LQ's Q_full).
+func checkLeastSquares(t *testing.T, a, b, x *mat.Dense, rcond float64) {
+	t.Helper()
+	m, n := a.Dims()
+	var r, g mat.Dense
+	r.Mul(a, x)
+	r.Sub(&r, b)
+	g.MulAT(a, &r)
+	// ||Aᵀ r|| <= ~eps ||A|| (||A|| ||X|| + ||B||) ... scaled by ||A||^2 ||X||.
+	bound := a.Norm1() * (a.Norm1()*x.Norm1() + b.Norm1())
+	if v := scaled(g.Norm1(), bound, max(m, n)); bad(v) {
+		t.Errorf("normal equations ratio %.3g (cond %.1e)", v, 1/rcond)
+	}
+	if m < n {
+		f, _ := Factor(a)
+		var qx mat.Dense
+		f.MulQ(&qx, x) // Q_full X: rows m.. must vanish
+		tail := qx.Slice(m, n, 0, 2)
+		if v := scaled(tail.Norm1(), x.Norm1(), n) * rcond; bad(v) {
+			t.Errorf("minimum-norm solution has a null-space part: ratio %.3g", v)
+		}
+	}
+}
+
+// TestPseudoInverse checks the four Penrose conditions on rank-deficient
+// matrices.
+func TestPseudoInverse(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ m, n, r int }{{1, 1, 1}, {4, 4, 0}, {8, 5, 3}, {5, 8, 3}, {40, 30, 30}, {30, 40, 12}} {
+		t.Run(fmt.Sprintf("%dx%d-rank%d", c.m, c.n, c.r), func(t *testing.T) {
+			a := lowRank(rnd, c.m, c.n, c.r)
+			var x mat.Dense
+			rank, err := PseudoInverse(&x, a, 0)
+			if err != nil || rank != c.r {
+				t.Fatalf("rank %d, err %v", rank, err)
+			}
+			var ax, xa, axa, xax mat.Dense
+			ax.Mul(a, &x)
+			xa.Mul(&x, a)
+			axa.Mul(&ax, a)
+			xax.Mul(&xa, &x)
+			axa.Sub(&axa, a)
+			xax.Sub(&xax, &x)
+			an, xn := a.Norm1(), x.Norm1()
+			k := max(c.m, c.n)
+			for name, v := range map[string]float64{
+				"AXA = A": scaled(axa.Norm1(), an*an*xn, k),
+				"XAX = X": scaled(xax.Norm1(), xn*xn*an, k),
+				"AX sym":  scaled(asym(&ax), an*xn, k),
+				"XA sym":  scaled(asym(&xa), an*xn, k),
+			} {
+				if bad(v) {
+					t.Errorf("%s: ratio %.3g", name, v)
+				}
+			}
+		})
+	}
+}
+
+func asym(a *mat.Dense) float64 {
+	var d mat.Dense
+	d.Sub(a, a.T())
+	return d.Norm1()
+}
+
+func TestErrors(t *testing.T) {
+	bad := mat.FromRows([][]float64{{1, math.NaN()}, {0, 1}})
+	inf := mat.FromRows([][]float64{{1, 2}, {math.Inf(-1), 1}})
+	for _, a := range []*mat.Dense{bad, inf} {
+		if _, err := Factor(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("Factor: %v", err)
+		}
+		if _, err := FactorQR(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorQR: %v", err)
+		}
+		if _, err := FactorPivoted(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorPivoted: %v", err)
+		}
+		var x mat.Dense
+		if _, err := LeastSquares(&x, a, mat.Identity(2), 0); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("LeastSquares: %v", err)
+		}
+		if _, err := LeastSquares(&x, mat.Identity(2), a, 0); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("LeastSquares (B): %v", err)
+		}
+	}
+	sing := mat.FromRows([][]float64{{1, 2}, {2, 4}, {3, 6}})
+	f, _ := FactorQR(sing)
+	var x mat.Dense
+	if err := f.Solve(&x, mat.Zeros(3, 1)); !errors.Is(err, ErrSingular) {
+		t.Errorf("QR.Solve of a rank-1 matrix: %v", err)
+	}
+	g, _ := Factor(mat.Zeros(2, 3))
+	if err := g.Solve(&x, mat.Zeros(2, 1)); !errors.Is(err, ErrSingular) {
+		t.Errorf("LQ.Solve of zero: %v", err)
+	}
+}
+
+// TestZeroAndIdentity: exact inputs give exact factors.
+func TestZeroAndIdentity(t *testing.T) {
+	for _, n := range []int{1, 5, 40} {
+		f, _ := Factor(mat.Identity(n))
+		var l, q mat.Dense
+		f.L(&l)
+		f.Q(&q)
+		if !mat.Equal(&l, mat.Identity(n)) || !mat.Equal(&q, mat.Identity(n)) {
+			t.Errorf("n=%d: LQ of I is not I*I", n)
+		}
+		z, _ := FactorPivoted(mat.Zeros(n, n+2))
+		var lz mat.Dense
+		z.L(&lz)
+		if lz.NormMax() != 0 || z.Rank(0) != 0 {
+			t.Errorf("n=%d: LQ of zero has L = %v, rank %d", n, lz.NormMax(), z.Rank(0))
+		}
+	}
+}

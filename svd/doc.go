@@ -1,0 +1,50 @@
+// Package svd computes singular value decompositions and symmetric
+// eigendecompositions by one-sided Jacobi methods, and their truncated
+// and randomized variants.
+//
+// # Methods
+//
+// Factorize is a one-sided Jacobi SVD with QR preconditioning in the
+// manner of LAPACK's dgejsv (Drmač and Veselić, "New fast and accurate
+// Jacobi SVD algorithm", I and II): the matrix (or its transpose, so
+// that it is wide) is reduced to a triangle by the row-pivoted LQ
+// factorization of package lq, a second LQ factorization makes the rows
+// of the triangle nearly orthogonal, and one-sided Jacobi rotations
+// finish the job. Row-major storage makes the rotations act on
+// contiguous rows (kernels.Dot and kernels.Rot); the pairs of rows are
+// visited in blocks that stay in cache, and the rotations of a block pair
+// are accumulated with one matrix product (kernels.Gemm). The method
+// computes singular values with high relative accuracy for matrices that
+// are well conditioned up to a diagonal scaling of their rows or
+// columns, such as graded matrices, where bidiagonalization-based SVDs
+// only give absolute accuracy.
+//
+// EigSym computes all eigenpairs of a symmetric matrix: for a positive
+// semidefinite matrix (of any rank), one-sided Jacobi on its pivoted
+// Cholesky factor, which needs no accumulated rotations and keeps high
+// relative accuracy; for an indefinite one, the Jacobi SVD followed by a
+// small two-sided Jacobi step that restores the signs.
+//
+// RangeFinder, Randomized and RandomizedEigSym are the randomized
+// methods of Halko, Martinsson and Tropp for the top k singular triples
+// or eigenpairs. They take an Operator, which is either a stored matrix
+// (DenseOperator) or functions that multiply thin matrices by A and Aᵀ,
+// so that a moment matrix never has to be formed.
+//
+// PseudoInverse, SVD.Solve, SVD.Rank and SVD.Truncate cover the usual
+// uses of a decomposition.
+//
+// # Errors
+//
+// Input with NaN or infinite entries gives ErrNotFinite. A Jacobi
+// iteration that does not converge within its sweep cap (30 by default;
+// preconditioned matrices need about 4 to 10) gives a *ConvergenceError,
+// which matches ErrNoConvergence with errors.Is. Shape mismatches and
+// out-of-range arguments are programming errors and panic.
+//
+// # Determinism
+//
+// Results depend only on the input (and, for the randomized methods, the
+// *rand.Rand): the matrix products give bit-identical results for any
+// number of goroutines.
+package svd

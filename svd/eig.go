@@ -1,0 +1,385 @@
+package svd
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+)
+
+// EigOptions configures EigSym. The zero value is the default.
+type EigOptions struct {
+	// ValuesOnly skips the eigenvectors.
+	ValuesOnly bool
+	// MaxSweeps caps the Jacobi sweeps; 0 means 30.
+	MaxSweeps int
+	// Tol is the Jacobi convergence threshold on cosines; 0 means
+	// sqrt(n)*eps.
+	Tol float64
+}
+
+// Eigen is the eigendecomposition A = V*diag(Values)*Vᵀ of a symmetric
+// matrix.
+type Eigen struct {
+	// Values holds the eigenvalues in decreasing order.
+	Values []float64
+	// Vectors is n x n and orthogonal; column i is the eigenvector of
+	// Values[i]. Nil when only the values were requested.
+	Vectors *mat.Dense
+	// Sweeps is the number of one-sided Jacobi sweeps used.
+	Sweeps int
+	// PSD reports that the matrix was found positive semidefinite; its
+	// eigenvalues then have high relative accuracy (see EigSym).
+	PSD bool
+}
+
+// Truncate returns the first k eigenpairs (the k largest eigenvalues) as
+// copies; e is not modified. It panics if k is negative or exceeds
+// len(e.Values).
+func (e *Eigen) Truncate(k int) *Eigen {
+	if k < 0 || k > len(e.Values) {
+		panic(fmt.Sprintf("svd: Eigen.Truncate: k = %d with %d eigenvalues", k, len(e.Values)))
+	}
+	t := &Eigen{Values: append([]float64(nil), e.Values[:k]...), Sweeps: e.Sweeps, PSD: e.PSD}
+	if e.Vectors != nil {
+		n, _ := e.Vectors.Dims()
+		t.Vectors = e.Vectors.Slice(0, n, 0, k).Clone()
+	}
+	return t
+}
+
+// EigSym computes the eigenvalues and eigenvectors of the symmetric n x n
+// matrix a, of which it reads the upper triangle only (and which it does
+// not modify), by one-sided Jacobi methods:
+//
+//   - It first tries the Cholesky factorization with diagonal pivoting
+//     Pᵀ*A*P = Rᵀ*R (as LAPACK's dpstrf, but stopped when every remaining
+//     diagonal element is below n*eps times its original value, a test
+//     relative to each row's scale). If it succeeds, A is positive
+//     semidefinite, of rank r = the number of rows of R, and one-sided
+//     Jacobi on the rows of R gives R = J*Σ*Wᵀ, so that
+//     A = (P*W)*Σ²*(P*W)ᵀ: the eigenvectors are the normalized final rows
+//     and no rotations need to be accumulated (Veselić and Hari). The
+//     eigenvalues then come out with high relative accuracy when
+//     A = D*H*D for a diagonal D and a well-conditioned H (Demmel and
+//     Veselić), which matters for whitening; the n-r zero eigenvalues
+//     get an orthonormal basis of the null space.
+//   - Otherwise A is indefinite: the preconditioned Jacobi SVD of A (as
+//     in Factorize) gives |λ| and an orthonormal V with A*V ≈ V*diag(±|λ|),
+//     except that eigenvalues of equal magnitude and opposite sign mix;
+//     the matrix Vᵀ*A*V is therefore diagonal up to such pairs (and
+//     rounding), and a two-sided Jacobi sweep or two on it gives the
+//     signed eigenvalues and rotates V into the eigenvectors. The
+//     eigenvalues then have the usual absolute accuracy of order
+//     eps*||A||, like those of LAPACK's dsyev.
+//
+// EigSym panics if a is not square. It returns ErrNotFinite for NaN or
+// infinite entries (in the upper triangle) and a *ConvergenceError if the
+// sweeps do not converge.
+func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
+	var o EigOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxSweeps <= 0 {
+		o.MaxSweeps = 30
+	}
+	n, c := a.Dims()
+	if n != c {
+		panic(fmt.Sprintf("svd: EigSym: matrix is %dx%d, not square", n, c))
+	}
+	// Full symmetric copy from the upper triangle.
+	s := mat.Zeros(n, n)
+	for i := 0; i < n; i++ {
+		row := a.RawRow(i)
+		for j := i; j < n; j++ {
+			v := row[j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, ErrNotFinite
+			}
+			s.Set(i, j, v)
+			s.Set(j, i, v)
+		}
+	}
+	res := &Eigen{Values: make([]float64, n), PSD: true}
+	amax := 0.0
+	if n > 0 {
+		amax = s.NormMax()
+	}
+	if amax == 0 {
+		if !o.ValuesOnly {
+			res.Vectors = mat.Identity(n)
+		}
+		return res, nil
+	}
+	// Scale by an even power of two so that the largest magnitude is in
+	// [0.5, 2): the factor's entries (square roots of A's) then leave room
+	// for the dot products of the Jacobi sweeps.
+	_, e := math.Frexp(amax)
+	e &^= 1
+	scalePow2(s, -e)
+	tol := o.Tol
+	if tol <= 0 {
+		tol = math.Sqrt(float64(n)) * eps
+	}
+	perm := make([]int, n)
+	work := s.Clone()
+	r, psd := pivotedCholesky(work, perm)
+	if !psd {
+		res.PSD = false
+		if err := eigIndefinite(res, s, &o, tol); err != nil {
+			return nil, err
+		}
+		for i := range res.Values {
+			res.Values[i] = math.Ldexp(res.Values[i], e)
+		}
+		return res, nil
+	}
+	// X = the first r rows of R (r x n).
+	x := work.Slice(0, r, 0, n)
+	j := rowJacobi{r: r, c: n, x: x.RawData(), ldx: x.Stride(), tol: tol, maxSweeps: o.MaxSweeps}
+	converged := j.run()
+	res.Sweeps = j.sweeps
+	if !converged {
+		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: j.maxCos}
+	}
+	for i := 0; i < r; i++ {
+		res.Values[i] = math.Ldexp(j.nrm[i]*j.nrm[i], e)
+	}
+	if o.ValuesOnly {
+		return res, nil
+	}
+	// W rows: normalized rows of X, completed to an orthonormal basis of
+	// R^n for the zero eigenvalues beyond the rank.
+	wt := mat.Zeros(n, n)
+	wt.Slice(0, r, 0, n).Copy(normalizedRows(x, j.nrm))
+	if r < n {
+		have := make([]bool, n)
+		for i := 0; i < r; i++ {
+			have[i] = j.nrm[i] != 0
+		}
+		completeRows(wt, have)
+	}
+	// Vectors = P*W: element (perm[i], t) is W[i][t] = Wᵀ[t][i].
+	v := mat.Zeros(n, n)
+	for i := 0; i < n; i++ {
+		row := v.RawRow(perm[i])
+		for t := 0; t < n; t++ {
+			row[t] = wt.At(t, i)
+		}
+	}
+	res.Vectors = v
+	return res, nil
+}
+
+// eigIndefinite fills res for the symmetric, indefinite s (full storage,
+// scaled): see EigSym.
+func eigIndefinite(res *Eigen, s *mat.Dense, o *EigOptions, tol float64) error {
+	n, _ := s.Dims()
+	f, err := Factorize(s, &Options{Want: WantV, MaxSweeps: o.MaxSweeps, Tol: tol})
+	if err != nil {
+		return err
+	}
+	res.Sweeps = f.Sweeps
+	// Rows of vt are the right singular vectors; C = Vᵀ A V.
+	vt := f.V.T()
+	var av, cm mat.Dense
+	av.MulBT(s, vt)
+	cm.Mul(vt, &av)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			x := (cm.At(i, j) + cm.At(j, i)) / 2
+			cm.Set(i, j, x)
+			cm.Set(j, i, x)
+		}
+	}
+	if err := symJacobi(&cm, vt, o.MaxSweeps); err != nil {
+		return err
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(p, q int) int { return cmp.Compare(cm.At(q, q), cm.At(p, p)) })
+	for i, p := range order {
+		res.Values[i] = cm.At(p, p)
+	}
+	if !o.ValuesOnly {
+		v := mat.Zeros(n, n)
+		for i, p := range order {
+			v.SetCol(i, vt.RawRow(p))
+		}
+		res.Vectors = v
+	}
+	return nil
+}
+
+// symJacobi diagonalizes the symmetric n x n matrix c by the cyclic
+// two-sided Jacobi method, applying each rotation to the rows of vt as
+// well (so that the eigenvectors of the original c, when vt starts as the
+// identity, are the rows of vt). An element c_pq is rotated away when it
+// exceeds eps times the Frobenius norm of c. It is meant for matrices
+// that are diagonal but for a few clusters.
+func symJacobi(c, vt *mat.Dense, maxSweeps int) error {
+	n, _ := c.Dims()
+	tol := eps * c.NormFrob()
+	cd, ldc := c.RawData(), c.Stride()
+	var off float64
+	for sweep := 0; sweep < maxSweeps; sweep++ {
+		rotated := false
+		off = 0
+		for p := 0; p < n; p++ {
+			for q := p + 1; q < n; q++ {
+				cpq := cd[p*ldc+q]
+				if !(math.Abs(cpq) > tol) {
+					continue
+				}
+				off = math.Max(off, math.Abs(cpq))
+				rotated = true
+				theta := (cd[q*ldc+q] - cd[p*ldc+p]) / (2 * cpq)
+				var t float64
+				if at := math.Abs(theta); at > 1e150 {
+					t = 0.5 / theta
+				} else {
+					t = math.Copysign(1/(at+math.Sqrt(1+at*at)), theta)
+				}
+				cs := 1 / math.Sqrt(1+t*t)
+				sn := t * cs
+				// C = Jᵀ C J with J = [cs sn; -sn cs] in the (p, q) plane:
+				// rows, then columns, then the exact 2x2 values.
+				cpp, cqq := cd[p*ldc+p]-t*cpq, cd[q*ldc+q]+t*cpq
+				kernels.Rot(cd[p*ldc:p*ldc+n], cd[q*ldc:q*ldc+n], cs, -sn)
+				for i := 0; i < n; i++ {
+					x, y := cd[i*ldc+p], cd[i*ldc+q]
+					cd[i*ldc+p] = cs*x - sn*y
+					cd[i*ldc+q] = sn*x + cs*y
+				}
+				cd[p*ldc+p], cd[q*ldc+q] = cpp, cqq
+				cd[p*ldc+q], cd[q*ldc+p] = 0, 0
+				kernels.Rot(vt.RawRow(p), vt.RawRow(q), cs, -sn)
+			}
+		}
+		if !rotated {
+			return nil
+		}
+	}
+	return &ConvergenceError{Method: "Jacobi eigensolver", Sweeps: maxSweeps, Off: off / c.NormFrob()}
+}
+
+// pivotedCholesky computes, in the upper triangle of the symmetric n x n
+// matrix a (full storage, overwritten), the factor R of Pᵀ*A*P = Rᵀ*R with
+// diagonal pivoting. At each step the pivot is the largest remaining
+// diagonal element among those that are not negligible relative to their
+// original value (above n*eps*a_jj: smaller ones are rounding noise of a
+// row that depends on the previous ones); the factorization stops at rank
+// r when none is left. This relative test, unlike dpstrf's absolute one,
+// keeps the tiny but significant pivots of graded matrices. Row i of R is
+// row i of a, from column i on; everything below the diagonal and the
+// rows from r on are zeroed. perm receives P: row i of Pᵀ*A*P is row
+// perm[i] of A. psd is false if A is found not to be positive
+// semidefinite (a remaining Schur complement that is not negligible).
+func pivotedCholesky(a *mat.Dense, perm []int) (r int, psd bool) {
+	n, _ := a.Dims()
+	for i := range perm {
+		perm[i] = i
+	}
+	d := make([]float64, n)  // the diagonal of the Schur complement
+	d0 := make([]float64, n) // the original diagonal, permuted alike
+	dmax := 0.0
+	for i := range d {
+		d[i] = a.At(i, i)
+		d0[i] = d[i]
+		dmax = math.Max(dmax, math.Abs(d[i]))
+	}
+	reltol := float64(n) * eps
+	ad, lda := a.RawData(), a.Stride()
+	col := make([]float64, n)
+	psd = true
+	r = n
+	for i := 0; i < n; i++ {
+		p := -1
+		for t := i; t < n; t++ {
+			if d[t] > reltol*d0[t] && (p < 0 || d[t] > d[p]) {
+				p = t
+			}
+		}
+		if p < 0 {
+			r = i
+			psd = negligibleSchur(a, i, float64(n)*eps*dmax)
+			break
+		}
+		if p != i {
+			swapSym(a, i, p)
+			d[i], d[p] = d[p], d[i]
+			d0[i], d0[p] = d0[p], d0[i]
+			perm[i], perm[p] = perm[p], perm[i]
+		}
+		// Row i of R: (A[i, i:] - R[:i, i]ᵀ R[:i, i:]) / R[i][i], with
+		// R[i][i] = sqrt(d[i]).
+		rii := math.Sqrt(d[i])
+		row := ad[i*lda+i : i*lda+n]
+		if i > 0 {
+			for t := 0; t < i; t++ {
+				col[t] = ad[t*lda+i]
+			}
+			kernels.Gemv(true, i, n-i, -1, ad[i:], lda, col[:i], 1, row)
+		}
+		row[0] = rii
+		kernels.Scal(1/rii, row[1:])
+		for t := i + 1; t < n; t++ {
+			d[t] -= row[t-i] * row[t-i]
+		}
+	}
+	// Zero the strict lower triangle and the rows beyond the rank.
+	for i := 0; i < n; i++ {
+		rowi := ad[i*lda : i*lda+n]
+		if i >= r {
+			clear(rowi)
+		} else {
+			clear(rowi[:i])
+		}
+	}
+	return r, psd
+}
+
+// negligibleSchur reports whether the Schur complement that remains after
+// i steps of pivotedCholesky on a has no element beyond tol in magnitude:
+// the matrix is then positive semidefinite to working accuracy.
+func negligibleSchur(a *mat.Dense, i int, tol float64) bool {
+	n, _ := a.Dims()
+	m := n - i
+	if m == 0 {
+		return true
+	}
+	ad, lda := a.RawData(), a.Stride()
+	// S = A[i:, i:] - R[:i, i:]ᵀ R[:i, i:], upper triangle read from a.
+	sch := mat.Zeros(m, m)
+	sd := sch.RawData()
+	for t := 0; t < m; t++ {
+		copy(sd[t*m+t:(t+1)*m], ad[(i+t)*lda+i+t:(i+t)*lda+n])
+	}
+	if i > 0 {
+		kernels.Gemm(true, false, m, m, i, -1, ad[i:], lda, ad[i:], lda, 1, sd, m)
+	}
+	for t := 0; t < m; t++ {
+		for u := t; u < m; u++ {
+			if math.Abs(sd[t*m+u]) > tol {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// swapSym swaps rows and columns i and p of the full symmetric matrix a.
+func swapSym(a *mat.Dense, i, p int) {
+	swapSlices(a.RawRow(i), a.RawRow(p))
+	n, _ := a.Dims()
+	ad, lda := a.RawData(), a.Stride()
+	for t := 0; t < n; t++ {
+		ad[t*lda+i], ad[t*lda+p] = ad[t*lda+p], ad[t*lda+i]
+	}
+}

@@ -1,0 +1,224 @@
+package svd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/moments-go/moments/lq"
+	"github.com/moments-go/moments/mat"
+)
+
+// Operator is a linear map A from R^Cols to R^Rows given by its action on
+// thin matrices, so that the randomized methods can work with matrices
+// that are never stored (a moment matrix computed from sparse counts,
+// say). Build one from a stored matrix with DenseOperator.
+type Operator struct {
+	// Rows and Cols are the dimensions of A.
+	Rows, Cols int
+	// Mul sets dst = A*x for a Cols x c matrix x; dst is Rows x c (with
+	// that shape already).
+	Mul func(dst, x *mat.Dense)
+	// MulT sets dst = Aᵀ*x for a Rows x c matrix x; dst is Cols x c.
+	// It may be nil for a symmetric A (Rows == Cols), whose MulT is Mul;
+	// a non-symmetric operator without MulT supports only RangeFinder
+	// without power iterations.
+	MulT func(dst, x *mat.Dense)
+}
+
+// DenseOperator returns the Operator of the stored matrix a.
+func DenseOperator(a *mat.Dense) Operator {
+	r, c := a.Dims()
+	return Operator{
+		Rows: r, Cols: c,
+		Mul:  func(dst, x *mat.Dense) { dst.Mul(a, x) },
+		MulT: func(dst, x *mat.Dense) { dst.MulAT(a, x) },
+	}
+}
+
+// SymOperator returns the Operator of a symmetric n x n matrix given by
+// mul, which sets dst = A*x.
+func SymOperator(n int, mul func(dst, x *mat.Dense)) Operator {
+	return Operator{Rows: n, Cols: n, Mul: mul}
+}
+
+func (op Operator) mulT() func(dst, x *mat.Dense) {
+	if op.MulT != nil {
+		return op.MulT
+	}
+	if op.Rows == op.Cols {
+		return op.Mul
+	}
+	panic(fmt.Sprintf("svd: the %dx%d Operator has no MulT, which this method needs", op.Rows, op.Cols))
+}
+
+// RandomizedOptions configures the randomized methods. The zero value is
+// the default.
+type RandomizedOptions struct {
+	// Oversample is the number of random directions beyond the k
+	// requested: 0 means 10; a negative value means none. More makes the
+	// top k more accurate.
+	Oversample int
+	// PowerIters is the number of subspace (power) iterations: 0 means 2;
+	// a negative value means none. Each costs a product with A and one
+	// with Aᵀ, and improves the captured subspace when the singular
+	// values decay slowly.
+	PowerIters int
+}
+
+func (o *RandomizedOptions) resolve() (over, power int) {
+	var oo RandomizedOptions
+	if o != nil {
+		oo = *o
+	}
+	over, power = oo.Oversample, oo.PowerIters
+	if over == 0 {
+		over = 10
+	}
+	if power == 0 {
+		power = 2
+	}
+	return max(over, 0), max(power, 0)
+}
+
+// RangeFinder returns an m x l matrix Q with orthonormal columns whose
+// range approximates the range of the m x n operator A, with
+// l = min(k + oversampling, m, n): randomized subspace iteration (Halko,
+// Martinsson and Tropp 2011, Algorithm 4.4) started from an n x l
+// Gaussian matrix drawn from rnd, orthonormalizing (Householder QR)
+// after every product. It panics if k is negative or larger than
+// min(m, n), and returns ErrNotFinite if a product gives NaN or an
+// infinity.
+func RangeFinder(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*mat.Dense, error) {
+	m, n := op.Rows, op.Cols
+	if k < 0 || k > min(m, n) {
+		panic(fmt.Sprintf("svd: RangeFinder: k = %d for a %dx%d operator", k, m, n))
+	}
+	over, power := opts.resolve()
+	l := min(k+over, m, n)
+	omega := mat.Zeros(n, l)
+	for i := 0; i < n; i++ {
+		row := omega.RawRow(i)
+		for j := range row {
+			row[j] = rnd.NormFloat64()
+		}
+	}
+	y := mat.Zeros(m, l)
+	op.Mul(y, omega)
+	q, err := orthCols(y)
+	if err != nil {
+		return nil, err
+	}
+	if power == 0 {
+		return q, nil
+	}
+	mulT := op.mulT()
+	z := mat.Zeros(n, l)
+	for it := 0; it < power; it++ {
+		mulT(z, q)
+		qz, err := orthCols(z)
+		if err != nil {
+			return nil, err
+		}
+		op.Mul(y, qz)
+		if q, err = orthCols(y); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+// orthCols returns the Q factor of the thin QR factorization of y.
+func orthCols(y *mat.Dense) (*mat.Dense, error) {
+	f, err := lq.FactorQR(y)
+	if err != nil {
+		return nil, ErrNotFinite
+	}
+	var q mat.Dense
+	f.Q(&q)
+	return &q, nil
+}
+
+// Randomized returns an approximation of the k largest singular triples
+// of the m x n operator A: with Q from RangeFinder (m x l), the SVD of the
+// small l x n matrix B = Qᵀ*A (computed as (Aᵀ*Q)ᵀ, by Factorize) gives
+// A ≈ Q*B = (Q*U_B)*Σ*V_Bᵀ; the result keeps the top k (U m x k, S, V
+// n x k). The error is close to the (k+1)-th singular value when the
+// spectrum decays; power iterations help when it does not. It needs
+// op.MulT (or a symmetric op), panics if k is out of range, and returns
+// the errors of RangeFinder and Factorize.
+func Randomized(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*SVD, error) {
+	q, err := RangeFinder(op, k, opts, rnd)
+	if err != nil {
+		return nil, err
+	}
+	_, l := q.Dims()
+	bt := mat.Zeros(op.Cols, l) // Bᵀ = Aᵀ Q, n x l
+	op.mulT()(bt, q)
+	f, err := Factorize(bt, nil) // Bᵀ = U_b Σ V_bᵀ, so B = V_b Σ U_bᵀ
+	if err != nil {
+		return nil, err
+	}
+	var u mat.Dense
+	u.Mul(q, f.V)
+	return (&SVD{S: f.S, U: &u, V: f.U, Sweeps: f.Sweeps}).Truncate(k), nil
+}
+
+// RandomizedEigSym returns an approximation of the k eigenpairs of
+// largest magnitude of the symmetric n x n operator A (for a positive
+// semidefinite A, the k largest), in decreasing order of value: with Q
+// from RangeFinder (n x l), the eigenpairs of the l x l matrix Qᵀ*A*Q
+// (computed by EigSym) give A ≈ (Q*Y)*Λ*(Q*Y)ᵀ. op.MulT is not used. It
+// panics if op is not square or k is out of range, and returns the
+// errors of RangeFinder and EigSym.
+func RandomizedEigSym(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*Eigen, error) {
+	if op.Rows != op.Cols {
+		panic(fmt.Sprintf("svd: RandomizedEigSym: the operator is %dx%d, not square", op.Rows, op.Cols))
+	}
+	sym := op
+	sym.MulT = op.Mul
+	q, err := RangeFinder(sym, k, opts, rnd)
+	if err != nil {
+		return nil, err
+	}
+	n, l := q.Dims()
+	aq := mat.Zeros(n, l)
+	op.Mul(aq, q)
+	var c mat.Dense
+	c.MulAT(q, aq)
+	if !finite(&c) {
+		return nil, ErrNotFinite
+	}
+	e, err := EigSym(&c, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Keep the k of largest magnitude: the values are sorted, so they
+	// are the first i and the last k-i for some i.
+	lo, hi := 0, l // keep [0, lo) and [hi, l)
+	for lo+(l-hi) < k {
+		if math.Abs(e.Values[lo]) >= math.Abs(e.Values[hi-1]) {
+			lo++
+		} else {
+			hi--
+		}
+	}
+	keep := make([]int, 0, k)
+	for i := 0; i < lo; i++ {
+		keep = append(keep, i)
+	}
+	for i := hi; i < l; i++ {
+		keep = append(keep, i)
+	}
+	y := mat.Zeros(l, k)
+	vals := make([]float64, k)
+	for t, i := range keep {
+		vals[t] = e.Values[i]
+		for r := 0; r < l; r++ {
+			y.Set(r, t, e.Vectors.At(r, i))
+		}
+	}
+	var v mat.Dense
+	v.Mul(q, y)
+	return &Eigen{Values: vals, Vectors: &v, Sweeps: e.Sweeps, PSD: e.PSD}, nil
+}

@@ -1,0 +1,335 @@
+package svd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/mat"
+)
+
+// ratioLimit is the largest LAPACK-style scaled residual accepted (the
+// LAPACK test suite uses 50 for the SVD drivers).
+const ratioLimit = 50
+
+// shapes is the grid of matrix shapes.
+var shapes = [][2]int{
+	{0, 0}, {0, 4}, {4, 0}, {1, 1}, {1, 6}, {6, 1}, {2, 2}, {3, 5}, {5, 3},
+	{10, 10}, {17, 9}, {9, 17}, {33, 33}, {65, 40}, {40, 65}, {100, 100},
+}
+
+var conds = []float64{1, 1e3, 1e8, 1e15}
+
+// norms scales some matrices near the ends of the float64 range.
+var norms = []float64{1, 1e-290, 1e290}
+
+// worst collects the largest ratio seen per kind, reported at the end
+// of the test binary with -v.
+var worst = struct {
+	sync.Mutex
+	m map[string]float64
+}{m: map[string]float64{}}
+
+func record(kind string, v float64) {
+	worst.Lock()
+	worst.m[kind] = math.Max(worst.m[kind], v)
+	worst.Unlock()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if testing.Verbose() {
+		for k, v := range worst.m {
+			fmt.Printf("worst %-28s %.3g\n", k, v)
+		}
+	}
+	os.Exit(code)
+}
+
+type testCase struct {
+	name string
+	a    *mat.Dense
+	sv   []float64 // exact singular values, decreasing
+}
+
+// gridCases returns the dlatms grid: every shape, mode and condition
+// number, plus the extreme norms for a few shapes.
+func gridCases() []testCase {
+	sh := shapes
+	if testing.Short() {
+		sh = shapes[:13]
+	}
+	var cases []testCase
+	for si, s := range sh {
+		for _, mode := range fuzz.Modes {
+			for ci, cond := range conds {
+				for ni, norm := range norms {
+					if ni > 0 && (si%3 != 0 || ci%2 != 0) {
+						continue
+					}
+					tm := fuzz.TestMatrix{Rows: s[0], Cols: s[1], Mode: mode, Cond: cond, Norm: norm}
+					rnd := rand.New(rand.NewPCG(uint64(si), uint64(int(mode)*100+ci*10+ni)))
+					a, sv := tm.Generate(rnd)
+					cases = append(cases, testCase{tm.String(), a, sv})
+				}
+			}
+		}
+	}
+	return cases
+}
+
+// scaled returns resid / (norm * max(n, 1) * eps).
+func scaled(resid, norm float64, n int) float64 {
+	if resid == 0 {
+		return 0
+	}
+	if norm == 0 {
+		norm = 1
+	}
+	return resid / norm / float64(max(n, 1)) / eps
+}
+
+// orthColsRatio returns ||I - QᵀQ||_1 / (m eps) for an m x p matrix q.
+func orthColsRatio(q *mat.Dense) float64 {
+	m, p := q.Dims()
+	if p == 0 {
+		return 0
+	}
+	var g mat.Dense
+	g.GramCols(q)
+	g.Sub(&g, mat.Identity(p))
+	return scaled(g.Norm1(), 1, m)
+}
+
+// residualRatio returns ||A - U diag(s) Vᵀ||_1 / (||A||_1 max(m,n) eps),
+// computed in a scaled copy so that norms near overflow do not overflow.
+func residualRatio(a *mat.Dense, s []float64, u, v *mat.Dense) float64 {
+	m, n := a.Dims()
+	if len(s) == 0 {
+		return 0
+	}
+	e := 0
+	if s[0] > 0 {
+		_, e = math.Frexp(s[0])
+	}
+	us := u.Clone()
+	for i := 0; i < m; i++ {
+		row := us.RawRow(i)
+		for j := range row {
+			row[j] *= math.Ldexp(s[j], -e)
+		}
+	}
+	var r mat.Dense
+	r.MulBT(us, v)
+	as := a.Clone()
+	scalePow2(as, -e)
+	r.Sub(&r, as)
+	return scaled(r.Norm1(), as.Norm1(), max(m, n))
+}
+
+func TestFactorizeGrid(t *testing.T) {
+	for _, tc := range gridCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			checkSVD(t, tc.a, tc.sv)
+		})
+	}
+}
+
+// checkSVD checks a full factorization of a and, when sv is not nil, its
+// singular values against sv.
+func checkSVD(t *testing.T, a *mat.Dense, sv []float64) *SVD {
+	t.Helper()
+	m, n := a.Dims()
+	s, err := Factorize(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := min(m, n)
+	if len(s.S) != p {
+		t.Fatalf("%d singular values, want %d", len(s.S), p)
+	}
+	if r, c := s.U.Dims(); r != m || c != p {
+		t.Fatalf("U is %dx%d, want %dx%d", r, c, m, p)
+	}
+	if r, c := s.V.Dims(); r != n || c != p {
+		t.Fatalf("V is %dx%d, want %dx%d", r, c, n, p)
+	}
+	for i := range s.S {
+		if s.S[i] < 0 || (i > 0 && s.S[i] > s.S[i-1]) {
+			t.Fatalf("singular values not decreasing and nonnegative: %v", s.S)
+		}
+	}
+	res := residualRatio(a, s.S, s.U, s.V)
+	ou, ov := orthColsRatio(s.U), orthColsRatio(s.V)
+	record("residual", res)
+	record("orthogonality U", ou)
+	record("orthogonality V", ov)
+	if !(res <= ratioLimit) {
+		t.Errorf("||A - USVᵀ|| ratio %.3g", res)
+	}
+	if !(ou <= ratioLimit) {
+		t.Errorf("||I - UᵀU|| ratio %.3g", ou)
+	}
+	if !(ov <= ratioLimit) {
+		t.Errorf("||I - VᵀV|| ratio %.3g", ov)
+	}
+	if sv != nil && p > 0 {
+		// Absolute accuracy: |s_i - sv_i| <= c * p * eps * s_1.
+		var worstS float64
+		for i := range sv {
+			worstS = math.Max(worstS, math.Abs(s.S[i]-sv[i])/sv[0])
+		}
+		r := worstS / float64(p) / eps
+		record("values (absolute)", r)
+		if !(r <= ratioLimit) {
+			t.Errorf("singular values: ratio %.3g\n got %v\nwant %v", r, s.S, sv)
+		}
+	}
+	// The values alone are the same bits.
+	vals, err := Values(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range vals {
+		if vals[i] != s.S[i] {
+			t.Fatalf("Values differs from Factorize: %v vs %v", vals, s.S)
+		}
+	}
+	record("sweeps", float64(s.Sweeps))
+	return s
+}
+
+// TestWant checks that each choice of vectors gives the same values and
+// the same vectors as the full factorization.
+func TestWant(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, s := range [][2]int{{30, 20}, {20, 30}, {25, 25}} {
+		a, _ := fuzz.TestMatrix{Rows: s[0], Cols: s[1], Mode: fuzz.ModeGeometric, Cond: 1e6}.Generate(rnd)
+		full, err := Factorize(a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []Want{WantU, WantV, WantNone} {
+			got, err := Factorize(a, &Options{Want: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.U != nil) != (w == WantU) || (got.V != nil) != (w == WantV) {
+				t.Errorf("%v Want=%d: U %v V %v", s, w, got.U != nil, got.V != nil)
+			}
+			if got.U != nil && !mat.Equal(got.U, full.U) {
+				t.Errorf("%v: U differs with Want=%d", s, w)
+			}
+			if got.V != nil && !mat.Equal(got.V, full.V) {
+				t.Errorf("%v: V differs with Want=%d", s, w)
+			}
+		}
+	}
+}
+
+func TestSpecialMatrices(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 50} {
+		// Identity and zero.
+		s := checkSVD(t, mat.Identity(n), nil)
+		for _, v := range s.S {
+			if v != 1 {
+				t.Errorf("n=%d: singular values of I: %v", n, s.S)
+				break
+			}
+		}
+		s = checkSVD(t, mat.Zeros(n, n+3), nil)
+		for _, v := range s.S {
+			if v != 0 {
+				t.Errorf("n=%d: singular values of 0: %v", n, s.S)
+				break
+			}
+		}
+		// Diagonal with zeros and repeated values.
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = float64(i % 3)
+		}
+		checkSVD(t, mat.Diag(d), nil)
+		// Rank one.
+		u, v := mat.Zeros(n+2, 1), mat.Zeros(1, n)
+		for i := 0; i < n+2; i++ {
+			u.Set(i, 0, float64(i+1))
+		}
+		for i := 0; i < n; i++ {
+			v.Set(0, i, 1/float64(i+1))
+		}
+		var r1 mat.Dense
+		r1.Mul(u, v)
+		checkSVD(t, &r1, nil)
+	}
+	// 1x1 negative, subnormal, huge.
+	for _, x := range []float64{-3, 5e-324, -1.7e308} {
+		s := checkSVD(t, mat.New(1, 1, []float64{x}), nil)
+		if s.S[0] != math.Abs(x) || s.U.At(0, 0)*s.V.At(0, 0)*s.S[0] != x {
+			t.Errorf("1x1 %v: %v %v %v", x, s.S, s.U, s.V)
+		}
+	}
+}
+
+func TestNotFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		a := mat.Identity(3)
+		a.Set(1, 2, v)
+		if _, err := Factorize(a, nil); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("%v: err = %v", v, err)
+		}
+		if _, err := Values(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("%v: err = %v", v, err)
+		}
+	}
+}
+
+// TestNoConvergence caps the sweeps at one on a matrix that needs more.
+func TestNoConvergence(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 9))
+	a, _ := fuzz.TestMatrix{Rows: 40, Cols: 40, Mode: fuzz.ModeArithmetic, Cond: 2}.Generate(rnd)
+	_, err := Factorize(a, &Options{MaxSweeps: 1})
+	var ce *ConvergenceError
+	if !errors.Is(err, ErrNoConvergence) || !errors.As(err, &ce) || ce.Sweeps != 1 {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestGradedRelativeAccuracy: for A = B*D with B well conditioned and D
+// a wide diagonal scaling, every singular value, however small, is
+// computed to a relative accuracy of order cond(B)*eps, checked against
+// a double-double reference.
+func TestGradedRelativeAccuracy(t *testing.T) {
+	var worstRel float64
+	for seed := uint64(0); seed < 12; seed++ {
+		rnd := rand.New(rand.NewPCG(seed, 77))
+		m, n := 8+int(seed%4)*5, 6+int(seed%3)*4
+		grade := []float64{1e10, 1e20, 1e30}[seed%3]
+		a := fuzz.Graded(m, n, grade, rnd)
+		if seed%2 == 1 {
+			a = a.T() // row grading of a wide matrix
+		}
+		ref := fuzz.ReferenceSingularValues(a)
+		got, err := Values(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rel float64
+		for i := range ref {
+			rel = math.Max(rel, math.Abs(got[i]-ref[i])/ref[i])
+		}
+		worstRel = math.Max(worstRel, rel/eps)
+		// cond(B) of a Gaussian m x n matrix is modest; allow 1e3 eps.
+		if !(rel <= 1e3*eps) {
+			t.Errorf("seed %d (%dx%d, grade %.0e): relative error %.3g eps\n got %v\nwant %v", seed, m, n, grade, rel/eps, got, ref)
+		}
+		// Same for the full factorization's residual.
+		checkSVD(t, a, nil)
+	}
+	record("graded relative error/eps", worstRel)
+}
