@@ -1,0 +1,340 @@
+package simplex
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moments-go/moments/mat"
+)
+
+func randDense(r *rand.Rand, n, k int) *mat.Dense {
+	a := mat.Zeros(n, k)
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			a.Set(i, j, r.NormFloat64())
+		}
+	}
+	return a
+}
+
+// sparseFactorB returns B = A R with A (n x k) sparse (each column has
+// about frac*n nonzeros, each row at least one) and R a random k x k
+// matrix: the l1 problems of
+// TWMLearn, whose optima B w are the sparse columns of A.
+func sparseFactorB(r *rand.Rand, n, k int, frac float64) (b, a *mat.Dense) {
+	a = mat.Zeros(n, k)
+	for j := 0; j < k; j++ {
+		for i := 0; i < n; i++ {
+			if r.Float64() < frac {
+				a.Set(i, j, 0.5+r.Float64())
+			}
+		}
+		a.Set(r.IntN(n), j, 1+r.Float64())
+	}
+	for i := 0; i < n; i++ {
+		if mat.New(1, k, a.Row(nil, i)).NormInf() == 0 {
+			a.Set(i, r.IntN(k), 0.5+r.Float64())
+		}
+	}
+	rot := randDense(r, k, k)
+	b = mat.Zeros(n, k)
+	b.Mul(a, rot)
+	return b, a
+}
+
+// checkL1 verifies a solution: feasibility q^T w = 1, S = B w, Norm =
+// ||S||_1, and compares the optimal value with want.
+func checkL1(t *testing.T, B *mat.Dense, q []float64, res *L1Result, want float64) {
+	t.Helper()
+	n, k := B.Dims()
+	var qw float64
+	for j := 0; j < k; j++ {
+		qw += q[j] * res.W[j]
+	}
+	if math.Abs(qw-1) > 1e-9 {
+		t.Fatalf("q^T w = %.15g, want 1", qw)
+	}
+	var norm, scale float64
+	for i := 0; i < n; i++ {
+		var s float64
+		for j := 0; j < k; j++ {
+			s += B.At(i, j) * res.W[j]
+			scale += math.Abs(B.At(i, j) * res.W[j])
+		}
+		if math.Abs(s-res.S[i]) > 1e-12*(1+scale) {
+			t.Fatalf("S[%d] = %g, B w gives %g", i, res.S[i], s)
+		}
+		norm += math.Abs(s)
+	}
+	if math.Abs(norm-res.Norm) > 1e-10*(1+norm) {
+		t.Fatalf("Norm %g, ||B w||_1 = %g", res.Norm, norm)
+	}
+	if math.Abs(res.Norm-want) > 1e-8*(1+want) {
+		t.Fatalf("optimum %.12g, the general solver finds %.12g", res.Norm, want)
+	}
+}
+
+func generalL1(t *testing.T, B *mat.Dense, q []float64) float64 {
+	t.Helper()
+	n, k := B.Dims()
+	res, err := l1General(B.RawData(), n, k, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Norm
+}
+
+func TestL1MinRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, sz := range [][2]int{{1, 1}, {3, 1}, {5, 2}, {10, 3}, {40, 5}, {150, 25}, {180, 30}} {
+		n, k := sz[0], sz[1]
+		B := randDense(r, n, k)
+		for trial := 0; trial < 3; trial++ {
+			var q []float64
+			if trial == 0 {
+				q = B.Row(nil, 0)
+			} else {
+				q = make([]float64, k)
+				for j := range q {
+					q[j] = r.NormFloat64()
+				}
+			}
+			res, err := L1Min(B, q)
+			if err != nil {
+				t.Fatalf("%dx%d: %v", n, k, err)
+			}
+			checkL1(t, B, q, res, generalL1(t, B, q))
+		}
+	}
+}
+
+func TestL1MinSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, sz := range [][2]int{{30, 4}, {150, 25}, {180, 30}} {
+		n, k := sz[0], sz[1]
+		B, A := sparseFactorB(r, n, k, 0.05)
+		s, err := NewL1Solver(B, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recovered, tried, warm := 0, 0, 0
+		for i := 0; i < n; i++ {
+			q := B.Row(nil, i)
+			if zero := mat.New(1, k, q).NormInf() == 0; zero {
+				continue
+			}
+			tried++
+			res, err := s.Solve(q)
+			if err != nil {
+				t.Fatalf("%dx%d row %d: %v", n, k, i, err)
+			}
+			if i%7 == 0 || res.Warm {
+				checkL1(t, B, q, res, generalL1(t, B, q))
+			}
+			if res.Warm {
+				warm++
+			}
+			// The optimum is a scaled column of A when row i meets few
+			// columns; count how often S is proportional to one.
+			for j := 0; j < k; j++ {
+				if A.At(i, j) == 0 {
+					continue
+				}
+				scale := res.S[i] / A.At(i, j)
+				ok := true
+				for l := 0; l < n && ok; l++ {
+					ok = math.Abs(res.S[l]-scale*A.At(l, j)) <= 1e-8*math.Abs(scale)
+				}
+				if ok {
+					recovered++
+					break
+				}
+			}
+		}
+		t.Logf("%dx%d: %d of %d nonzero rows give a column of A; %d warm starts", n, k, recovered, tried, warm)
+		if warm == 0 && n > 100 {
+			t.Errorf("no warm start in %d problems", tried)
+		}
+		if recovered < tried/2 {
+			t.Errorf("only %d of %d rows recover a sparse column", recovered, tried)
+		}
+	}
+}
+
+func TestL1Batch(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	B := randDense(r, 150, 25)
+	start := time.Now()
+	res, err := L1MinBatch(context.Background(), B, B, nil)
+	el := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iters, warm := 0, 0
+	for i := range res {
+		iters += res[i].Iterations
+		if res[i].Warm {
+			warm++
+		}
+		if i%10 == 0 {
+			q := B.Row(nil, i)
+			checkL1(t, B, q, &res[i], generalL1(t, B, q))
+		}
+	}
+	t.Logf("batch of %d: %v, %d iterations, %d warm", len(res), el, iters, warm)
+	// Cold solves agree.
+	cold, err := L1MinBatch(context.Background(), B, B, &L1Options{NoWarmStart: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res {
+		if math.Abs(res[i].Norm-cold[i].Norm) > 1e-9*(1+cold[i].Norm) {
+			t.Fatalf("row %d: warm %g, cold %g", i, res[i].Norm, cold[i].Norm)
+		}
+	}
+}
+
+func TestL1Errors(t *testing.T) {
+	B := mat.New(2, 2, []float64{1, 2, 3, 4})
+	if _, err := L1Min(B, []float64{0, 0}); !errors.Is(err, ErrInfeasible) {
+		t.Errorf("zero q: %v", err)
+	}
+	if _, err := L1Min(B, []float64{1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("short q: %v", err)
+	}
+	if _, err := L1Min(B, []float64{1, math.NaN()}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NaN q: %v", err)
+	}
+	bad := mat.New(2, 2, []float64{1, math.Inf(1), 3, 4})
+	if _, err := L1Min(bad, []float64{1, 1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Inf in B: %v", err)
+	}
+	// Rank-deficient B: the general solver takes over.
+	def := mat.New(3, 2, []float64{1, 2, 2, 4, 3, 6})
+	res, err := L1Min(def, []float64{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Norm > 1e-12 {
+		t.Errorf("rank-deficient B: optimum %g, want 0", res.Norm)
+	}
+}
+
+// TestL1MinHard compares L1Solver with the general solver on random,
+// sparse-factor, integer (degenerate) and badly row-scaled B, with q a
+// row of B or random.
+func TestL1MinHard(t *testing.T) {
+	trials := 300
+	if testing.Short() {
+		trials = 60
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	fails := 0
+	for trial := 0; trial < trials; trial++ {
+		n, k := 2+r.IntN(60), 1+r.IntN(12)
+		var B = randDense(r, n, k)
+		switch trial % 4 {
+		case 1:
+			B, _ = sparseFactorB(r, n, k, 0.05+0.3*r.Float64())
+		case 2:
+			for i := 0; i < n; i++ {
+				for j := 0; j < k; j++ {
+					B.Set(i, j, float64(r.IntN(5)-2))
+				}
+			}
+		case 3:
+			for i := 0; i < n; i++ {
+				f := math.Pow(10, float64(r.IntN(7)-3))
+				for j := 0; j < k; j++ {
+					B.Set(i, j, B.At(i, j)*f)
+				}
+			}
+		}
+		s, _ := NewL1Solver(B, nil)
+		for rep := 0; rep < 5; rep++ {
+			q := B.Row(nil, r.IntN(n))
+			if rep%2 == 1 {
+				for j := range q {
+					q[j] = r.NormFloat64()
+				}
+			}
+			zero := true
+			for _, v := range q {
+				if v != 0 {
+					zero = false
+				}
+			}
+			if zero {
+				continue
+			}
+			res, err := s.Solve(q)
+			if err != nil {
+				fails++
+				t.Errorf("trial %d: %v", trial, err)
+				continue
+			}
+			g, err := l1General(B.RawData(), n, k, q)
+			if err != nil {
+				t.Errorf("trial %d general: %v", trial, err)
+				continue
+			}
+			var qw float64
+			for j := range q {
+				qw += q[j] * res.W[j]
+			}
+			if math.Abs(res.Norm-g.Norm) > 1e-7*(1+g.Norm) || math.Abs(qw-1) > 1e-8 {
+				fails++
+				if fails < 10 {
+					t.Errorf("trial %d (%dx%d kind %d): l1 %.12g general %.12g qw %g", trial, n, k, trial%4, res.Norm, g.Norm, qw)
+				}
+			}
+		}
+	}
+}
+
+func TestL1Edges(t *testing.T) {
+	// No rows: every w with q^T w = 1 is optimal; the minimum-norm one.
+	res, err := L1Min(mat.Zeros(0, 2), []float64{1, 2})
+	if err != nil || res.Norm != 0 || math.Abs(res.W[0]-0.2) > 1e-15 || math.Abs(res.W[1]-0.4) > 1e-15 {
+		t.Errorf("no rows: %+v, %v", res, err)
+	}
+	// No columns: q is empty, so q^T w = 1 is impossible.
+	if _, err := L1Min(mat.Zeros(3, 0), []float64{}); !errors.Is(err, ErrInfeasible) {
+		t.Errorf("no columns: %v", err)
+	}
+	// B = 0: the optimum is 0 (the general solver takes over).
+	res, err = L1Min(mat.Zeros(3, 2), []float64{1, 0})
+	if err != nil || res.Norm != 0 {
+		t.Errorf("zero B: %+v, %v", res, err)
+	}
+	// k = 1: w = 1/q.
+	res, err = L1Min(mat.New(2, 1, []float64{2, -1}), []float64{4})
+	if err != nil || math.Abs(res.W[0]-0.25) > 1e-15 || math.Abs(res.Norm-0.75) > 1e-15 {
+		t.Errorf("k = 1: %+v, %v", res, err)
+	}
+}
+
+func TestL1BatchCancel(t *testing.T) {
+	B := randDense(rand.New(rand.NewPCG(17, 18)), 30, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := L1MinBatch(ctx, B, B, nil)
+	if !errors.Is(err, context.Canceled) || len(res) != 0 {
+		t.Errorf("cancelled batch: %d results, %v", len(res), err)
+	}
+	if _, err := L1MinBatch(context.Background(), B, mat.Zeros(2, 3), nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Q with the wrong width: %v", err)
+	}
+	// A zero row of Q: the error names it, the results before it stay.
+	Q := mat.Zeros(3, 4)
+	Q.SetRow(0, B.Row(nil, 0))
+	res, err = L1MinBatch(context.Background(), B, Q, nil)
+	if !errors.Is(err, ErrInfeasible) || len(res) != 1 || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("zero row: %d results, %v", len(res), err)
+	}
+}

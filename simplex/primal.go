@@ -1,0 +1,314 @@
+package simplex
+
+import "math"
+
+// primalDriver runs the primal simplex method from the current basis with
+// the original costs and bounds.
+func (s *solver) primalDriver() Status {
+	s.restoreCosts()
+	s.lo, s.up = s.lo0, s.up0
+	for j, p := range s.pos {
+		if p >= 0 {
+			continue
+		}
+		if v := s.x[j]; v != s.lo[j] && v != s.up[j] {
+			s.x[j] = s.nearestBound(j, v)
+		}
+	}
+	s.computePrimal()
+	return s.primalLoop()
+}
+
+// primalLoop iterates the primal simplex method. While basic variables
+// violate their bounds it minimises the sum of the violations (composite
+// phase 1, costs -1/+1 on the violated basic variables); then it
+// minimises the working costs. Pricing is Dantzig's rule on the scaled
+// problem (a smallest-index rule after many degenerate steps); the ratio
+// test is Harris' two-pass test.
+func (s *solver) primalLoop() Status {
+	nt := s.n + s.m
+	pc := make([]float64, nt)
+	rejected := make([]bool, nt)
+	nRejected := 0
+	needRebuild := true
+	s.degenerate = 0
+	s.bland = false
+	for {
+		if needRebuild || s.lu.updates >= s.refactorEvery || s.lu.fill() > 2*s.lu.factorNnz+8*s.m {
+			s.refactor()
+			s.computePrimal()
+			needRebuild = false
+		}
+		if s.iter >= s.maxIter {
+			return IterationLimit
+		}
+		if s.iter&31 == 0 && s.canceled() {
+			return Canceled
+		}
+		phase1 := false
+		for r, j := range s.head {
+			if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol || v > s.up[j]+tol {
+				phase1 = true
+				break
+			}
+		}
+		c := s.cost
+		if phase1 {
+			clear(pc)
+			for r, j := range s.head {
+				if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol {
+					pc[j] = -1
+				} else if v > s.up[j]+tol {
+					pc[j] = 1
+				}
+			}
+			c = pc
+		}
+		y := s.rho
+		for r, j := range s.head {
+			y[r] = c[j]
+		}
+		s.lu.btran(y)
+		s.priceAll(y, c, s.d)
+		for _, j := range s.head {
+			s.d[j] = 0
+		}
+		q := -1
+		var best float64
+		for j := 0; j < nt; j++ {
+			if s.pos[j] >= 0 || rejected[j] {
+				continue
+			}
+			e := s.dualInfeasibility(j)
+			if e <= s.dtol {
+				continue
+			}
+			if s.bland {
+				q = j
+				break
+			}
+			if e > best {
+				q, best = j, e
+			}
+		}
+		if q < 0 && nRejected > 0 {
+			// Only candidates without a usable pivot are left: their
+			// reduced costs are at the level of the rounding errors.
+			s.log("primal: %d candidates left out for tiny pivots; stopping", nRejected)
+			if phase1 {
+				return Numerical
+			}
+			return Optimal
+		}
+		if q < 0 {
+			if phase1 {
+				if s.lu.updates > 0 {
+					needRebuild = true
+					continue
+				}
+				return Infeasible
+			}
+			if s.lu.updates > 0 {
+				// Confirm on a fresh factorization.
+				s.refactor()
+				s.computePrimal()
+				if inf, _ := s.primalInfeasibility(); inf <= s.ptol {
+					s.computeDual()
+					done := true
+					for j := 0; j < nt; j++ {
+						if s.pos[j] < 0 && s.dualInfeasibility(j) > s.dtol {
+							done = false
+							break
+						}
+					}
+					if done {
+						return Optimal
+					}
+				}
+				continue
+			}
+			return Optimal
+		}
+		dir := 1.0
+		if s.d[q] > 0 {
+			dir = -1
+		}
+		col := s.col
+		clear(col)
+		idx, val := s.column(q)
+		for k, i := range idx {
+			col[i] = val[k]
+		}
+		s.lu.ftran(col, true)
+		r, t, target := s.primalRatio(col, dir, q, pivotTol)
+		if r == -1 {
+			if s.lu.updates > 0 {
+				needRebuild = true
+				continue
+			}
+			if tiny := s.tinyPivotTol(col); tiny < pivotTol {
+				// Entries below the pivot tolerance may block: no clear
+				// ray. Pivot on one of them if it is the only way on;
+				// leave q out (until the basis changes) if even that
+				// fails.
+				r, t, target = s.primalRatio(col, dir, q, tiny)
+				if r != -1 {
+					if rejected[q] {
+						continue
+					}
+					rejected[q] = true
+					nRejected++
+				}
+			}
+		}
+		if r == -1 {
+			if phase1 {
+				return Numerical
+			}
+			s.ray = make([]float64, s.n)
+			if q < s.n {
+				s.ray[q] = dir
+			}
+			for i, v := range col {
+				if j := s.head[i]; j < s.n {
+					s.ray[j] = -dir * v
+				}
+			}
+			s.log("primal: variable %d enters without a blocking row: unbounded", q)
+			return Unbounded
+		}
+		if t == 0 {
+			s.degenerate++
+			if s.degenerate > blandAfter && !s.bland {
+				s.bland = true
+				s.log("primal: %d degenerate iterations; smallest-index rule", s.degenerate)
+			}
+		} else {
+			s.degenerate = 0
+			s.bland = false
+		}
+		step := dir * t
+		for i, v := range col {
+			if v != 0 {
+				s.xB[i] -= step * v
+			}
+		}
+		s.iter++
+		if r == -2 {
+			// The entering variable reaches its other bound first.
+			if s.x[q] == s.lo[q] {
+				s.x[q] = s.up[q]
+			} else {
+				s.x[q] = s.lo[q]
+			}
+			continue
+		}
+		p := s.head[r]
+		if nRejected > 0 {
+			clear(rejected)
+			nRejected = 0
+		}
+		s.xB[r] = s.x[q] + step
+		s.x[p] = target
+		s.swapBasis(r, q)
+		if !s.lu.update(r, col[r]) {
+			needRebuild = true
+		}
+	}
+}
+
+// primalRatio is Harris' two-pass ratio test for entering variable q
+// moving in direction dir with column col = B^{-1} a_q. A basic variable
+// that violates a bound blocks where it meets that bound (phase 1). It
+// returns the leaving position r, the step t >= 0 and the bound the
+// leaving variable takes; r == -2 when q reaches its own other bound
+// first, r == -1 when nothing blocks.
+func (s *solver) primalRatio(col []float64, dir float64, q int, pivTol float64) (int, float64, float64) {
+	tmax := math.Inf(1)
+	limit := func(i int, harris bool) (float64, float64, bool) {
+		g := dir * col[i]
+		if math.Abs(g) <= pivTol {
+			return 0, 0, false
+		}
+		j := s.head[i]
+		ptol := s.ptolv[j]
+		x, l, u := s.xB[i], s.lo[j], s.up[j]
+		tol := ptol
+		if !harris {
+			tol = 0
+		}
+		if g > 0 { // x decreases
+			switch {
+			case x < l-ptol:
+				return 0, 0, false
+			case x > u+ptol:
+				return (x - u + tol) / g, u, true
+			case math.IsInf(l, -1):
+				return 0, 0, false
+			}
+			return (x - l + tol) / g, l, true
+		}
+		switch { // x increases
+		case x > u+ptol:
+			return 0, 0, false
+		case x < l-ptol:
+			return (l - x + tol) / -g, l, true
+		case math.IsInf(u, 1):
+			return 0, 0, false
+		}
+		return (u - x + tol) / -g, u, true
+	}
+	if s.bland {
+		// Exact minimum ratio; ties to the smallest variable index.
+		r, bestJ := -1, math.MaxInt
+		var t, target float64
+		for i := range col {
+			lim, b, ok := limit(i, false)
+			if !ok {
+				continue
+			}
+			lim = math.Max(lim, 0)
+			if r < 0 || lim < t-1e-12 || (lim <= t+1e-12 && s.head[i] < bestJ) {
+				r, t, target, bestJ = i, lim, b, s.head[i]
+			}
+		}
+		if rng := s.up[q] - s.lo[q]; rng <= t || (r < 0 && !math.IsInf(rng, 1)) {
+			return -2, rng, 0
+		}
+		return r, t, target
+	}
+	for i := range col {
+		if lim, _, ok := limit(i, true); ok && lim < tmax {
+			tmax = lim
+		}
+	}
+	rng := s.up[q] - s.lo[q]
+	if !math.IsInf(rng, 1) && rng <= tmax {
+		return -2, rng, 0
+	}
+	if math.IsInf(tmax, 1) {
+		return -1, 0, 0
+	}
+	r := -1
+	var best, t, target float64
+	for i := range col {
+		lim, b, ok := limit(i, false)
+		if !ok || lim > tmax {
+			continue
+		}
+		if g := math.Abs(col[i]); g > best {
+			r, best, t, target = i, g, lim, b
+		}
+	}
+	return r, math.Max(t, 0), target
+}
+
+// tinyPivotTol returns the pivot tolerance of the second try of the
+// primal ratio test: 1e-12 of the largest entry of the column.
+func (s *solver) tinyPivotTol(col []float64) float64 {
+	var mx float64
+	for _, v := range col {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	return 1e-12 * mx
+}
