@@ -115,8 +115,9 @@ func BenchmarkGer(b *testing.B) {
 // matrix-level comparison with gonum is BenchmarkMul.
 func BenchmarkGemm(b *testing.B) {
 	forPaths(b, func(b *testing.B) {
-		for _, n := range []int{64, 256, 1024} {
+		for _, n := range []int{4, 10, 25, 64, 256, 1024} {
 			b.Run(fmt.Sprintf("n=%d/workers=1", n), func(b *testing.B) {
+				b.ReportAllocs()
 				defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
 				r := rand.New(rand.NewPCG(3, uint64(n)))
 				a, bb, c := randVec(r, n*n), randVec(r, n*n), make([]float64, n*n)

@@ -14,14 +14,19 @@ func detectCPU() {
 	HasAVX512 = HasAVX2 && cpu.X86.HasAVX512F
 }
 
-func gemmFor(p Path) gemmImpl {
+var (
+	gemmAVX512 = gemmImpl{mr: 8, nr: 24, kernel: gemmKernelAVX512, packCopy: packCopyAVX512, packTrans: packTransAVX512, transRows: 8}
+	gemmAVX2   = gemmImpl{mr: 4, nr: 12, kernel: gemmKernelAVX2, packCopy: packCopyAVX2, packTrans: packTransAVX2, transRows: 4}
+)
+
+func gemmFor(p Path) *gemmImpl {
 	switch p {
 	case AVX512:
-		return gemmImpl{mr: 8, nr: 24, kernel: gemmKernelAVX512, packCopy: packCopyAVX512, packTrans: packTransAVX512, transRows: 8}
+		return &gemmAVX512
 	case AVX2:
-		return gemmImpl{mr: 4, nr: 12, kernel: gemmKernelAVX2, packCopy: packCopyAVX2, packTrans: packTransAVX2, transRows: 4}
+		return &gemmAVX2
 	}
-	return gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
+	return &gemmGeneric
 }
 
 func dot(x, y []float64) float64 {

@@ -19,12 +19,14 @@ const (
 	neonNR = 8
 )
 
-func gemmFor(p Path) gemmImpl {
+var gemmNEON = gemmImpl{mr: neonMR, nr: neonNR, kernel: gemmKernelNEON, packCopy: packCopyNEON, packTrans: packTransNEON, transRows: 2}
+
+func gemmFor(p Path) *gemmImpl {
 	switch p {
 	case NEON:
-		return gemmImpl{mr: neonMR, nr: neonNR, kernel: gemmKernelNEON, packCopy: packCopyNEON, packTrans: packTransNEON, transRows: 2}
+		return &gemmNEON
 	}
-	return gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
+	return &gemmGeneric
 }
 
 func dot(x, y []float64) float64 {

@@ -6,9 +6,7 @@ const purego = true
 
 func detectCPU() {}
 
-func gemmFor(Path) gemmImpl {
-	return gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
-}
+func gemmFor(Path) *gemmImpl { return &gemmGeneric }
 
 func dot(x, y []float64) float64               { return dotGeneric(x, y) }
 func axpy(alpha float64, x, y []float64)       { axpyGeneric(alpha, x, y) }

@@ -6,6 +6,9 @@ import (
 	"sync/atomic"
 )
 
+// gemmGeneric is the GEMM of the generic path, on every architecture.
+var gemmGeneric = gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
+
 // gemmImpl is the GEMM building blocks of one path.
 type gemmImpl struct {
 	mr, nr int
@@ -93,7 +96,7 @@ func Syrk(trans bool, n, k int, alpha float64, a []float64, lda int, beta float6
 func gemmEntry(upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	g := gemmFor(active)
 	workers := workersFor(2 * float64(m) * float64(n) * float64(k))
-	gemmRun(&g, GemmBlocking(), workers, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemmRun(g, GemmBlocking(), workers, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // gemmRun is Gemm (or, with upper, Syrk) on the building blocks g with
@@ -215,6 +218,10 @@ func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k in
 // split, so neither the split nor the number of workers can change the
 // result.
 func gemmBlocked(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add0 int, c []float64, ldc int, workers int) {
+	if workers <= 1 {
+		gemmSerial(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add0, c, ldc)
+		return
+	}
 	mr, nr := g.mr, g.nr
 	kc := bl.KC
 	nc := min(bl.NC, roundUp(n, nr))
@@ -272,13 +279,7 @@ func gemmBlocked(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k i
 				if jp >= np {
 					break
 				}
-				j := jc + jp*nr
-				dst := bp[jp*nr*kcur : (jp+1)*nr*kcur]
-				if transB {
-					g.packPanel(false, kcur, min(nr, n-j), nr, 1, b[j*ldb+pc:], ldb, dst)
-				} else {
-					g.packPanel(true, kcur, min(nr, n-j), nr, 1, b[pc*ldb+j:], ldb, dst)
-				}
+				g.packPanelB(transB, kcur, pc, jc+jp*nr, n, b, ldb, bp[jp*nr*kcur:(jp+1)*nr*kcur])
 				s.packDone.Add(1)
 			}
 			waitFor(&s.packDone, int32(np))
@@ -306,6 +307,54 @@ func gemmBlocked(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k i
 			}
 		}
 	})
+}
+
+// gemmSerial is gemmBlocked on the calling goroutine alone: the same
+// blocking and the same sequence of operations for every element of C
+// (so the same bits), without the phase counters, closures and
+// per-worker buffers, and with one pooled buffer for everything. Small
+// products, and the chunks of a split k, spend most of their time here.
+func gemmSerial(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add0 int, c []float64, ldc int) {
+	mr, nr := g.mr, g.nr
+	kc := min(bl.KC, k) // the slices of k are those of KC: kcur = min(KC, k-pc)
+	nc := min(bl.NC, roundUp(n, nr))
+	mc := min(bl.MC, roundUp(m, mr))
+	buf := getBuffer(kc*nc + kc*mc + mr*nr)
+	defer putBuffer(buf)
+	bp := buf.buf[:kc*nc]
+	ap := buf.buf[kc*nc : kc*nc+kc*mc]
+	tile := buf.buf[kc*nc+kc*mc : kc*nc+kc*mc+mr*nr]
+	for jc := 0; jc < n; jc += nc {
+		np := ceilDiv(min(nc, n-jc), nr)
+		for pc := 0; pc < k; pc += bl.KC {
+			kcur := min(bl.KC, k-pc)
+			add := add0
+			if pc > 0 {
+				add = 1
+			}
+			for jp := 0; jp < np; jp++ {
+				g.packPanelB(transB, kcur, pc, jc+jp*nr, n, b, ldb, bp[jp*nr*kcur:(jp+1)*nr*kcur])
+			}
+			for ic := 0; ic < m; ic += mc {
+				if upper && ic >= jc+np*nr {
+					break // this block and the ones below lie under the diagonal
+				}
+				mcur := min(mc, m-ic)
+				g.packBlockA(transA, kcur, ic, mcur, m, pc, alpha, a, lda, ap)
+				g.tiles(upper, kcur, ic, mcur, m, jc, 0, np, n, ap, bp, add, c, ldc, tile)
+			}
+		}
+	}
+}
+
+// packPanelB packs op(B)[pc:pc+kcur, j:j+nr] (zero padded past column n)
+// into dst.
+func (g *gemmImpl) packPanelB(transB bool, kcur, pc, j, n int, b []float64, ldb int, dst []float64) {
+	if transB {
+		g.packPanel(false, kcur, min(g.nr, n-j), g.nr, 1, b[j*ldb+pc:], ldb, dst)
+	} else {
+		g.packPanel(true, kcur, min(g.nr, n-j), g.nr, 1, b[pc*ldb+j:], ldb, dst)
+	}
 }
 
 // phaseSync holds the counters of one phase of gemmBlocked.

@@ -193,7 +193,7 @@ func TestGemmShapes(t *testing.T) {
 		bl := Blocking{MR: mr, NR: nr, KC: 16, MC: 2 * mr, NC: 2 * nr}
 		for _, workers := range []int{1, 3} {
 			run := func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-				gemmRun(&g, bl, workers, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+				gemmRun(g, bl, workers, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 			}
 			ms := []int{1, 2, mr - 1, mr, mr + 1, 2*mr + 1, 5*mr + 3}
 			ns := []int{1, 2, nr - 1, nr, nr + 1, 2*nr + 1, 5*nr + 3}
