@@ -6,6 +6,9 @@
 //	                     demo of the numerics on this machine)
 //	moments info         what the kernels found: CPU, caches, paths,
 //	                     GEMM blocking
+//	moments treemix -r R DATA.csv
+//	                     learn a mixture of R tree models from discrete
+//	                     data (see moments treemix -h)
 //	moments help         this text
 //
 // The environment variable MOMENTS_KERNELS (generic, avx2, avx512, neon)
@@ -26,8 +29,9 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"demo": {"self-check and speed of the numerics (the default)", runDemo},
-	"info": {"what the kernels found on this machine", runInfo},
+	"demo":    {"self-check and speed of the numerics (the default)", runDemo},
+	"info":    {"what the kernels found on this machine", runInfo},
+	"treemix": {"learn a mixture of trees from discrete CSV data", runTreemix},
 }
 
 func main() {
@@ -62,6 +66,6 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-6s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 }

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moments-go/moments/latent/treemix"
+)
+
+const treemixUsage = `usage: moments treemix [flags] DATA.csv
+
+Learns a mixture of R trees from integer CSV data (one sample a line, one
+state a field) with the spectral method of Anandkumar, Hsu, Huang and
+Kakade (rank test for the union graph, spectral decomposition, Chow-Liu
+trees), refines it with EM, and prints the weights, the trees and the
+held-out log-likelihood.
+
+flags:
+`
+
+// runTreemix is the treemix subcommand.
+func runTreemix(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("treemix", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, treemixUsage)
+		fs.PrintDefaults()
+	}
+	r := fs.Int("r", 2, "number of mixture components")
+	eta := fs.Int("eta", 0, "separator bound of the rank test (0: r)")
+	xi := fs.Float64("xi", 0, "fixed singular-value threshold of the rank test (0: scaled to the noise)")
+	xiScale := fs.Float64("xi-scale", 0, "scale of the default threshold (0: 1)")
+	pairs := fs.String("pairs", "edges", "pairs to decompose: edges (of the union graph) or all")
+	refs := fs.String("ref", "", "comma-separated candidate reference nodes (default: the isolated nodes)")
+	isolate := fs.Bool("isolate", false, "cut the edges of the -ref nodes instead of requiring them isolated")
+	holdout := fs.Float64("holdout", 0.2, "fraction of the samples held out for the log-likelihood")
+	seed := fs.Uint64("seed", 1, "random seed (split, random starts)")
+	emIter := fs.Int("em", 100, "EM iterations refining the spectral estimate (0: no refinement)")
+	restarts := fs.Int("restarts", 0, "also run EM from this many random starts, for comparison")
+	dot := fs.String("dot", "", "write the final trees to this file as Graphviz DOT")
+	drop := fs.String("drop", "", "comma-separated columns (0-based) to ignore, such as a label")
+	threshold := fs.Int("threshold", -1, "binarise: states above this become 1, the others 0 (-1: off)")
+	group := fs.Int("group", 1, "merge runs of this many consecutive variables into one")
+	states := fs.Int("states", 0, "number of states (0: the largest state plus one)")
+	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errors.New("treemix: want one data file")
+	}
+	if *r < 1 || *holdout < 0 || *holdout >= 1 || *group < 1 {
+		return errors.New("treemix: need -r >= 1, 0 <= -holdout < 1, -group >= 1")
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states})
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	if x, err = prepare(x, *drop, *threshold, *group); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	opts := treemix.Options{}
+	if !*quiet {
+		// one line per stage, rewritten in place as it advances
+		opts.Progress = func(stage string, done, total int) {
+			end := ""
+			if done == total {
+				end = "\n"
+			}
+			fmt.Fprintf(stderr, "\r%-60s%s", fmt.Sprintf("treemix: %s %d/%d", stage, done, total), end)
+		}
+	}
+	rng := rand.New(rand.NewPCG(*seed, 0x7e11))
+	train, test := x, (*treemix.Data)(nil)
+	if *holdout > 0 {
+		train, test = x.Split(rng, 1-*holdout)
+	}
+	n, p, d := train.Dims()
+	fmt.Fprintf(stdout, "data       %d variables, %d states, %d samples for training", p, d, n)
+	if test != nil {
+		nt, _, _ := test.Dims()
+		fmt.Fprintf(stdout, ", %d held out", nt)
+	}
+	fmt.Fprintln(stdout)
+
+	lo := treemix.LearnOptions{Options: opts}
+	lo.Rank.Eta, lo.Rank.Xi, lo.Rank.XiScale = *eta, *xi, *xiScale
+	switch *pairs {
+	case "edges":
+		lo.Spectral.EdgesOnly = true
+	case "all":
+	default:
+		return fmt.Errorf("treemix: -pairs %q: want edges or all", *pairs)
+	}
+	if *refs != "" {
+		for _, s := range strings.Split(*refs, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || v < 0 || v >= p {
+				return fmt.Errorf("treemix: -ref %q: not a variable", s)
+			}
+			lo.Spectral.Reference = append(lo.Spectral.Reference, v)
+		}
+		lo.Spectral.Isolate = *isolate
+	}
+	lo.Spectral.Seed = *seed
+	start := time.Now()
+	spec, rep, err := treemix.Learn(ctx, treemix.Empirical(train, opts), *r, lo)
+	if rep != nil && rep.Rank != nil {
+		fmt.Fprintf(stdout, "union      %d edges; rank tests by separator size %v, pairs removed %v; isolated %v\n",
+			rep.Rank.Graph.NumEdges(), rep.Rank.Tests, rep.Rank.Removed, rep.Rank.Graph.Isolated())
+	}
+	if err != nil {
+		return err
+	}
+	c := rep.Components
+	fmt.Fprintf(stdout, "spectral   reference node %d, %d pairs estimated (%d through the reference alone, without a witness) (%.2fs)\n",
+		c.Reference, len(c.Pairs), len(c.Demixed), time.Since(start).Seconds())
+	score := func(m *treemix.Mixture) string {
+		if test == nil {
+			return "-"
+		}
+		nt, _, _ := test.Dims()
+		ll, err := m.LogLikelihood(ctx, test, treemix.Options{})
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%.4f", ll/float64(nt))
+	}
+	fmt.Fprintf(stdout, "\nheld-out log-likelihood per sample (nats):\n")
+	fmt.Fprintf(stdout, "  %-22s %10s\n", "spectral", score(spec))
+	final := spec
+	emRun := func(name string, init *treemix.Mixture, maxIter int) (*treemix.Mixture, error) {
+		t0 := time.Now()
+		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers}, MaxIter: maxIter})
+		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
+			return nil, err
+		}
+		fmt.Fprintf(stdout, "  %-22s %10s  (%d iterations, %.2fs)\n", name, score(m), res.Iterations, time.Since(t0).Seconds())
+		return m, nil
+	}
+	if *emIter > 0 {
+		if final, err = emRun("EM from spectral", spec, *emIter); err != nil {
+			return err
+		}
+	}
+	for i := range *restarts {
+		init := treemix.RandomStart(rng, train, *r)
+		if _, err := emRun(fmt.Sprintf("EM random start %d", i+1), init, max(*emIter, 100)); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "\nmodel (%s):\n", map[bool]string{true: "spectral refined by EM", false: "spectral"}[*emIter > 0])
+	for h, net := range final.Nets {
+		var edges []string
+		for _, e := range net.TreeEdges() {
+			edges = append(edges, fmt.Sprintf("%d-%d", e[0], e[1]))
+		}
+		fmt.Fprintf(stdout, "  H=%d weight %.4f  tree: %s\n", h, final.Weights[h], strings.Join(edges, " "))
+	}
+	if *dot != "" {
+		out, err := os.Create(*dot)
+		if err != nil {
+			return err
+		}
+		if err := treemix.WriteDOT(out, final, x.Names); err != nil {
+			out.Close()
+			return err
+		}
+		if err := out.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "trees written to %s\n", *dot)
+	}
+	return nil
+}
+
+// prepare drops columns, binarises and groups variables as the flags ask.
+func prepare(x *treemix.Data, drop string, threshold, group int) (*treemix.Data, error) {
+	_, p, _ := x.Dims()
+	if drop != "" {
+		skip := make(map[int]bool)
+		for _, s := range strings.Split(drop, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || v < 0 || v >= p {
+				return nil, fmt.Errorf("treemix: -drop %q: not a column", s)
+			}
+			skip[v] = true
+		}
+		var keep []int
+		for v := range p {
+			if !skip[v] {
+				keep = append(keep, v)
+			}
+		}
+		x = x.Select(keep)
+	}
+	if threshold >= 0 {
+		x = x.Threshold(threshold)
+	}
+	if group > 1 {
+		return x.Group(group)
+	}
+	return x, nil
+}

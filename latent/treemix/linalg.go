@@ -1,0 +1,42 @@
+package treemix
+
+import (
+	"fmt"
+
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+)
+
+// The singular value decompositions of the rank test and the spectral
+// decomposition come from package svd (one-sided Jacobi).
+
+// singularValues returns the singular values of a in decreasing order
+// (min(rows, cols) of them).
+func singularValues(a *mat.Dense) ([]float64, error) {
+	return svd.Values(a)
+}
+
+// topSingular returns the top k left and right singular vectors of a,
+// as the columns of u (rows x k) and v (cols x k).
+func topSingular(a *mat.Dense, k int) (u, v *mat.Dense, err error) {
+	f, err := svd.Factorize(a, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, n := a.Dims()
+	return f.U.Slice(0, m, 0, k).Clone(), f.V.Slice(0, n, 0, k).Clone(), nil
+}
+
+// pseudoInverse returns the pseudo-inverse of a (rows x cols, full
+// column rank), or ErrRankDeficient.
+func pseudoInverse(a *mat.Dense) (*mat.Dense, error) {
+	var pinv mat.Dense
+	rank, err := svd.PseudoInverse(&pinv, a, 1e-12)
+	if err != nil {
+		return nil, err
+	}
+	if _, c := a.Dims(); rank < c {
+		return nil, fmt.Errorf("%w: rank %d of %d", ErrRankDeficient, rank, c)
+	}
+	return &pinv, nil
+}
