@@ -113,6 +113,13 @@ func TestTokenizers(t *testing.T) {
 	if want := []string{"the", "fulton", "said", "jury"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Tagged: %q, want %q", got, want)
 	}
+	// Only the last separator starts the tag; an earlier one is part of
+	// the word, which is then not all letters. Untagged words count.
+	got = nil
+	Tagged('/')([]byte("a/b/c x/y/ /z plain Über/np ab'c/d niño a/ //"), emit)
+	if want := []string{"plain", "über", "niño", "a"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Tagged: %q, want %q", got, want)
+	}
 }
 
 func TestReadText(t *testing.T) {

@@ -2,7 +2,6 @@ package moments
 
 import (
 	"bufio"
-	"bytes"
 	_ "embed"
 	"fmt"
 	"io"
@@ -22,11 +21,19 @@ type Tokenizer func(text []byte, emit func(token []byte))
 func Words(text []byte, emit func(token []byte)) {
 	var buf []byte
 	for len(text) > 0 {
-		r, size := utf8.DecodeRune(text)
-		text = text[size:]
-		if unicode.IsLetter(r) {
-			buf = utf8.AppendRune(buf, unicode.ToLower(r))
-			continue
+		if c := text[0]; c < utf8.RuneSelf {
+			text = text[1:]
+			if byteClass[c] == classLetter {
+				buf = append(buf, c|0x20)
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRune(text)
+			text = text[size:]
+			if unicode.IsLetter(r) {
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+				continue
+			}
 		}
 		if len(buf) > 0 {
 			emit(buf)
@@ -45,25 +52,82 @@ func Words(text []byte, emit func(token []byte)) {
 func Tagged(sep byte) Tokenizer {
 	return func(text []byte, emit func([]byte)) {
 		var buf []byte
-		for _, f := range bytes.Fields(text) {
-			if i := bytes.LastIndexByte(f, sep); i >= 0 {
-				f = f[:i]
+		i := 0
+		for i < len(text) {
+			if byteClass[text[i]] == classSpace {
+				i++
+				continue
 			}
+			// One pass over the field: lower-case it into buf, note the
+			// last sep and whether a non-letter comes before it.
 			buf = buf[:0]
-			for len(f) > 0 {
-				r, size := utf8.DecodeRune(f)
-				if !unicode.IsLetter(r) {
-					break
+			cut, bad := -1, -1
+			for i < len(text) {
+				c := text[i]
+				switch byteClass[c] {
+				case classSpace:
+					goto end
+				case classLetter:
+					buf = append(buf, c|0x20)
+					i++
+					continue
+				case classHigh:
+					r, size := utf8.DecodeRune(text[i:])
+					if !unicode.IsLetter(r) && bad < 0 {
+						bad = len(buf)
+					}
+					buf = utf8.AppendRune(buf, unicode.ToLower(r))
+					i += size
+					continue
 				}
-				buf = utf8.AppendRune(buf, unicode.ToLower(r))
-				f = f[size:]
+				switch {
+				case c != sep:
+					if bad < 0 {
+						bad = len(buf)
+					}
+				case cut >= 0 && bad < 0:
+					bad = cut // an earlier sep is part of the word
+					cut = len(buf)
+				default:
+					cut = len(buf)
+				}
+				buf = append(buf, c)
+				i++
 			}
-			if len(f) == 0 && len(buf) > 0 {
-				emit(buf)
+		end:
+			word := buf
+			if cut >= 0 {
+				word = buf[:cut]
+			}
+			if len(word) > 0 && (bad < 0 || bad >= len(word)) {
+				emit(word)
 			}
 		}
 	}
 }
+
+// The classes of bytes for the tokenizers: ASCII white space, ASCII
+// letters, the bytes of multi-byte runes, and the rest. Unicode spaces
+// are rare enough in corpora to count as part of a token.
+const (
+	classOther uint8 = iota
+	classSpace
+	classLetter
+	classHigh
+)
+
+var byteClass = func() (t [256]uint8) {
+	for _, c := range " \n\t\r\v\f" {
+		t[c] = classSpace
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = classLetter, classLetter
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = classHigh
+	}
+	return t
+}()
 
 //go:embed stopwords_en.txt
 var stopwordsEn string
@@ -117,10 +181,14 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		stopSet[strings.ToLower(w)] = true
 	}
 
-	// First pass: intern the words of every document, counting them.
+	// First pass: intern the words of every document, counting them in a
+	// dense array indexed by word id, with the ids a document touches
+	// kept in a list.
 	ids := make(map[string]int32)
 	var names []string
-	var docs []map[int32]uint32
+	var docs []Doc
+	var count []uint32
+	var touched []int32
 	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -132,7 +200,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		if err != nil {
 			return err
 		}
-		counts := make(map[int32]uint32)
+		touched = touched[:0]
 		tok(data, func(t []byte) {
 			if utf8.RuneCount(t) < minLen {
 				return
@@ -145,11 +213,20 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 				}
 				id = int32(len(ids))
 				ids[w] = id
+				count = append(count, 0)
 			}
-			counts[id]++
+			if count[id] == 0 {
+				touched = append(touched, id)
+			}
+			count[id]++
 		})
+		doc := Doc{Words: make([]int32, len(touched)), Counts: make([]uint32, len(touched))}
+		for j, id := range touched {
+			doc.Words[j], doc.Counts[j] = id, count[id]
+			count[id] = 0
+		}
 		names = append(names, path)
-		docs = append(docs, counts)
+		docs = append(docs, doc)
 		return nil
 	})
 	if err != nil {
@@ -159,7 +236,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 	// Keep the words frequent enough, then map them to alphabetical ids.
 	df := make([]int, len(ids))
 	for _, d := range docs {
-		for id := range d {
+		for _, id := range d.Words {
 			df[id]++
 		}
 	}
@@ -200,10 +277,10 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 	var cs []uint32
 	for _, d := range docs {
 		ws, cs = ws[:0], cs[:0]
-		for id, c := range d {
+		for j, id := range d.Words {
 			if n := newID[id]; n >= 0 {
 				ws = append(ws, n)
-				cs = append(cs, c)
+				cs = append(cs, d.Counts[j])
 			}
 		}
 		if err := b.Add(ws, cs); err != nil {
