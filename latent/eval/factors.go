@@ -25,18 +25,36 @@ func Dist(a, est *mat.Dense) float64 {
 	g.MulAT(a, est)  // <A e_i, Â e_j>
 	ae.GramCols(a)   // ||A e_i||^2 on the diagonal
 	ee.GramCols(est) // ||Â e_j||^2 on the diagonal
+	ai, ej := make([]float64, n), make([]float64, n)
 	var total, norm float64
 	for i := 0; i < k; i++ {
 		aa := ae.At(i, i)
 		norm += aa
-		best := aa // nu = 0
+		// The nearest column by ||a - nu e||^2 = |a|^2 - <a,e>^2/|e|^2,
+		// then its residual computed directly: the formula cancels
+		// catastrophically when the fit is close, and the point of Dist
+		// is often to show that it is.
+		best, bestJ := aa, -1
 		for j := 0; j < ke; j++ {
 			if e := ee.At(j, j); e > 0 {
-				// ||a - nu e||^2 = |a|^2 - <a,e>^2/|e|^2 at the best nu.
-				best = math.Min(best, math.Max(0, aa-g.At(i, j)*g.At(i, j)/e))
+				if r := aa - g.At(i, j)*g.At(i, j)/e; r < best {
+					best, bestJ = r, j
+				}
 			}
 		}
-		total += best
+		if bestJ < 0 {
+			total += aa
+			continue
+		}
+		a.Col(ai, i)
+		est.Col(ej, bestJ)
+		nu := g.At(i, bestJ) / ee.At(bestJ, bestJ)
+		var r float64
+		for t := range ai {
+			d := ai[t] - nu*ej[t]
+			r += d * d
+		}
+		total += r
 	}
 	return total / norm
 }
