@@ -1,0 +1,28 @@
+// Package topic learns topic models by the method of moments: Excess
+// Correlation Analysis for independent skewed factors (ECA, Algorithm 1
+// of Anandkumar, Foster, Hsu, Kakade and Liu, "A Spectral Algorithm for
+// Latent Dirichlet Allocation") and its LDA variant with alpha recovery
+// (Algorithm 2), following SPEC.md section 2.
+//
+// A learner sees the data only through a Moments: products of Pairs with
+// thin matrices and the whitened third moment Triples(W, W, W). For a
+// corpus these come from passes over the documents
+// (latent/moments.DocMoments), which never form a vocabulary-sized matrix
+// or tensor; for tests and for reasoning about a model, the population
+// moments of a known model (LDAMoments, FactorMoments) go through the same
+// code, and the learners then recover the model exactly.
+//
+// The steps: the range of Pairs and its top eigenpairs by a randomized
+// eigensolver on the Pairs operator; the whitening W = U D^{-1/2}, with
+// diagnostics (the spectrum, its condition number) and a typed error when
+// k is more than the data support; the whitened third moment; its
+// decomposition by the robust tensor power method (the default) or, as in
+// the paper, by the eigenvectors of T(I, I, theta) for a random theta; and
+// the topics O_i = (W^+)^T v_i. For LDA each topic is normalised to sum 1
+// (which fixes its sign), alpha comes from the eigenvalues, and topics are
+// projected onto the probability simplex with the moved mass reported.
+//
+// Result.Infer estimates the topic proportions of a document by a few
+// variational fixed-point iterations given the topics and alpha, from
+// which come labels (the most probable topic) and held-out perplexity.
+package topic

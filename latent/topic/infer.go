@@ -1,0 +1,135 @@
+package topic
+
+import (
+	"math"
+
+	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/moments"
+)
+
+// Infer returns the topic proportions of document d under the learned
+// LDA model (Topics and Alpha): the mean of the variational Dirichlet
+// posterior after iters fixed-point iterations (0 means 50) of
+//
+//	phi_wj ∝ Topics[w][j] exp(digamma(gamma_j)),  gamma = Alpha + sum_w c_w phi_w
+//
+// stopping early once gamma moves by less than 1e-6 of the document's
+// length. Words that every topic gives probability 0 are ignored. For a
+// model without Alpha (ECA) it panics.
+func (r *Result) Infer(d moments.Doc, iters int) []float64 {
+	if r.Alpha == nil {
+		panic("topic: Infer needs an LDA model (Result.Alpha)")
+	}
+	if iters <= 0 {
+		iters = 50
+	}
+	k := len(r.Alpha)
+	gamma := make([]float64, k)
+	next := make([]float64, k)
+	expPsi := make([]float64, k)
+	phi := make([]float64, k)
+	l := float64(d.Len())
+	for j := range gamma {
+		gamma[j] = r.Alpha[j] + l/float64(k)
+	}
+	for it := 0; it < iters; it++ {
+		for j, g := range gamma {
+			expPsi[j] = math.Exp(digamma(g))
+		}
+		copy(next, r.Alpha)
+		for t, w := range d.Words {
+			row := r.Topics.RawRow(int(w))
+			var s float64
+			for j, b := range row {
+				phi[j] = b * expPsi[j]
+				s += phi[j]
+			}
+			if !(s > 0) {
+				continue
+			}
+			c := float64(d.Counts[t]) / s
+			for j := range next {
+				next[j] += c * phi[j]
+			}
+		}
+		var change float64
+		for j := range gamma {
+			change += math.Abs(next[j] - gamma[j])
+			gamma[j] = next[j]
+		}
+		if change < 1e-6*math.Max(l, 1) {
+			break
+		}
+	}
+	var s float64
+	for _, g := range gamma {
+		s += g
+	}
+	for j := range gamma {
+		gamma[j] /= s
+	}
+	return gamma
+}
+
+// Labels returns, for every document of src, its most probable topic
+// under Infer.
+func (r *Result) Labels(src moments.Source, iters int) []int {
+	labels := make([]int, src.NumDocs())
+	src.Range(0, src.NumDocs(), func(i int, d moments.Doc) {
+		theta := r.Infer(d, iters)
+		best := 0
+		for j, v := range theta {
+			if v > theta[best] {
+				best = j
+			}
+		}
+		labels[i] = best
+	})
+	return labels
+}
+
+// SmoothFloor is the weight of the uniform distribution mixed into every
+// topic when LogLikelihood scores held-out words, so that a word no topic
+// produces costs log(SmoothFloor/n) instead of an infinite penalty.
+const SmoothFloor = 1e-3
+
+// LogLikelihood returns the plug-in log-likelihood of the documents of
+// src, sum_d sum_w c_w log(sum_j theta_dj beta_wj) with theta_d from
+// Infer and beta the topics mixed with SmoothFloor of the uniform
+// distribution, and the number of tokens it covers.
+func (r *Result) LogLikelihood(src moments.Source, iters int) (ll float64, tokens int) {
+	n, _ := r.Topics.Dims()
+	floor := SmoothFloor / float64(n)
+	src.Range(0, src.NumDocs(), func(_ int, d moments.Doc) {
+		theta := r.Infer(d, iters)
+		for t, w := range d.Words {
+			var p float64
+			for j, b := range r.Topics.RawRow(int(w)) {
+				p += theta[j] * b
+			}
+			p = (1-SmoothFloor)*p + floor
+			ll += float64(d.Counts[t]) * math.Log(p)
+			tokens += int(d.Counts[t])
+		}
+	})
+	return ll, tokens
+}
+
+// Perplexity returns exp(-LogLikelihood/tokens) of the documents of src.
+func (r *Result) Perplexity(src moments.Source, iters int) float64 {
+	ll, tokens := r.LogLikelihood(src, iters)
+	return eval.Perplexity(ll, tokens)
+}
+
+// digamma returns the logarithmic derivative of the Gamma function for
+// x > 0: the recurrence psi(x) = psi(x+1) - 1/x up to x >= 10, then the
+// asymptotic series to x^-10 (its next term is below 2.2e-14 there).
+func digamma(x float64) float64 {
+	var r float64
+	for x < 10 {
+		r -= 1 / x
+		x++
+	}
+	f := 1 / (x * x)
+	return r + math.Log(x) - 0.5/x - f*(1.0/12-f*(1.0/120-f*(1.0/252-f*(1.0/240-f*(1.0/132)))))
+}

@@ -1,0 +1,348 @@
+package topic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+	"github.com/moments-go/moments/tensor3"
+)
+
+// Method selects how the whitened third moment is decomposed.
+type Method uint8
+
+const (
+	// TensorPower is the robust tensor power method (the default; the
+	// papers recommend it for its robustness to noise).
+	TensorPower Method = iota
+	// SingleTheta is step 3 of the paper's Algorithms 1 and 2: the
+	// eigenvectors of T(I, I, theta) for one theta uniform on the sphere.
+	SingleTheta
+)
+
+// Options configures the learners. The zero value gives the documented
+// defaults.
+type Options struct {
+	// Method decomposes the whitened third moment; the zero value is
+	// TensorPower.
+	Method Method
+	// Power configures the tensor power method; nil means tensor3's
+	// defaults.
+	Power *tensor3.PowerOptions
+	// Range configures the randomized eigensolver that finds the range
+	// and top eigenpairs of Pairs (each power iteration costs two passes
+	// over the documents); nil means svd's defaults.
+	Range *svd.RandomizedOptions
+	// MaxCond is the largest condition number of the top-k spectrum of
+	// Pairs that whitening accepts; 0 means 1e8.
+	MaxCond float64
+	// Seed seeds the random sketch, the power method's starts and theta.
+	Seed uint64
+	// Passes configures the passes over the documents (workers,
+	// progress) of the entry points that take a corpus.
+	Passes moments.Options
+}
+
+func (o *Options) resolve() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.MaxCond <= 0 {
+		r.MaxCond = 1e8
+	}
+	return r
+}
+
+// Whitening describes the whitening step.
+type Whitening struct {
+	// Spectrum holds the top eigenvalues of Pairs found (k+1 of them
+	// when the vocabulary allows), in decreasing order: the gap after
+	// the k-th tells whether k suits the data.
+	Spectrum []float64
+	// Cond is Spectrum[0] / Spectrum[k-1].
+	Cond float64
+}
+
+// ErrWhitening is matched (errors.Is) by every *WhiteningError.
+var ErrWhitening = errors.New("topic: Pairs cannot be whitened to k dimensions")
+
+// WhiteningError reports that the top k eigenvalues of Pairs are not all
+// positive or are too ill-conditioned: usually k is larger than the data
+// supports (or, for LDA, alpha0 is far off).
+type WhiteningError struct {
+	K        int
+	Spectrum []float64
+	Cond     float64 // Spectrum[0] / Spectrum[K-1]
+	MaxCond  float64
+}
+
+func (e *WhiteningError) Error() string {
+	return fmt.Sprintf("topic: Pairs cannot be whitened to k = %d dimensions: top eigenvalues %.3g (condition %.3g, limit %.3g); try a smaller k",
+		e.K, e.Spectrum, e.Cond, e.MaxCond)
+}
+
+// Unwrap returns ErrWhitening.
+func (e *WhiteningError) Unwrap() error { return ErrWhitening }
+
+// Result is a learned model.
+type Result struct {
+	// Topics is n x k: for LDA each column is a topic, a distribution
+	// over the words (projected onto the simplex); for ECA the columns
+	// are the factors in canonical form (unit-variance factors), each up
+	// to sign.
+	Topics *mat.Dense
+	// Alpha holds the Dirichlet parameters of LDA (nil for ECA) and
+	// Alpha0 their given sum.
+	Alpha  []float64
+	Alpha0 float64
+	// Lambda holds the eigenvalues of the whitened third moment, in the
+	// order of the topics (decreasing).
+	Lambda []float64
+	// Moved holds, for LDA, the l1 mass the projection onto the simplex
+	// moved in each topic (0 when the estimate was already a distribution).
+	Moved []float64
+	// Residual is ||T - sum_i lambda_i v_i(x)v_i(x)v_i||_F / ||T||_F for
+	// the whitened third moment T.
+	Residual float64
+	// Whitening describes the whitening.
+	Whitening Whitening
+}
+
+// LDA learns an LDA model with k topics from a corpus (Algorithm 2 of
+// the paper, with the tensor power method by default): alpha0 is the
+// assumed sum of the Dirichlet parameters. It makes 3 + 2*PowerIters
+// passes over the documents (M1, the range of Pairs, the whitened third
+// moment).
+func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
+	o := opts.resolve()
+	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, o.Passes)
+	if err != nil {
+		return nil, err
+	}
+	return LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
+}
+
+// ECA learns k independent skewed factors from a corpus (Algorithm 1,
+// central moments): the columns of O in canonical form, up to sign.
+func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
+	o := opts.resolve()
+	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
+	if err != nil {
+		return nil, err
+	}
+	return LearnECA(ctx, docMoments{dm}, k, opts)
+}
+
+// LearnLDA is LDA on given moments (of the alpha0-corrected variant).
+func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*Result, error) {
+	if !(alpha0 > 0) || math.IsInf(alpha0, 1) {
+		return nil, fmt.Errorf("topic: LDA needs a positive, finite alpha0, got %v", alpha0)
+	}
+	r, err := learn(ctx, m, k, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Alpha0 = alpha0
+	n, _ := r.Topics.Dims()
+	r.Alpha = make([]float64, k)
+	r.Moved = make([]float64, k)
+	col := make([]float64, n)
+	for j := 0; j < k; j++ {
+		r.Topics.Col(col, j)
+		var s float64
+		for _, v := range col {
+			s += v
+		}
+		if !(math.Abs(s) > 0) || math.IsInf(s, 0) {
+			return nil, fmt.Errorf("topic: topic %d sums to %v and cannot be normalised (eigenvalues of Pairs %.3g)", j, s, r.Whitening.Spectrum)
+		}
+		for i := range col {
+			col[i] /= s
+		}
+		r.Moved[j] = ProjectSimplex(col)
+		r.Topics.SetCol(j, col)
+		// lambda_i = 2/(a0+2) sqrt(a0 (a0+1) / alpha_i).
+		l := r.Lambda[j]
+		r.Alpha[j] = 4 * alpha0 * (alpha0 + 1) / ((alpha0 + 2) * (alpha0 + 2) * l * l)
+	}
+	return r, nil
+}
+
+// LearnECA is ECA on given moments (of the central variant).
+func LearnECA(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
+	return learn(ctx, m, k, opts)
+}
+
+// learn runs the steps common to ECA and LDA; the topics it returns are
+// the unnormalised (W^+)^T v_i.
+func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
+	o := opts.resolve()
+	n := m.VocabSize()
+	if k < 1 || k > n {
+		return nil, fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
+
+	// 1-2. Top eigenpairs of Pairs through its products, then W.
+	var passErr error
+	op := svd.SymOperator(n, func(dst, x *mat.Dense) {
+		if passErr != nil {
+			dst.Zero()
+			return
+		}
+		p, err := m.PairsTimes(ctx, x)
+		if err != nil {
+			passErr = err
+			dst.Zero()
+			return
+		}
+		dst.Copy(p)
+	})
+	want := min(k+1, n)
+	eig, err := svd.RandomizedEigSym(op, want, o.Range, rng)
+	if passErr != nil {
+		return nil, passErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
+	}
+	spec := eig.Values
+	white := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1]}
+	if !(spec[k-1] > 0) || !(white.Cond <= o.MaxCond) {
+		return nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond}
+	}
+	u := eig.Vectors.Slice(0, n, 0, k)
+	d := spec[:k]
+	w := u.Clone()
+	for i := 0; i < n; i++ {
+		row := w.RawRow(i)
+		for j := 0; j < k; j++ {
+			row[j] /= math.Sqrt(d[j])
+		}
+	}
+
+	// 3. The whitened third moment and its decomposition.
+	t, err := m.WhitenedTriples(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	vals, vecs, res, err := decompose(t, k, o, rng)
+	if err != nil {
+		return nil, err
+	}
+
+	// 4. O_i = (W^+)^T v_i = U D^{1/2} v_i (U has orthonormal columns).
+	sv := vecs.Clone()
+	for j := 0; j < k; j++ {
+		row := sv.RawRow(j)
+		for c := range row {
+			row[c] *= math.Sqrt(d[j])
+		}
+	}
+	var topics mat.Dense
+	topics.Mul(u, sv)
+	rel := res
+	if nt := t.NormFrob(); nt > 0 {
+		rel = res / nt
+	}
+	return &Result{Topics: &topics, Lambda: vals, Residual: rel, Whitening: white}, nil
+}
+
+// decompose returns the k eigenvalues (non-negative, decreasing), the
+// eigenvectors (columns of a k x k matrix) and the residual of t.
+func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *mat.Dense, float64, error) {
+	if o.Method == TensorPower {
+		dec, err := tensor3.PowerMethod(t, k, rng, o.Power)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("topic: tensor power method: %w", err)
+		}
+		return dec.Values, dec.Vectors, dec.Residual, nil
+	}
+	if o.Method != SingleTheta {
+		panic(fmt.Sprintf("topic: unknown Method %d", o.Method))
+	}
+	theta := make([]float64, k)
+	var s float64
+	for i := range theta {
+		theta[i] = rng.NormFloat64()
+		s += theta[i] * theta[i]
+	}
+	for i := range theta {
+		theta[i] /= math.Sqrt(s)
+	}
+	var mt mat.Dense
+	t.ContractMat(&mt, theta)
+	eig, err := svd.EigSym(&mt, nil)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("topic: eigenvectors of T(I, I, theta): %w", err)
+	}
+	vecs := eig.Vectors
+	vals := make([]float64, k)
+	col := make([]float64, k)
+	for j := 0; j < k; j++ {
+		vecs.Col(col, j)
+		vals[j] = t.ContractScalar(col)
+		if vals[j] < 0 {
+			vals[j] = -vals[j]
+			for i := range col {
+				col[i] = -col[i]
+			}
+			vecs.SetCol(j, col)
+		}
+	}
+	// Sort by eigenvalue, decreasing, and measure the residual.
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	for i := 1; i < k; i++ {
+		for j := i; j > 0 && vals[order[j]] > vals[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	sorted := mat.Zeros(k, k)
+	sv := make([]float64, k)
+	fit := t.Clone()
+	for j, c := range order {
+		vecs.Col(col, c)
+		sorted.SetCol(j, col)
+		sv[j] = vals[c]
+		fit.AddOuter(-vals[c], col)
+	}
+	return sv, sorted, fit.NormFrob(), nil
+}
+
+// ProjectSimplex replaces v by its Euclidean projection onto the
+// probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
+// moved. It takes O(n log n).
+func ProjectSimplex(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	u := append([]float64(nil), v...)
+	slices.Sort(u)
+	// tau is (sum of the j largest - 1)/j for the largest j at which the
+	// j-th largest value still exceeds it.
+	var cum, tau float64
+	for j := 1; j <= len(u); j++ {
+		x := u[len(u)-j]
+		cum += x
+		if t := (cum - 1) / float64(j); x > t {
+			tau = t
+		}
+	}
+	var moved float64
+	for i, x := range v {
+		p := math.Max(x-tau, 0)
+		moved += math.Abs(p - x)
+		v[i] = p
+	}
+	return moved
+}
