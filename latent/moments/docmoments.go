@@ -84,10 +84,13 @@ func (a *MeanAccumulator) reset() { clear(a.sum); a.docs = 0 }
 //
 //	(c c^T - diag(c)) X / (l (l-1)) = (c (c^T X) - diag(c) X) / (l (l-1)),
 //
-// in O(nnz k) without forming an n x n matrix.
+// in O(nnz k) without forming an n x n matrix. The diag(c) X terms are
+// summed as one scalar per word, diag(v) X with v = sum_d c/(l(l-1)), and
+// applied once by Finalize.
 type PairsAccumulator struct {
 	x    *mat.Dense
 	sum  *mat.Dense
+	v    []float64
 	t    []float64
 	docs int
 }
@@ -96,7 +99,7 @@ type PairsAccumulator struct {
 // x (n x k, n the vocabulary size).
 func NewPairsAccumulator(x *mat.Dense) *PairsAccumulator {
 	n, k := x.Dims()
-	return &PairsAccumulator{x: x, sum: mat.Zeros(n, k), t: make([]float64, k)}
+	return &PairsAccumulator{x: x, sum: mat.Zeros(n, k), v: make([]float64, n), t: make([]float64, k)}
 }
 
 // Add adds a document.
@@ -113,9 +116,8 @@ func (a *PairsAccumulator) Add(d Doc) {
 	scale := 1 / (float64(l) * float64(l-1))
 	for j, w := range d.Words {
 		s := float64(d.Counts[j]) * scale
-		row := a.sum.RawRow(int(w))
-		kernels.Axpy(s, t, row)
-		kernels.Axpy(-s, a.x.RawRow(int(w)), row)
+		kernels.Axpy(s, t, a.sum.RawRow(int(w)))
+		a.v[w] += s
 	}
 	a.docs++
 }
@@ -123,6 +125,7 @@ func (a *PairsAccumulator) Add(d Doc) {
 // Merge adds the documents of b (which must be for the same X).
 func (a *PairsAccumulator) Merge(b *PairsAccumulator) {
 	a.sum.Add(a.sum, b.sum)
+	kernels.Axpy(1, b.v, a.v)
 	a.docs += b.docs
 }
 
@@ -130,13 +133,18 @@ func (a *PairsAccumulator) Merge(b *PairsAccumulator) {
 // documents it averages.
 func (a *PairsAccumulator) Finalize() (*mat.Dense, int) {
 	out := a.sum.Clone()
+	for w, vw := range a.v {
+		if vw != 0 {
+			kernels.Axpy(-vw, a.x.RawRow(w), out.RawRow(w))
+		}
+	}
 	if a.docs > 0 {
 		out.Scale(1/float64(a.docs), out)
 	}
 	return out, a.docs
 }
 
-func (a *PairsAccumulator) reset() { a.sum.Zero(); a.docs = 0 }
+func (a *PairsAccumulator) reset() { a.sum.Zero(); clear(a.v); a.docs = 0 }
 
 // DocMoments are the moments of a corpus for the learners of SPEC.md
 // section 2, computed in passes over a Source that never form a
