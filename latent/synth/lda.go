@@ -45,47 +45,65 @@ func (m *LDA) Alpha0() float64 {
 	return s
 }
 
-// Corpus is a synthetic LDA corpus that stores no documents: document i
-// is drawn, whenever it is asked for, from a random stream of its own
-// (seeded by Seed and i), so the same document comes back every time and
-// any range can be generated in parallel. It implements moments.Source.
+// Corpus is a synthetic corpus that stores no documents: document i is
+// drawn, whenever it is asked for, from a random stream of its own
+// (seeded by the corpus seed and i), so the same document comes back
+// every time and any range can be generated in parallel. It implements
+// moments.Source.
 //
-// A document draws its topic proportions theta from Dirichlet(Alpha), a
-// length uniformly in [MinLen, MaxLen], and then each token's topic from
-// theta and its word from that topic.
+// Every document is a mixture of word distributions (the components):
+// it draws its mixture weights (for LDA, topic proportions theta from
+// Dirichlet(Alpha)), a length uniformly in [MinLen, MaxLen], and then each
+// token's component from the weights and its word from that component.
 type Corpus struct {
-	model          *LDA
-	docs           int
-	minLen, maxLen int
-	seed           uint64
-	words          []*Alias // one table per topic
+	docs, minLen, maxLen int
+	seed                 uint64
+	vocab                int
+	components           []*Alias
+	weights              func(r *rand.Rand, w []float64)
+	model                *LDA
 }
 
 // NewCorpus returns the corpus of docs documents of lengths in [minLen,
-// maxLen] drawn from model with the given seed.
+// maxLen] drawn from the LDA model with the given seed.
 func NewCorpus(model *LDA, docs, minLen, maxLen int, seed uint64) *Corpus {
-	if docs < 0 || minLen < 0 || maxLen < minLen {
-		panic(fmt.Sprintf("synth: NewCorpus: bad sizes docs=%d lengths %d..%d", docs, minLen, maxLen))
-	}
 	n, k := model.Topics.Dims()
 	if len(model.Alpha) != k {
 		panic(fmt.Sprintf("synth: NewCorpus: %d alphas for %d topics", len(model.Alpha), k))
 	}
-	c := &Corpus{model: model, docs: docs, minLen: minLen, maxLen: maxLen, seed: seed}
-	col := make([]float64, n)
-	for j := 0; j < k; j++ {
-		c.words = append(c.words, NewAlias(model.Topics.Col(col, j)))
+	c := newCorpus(docs, minLen, maxLen, seed, n, columns(model.Topics), func(r *rand.Rand, w []float64) { Dirichlet(r, model.Alpha, w) })
+	c.model = model
+	return c
+}
+
+func newCorpus(docs, minLen, maxLen int, seed uint64, vocab int, components [][]float64, weights func(*rand.Rand, []float64)) *Corpus {
+	if docs < 0 || minLen < 0 || maxLen < minLen {
+		panic(fmt.Sprintf("synth: bad corpus sizes: docs=%d lengths %d..%d", docs, minLen, maxLen))
+	}
+	c := &Corpus{docs: docs, minLen: minLen, maxLen: maxLen, seed: seed, vocab: vocab, weights: weights}
+	for _, p := range components {
+		c.components = append(c.components, NewAlias(p))
 	}
 	return c
+}
+
+func columns(m *mat.Dense) [][]float64 {
+	_, k := m.Dims()
+	out := make([][]float64, k)
+	for j := range out {
+		out[j] = m.Col(nil, j)
+	}
+	return out
 }
 
 // NumDocs returns the number of documents.
 func (c *Corpus) NumDocs() int { return c.docs }
 
 // VocabSize returns the number of words.
-func (c *Corpus) VocabSize() int { n, _ := c.model.Topics.Dims(); return n }
+func (c *Corpus) VocabSize() int { return c.vocab }
 
-// Model returns the model the corpus is drawn from.
+// Model returns the LDA model of a corpus made by NewCorpus (nil for
+// other corpora).
 func (c *Corpus) Model() *LDA { return c.model }
 
 // Range generates documents lo..hi-1 and calls f with each; see
@@ -97,7 +115,8 @@ func (c *Corpus) Range(lo, hi int, f func(i int, d moments.Doc)) {
 	}
 }
 
-// Theta returns the topic proportions of document i.
+// Theta returns the mixture weights of document i: for an LDA corpus its
+// topic proportions.
 func (c *Corpus) Theta(i int) []float64 {
 	g := c.newGen()
 	g.doc(i)
@@ -125,18 +144,18 @@ type gen struct {
 }
 
 func (c *Corpus) newGen() *gen {
-	return &gen{c: c, theta: make([]float64, len(c.model.Alpha))}
+	return &gen{c: c, theta: make([]float64, len(c.components))}
 }
 
 func (g *gen) doc(i int) moments.Doc {
 	c := g.c
 	r := rand.New(rand.NewPCG(c.seed, uint64(i)))
-	Dirichlet(r, c.model.Alpha, g.theta)
-	topic := NewAlias(g.theta)
+	c.weights(r, g.theta)
+	mix := NewAlias(g.theta)
 	n := c.minLen + r.IntN(c.maxLen-c.minLen+1)
 	g.tokens = g.tokens[:0]
 	for t := 0; t < n; t++ {
-		g.tokens = append(g.tokens, int32(c.words[topic.Draw(r)].Draw(r)))
+		g.tokens = append(g.tokens, int32(c.components[mix.Draw(r)].Draw(r)))
 	}
 	slices.Sort(g.tokens)
 	d := moments.Doc{Words: g.doc_.Words[:0], Counts: g.doc_.Counts[:0]}

@@ -151,3 +151,33 @@ func TestLDACorpus(t *testing.T) {
 		t.Fatalf("Theta(7) = %v", th)
 	}
 }
+
+// TestSwitchCorpus checks the mean word distribution of a switch corpus
+// against Base + O P and that O is what Factors says.
+func TestSwitchCorpus(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	m := RandomSwitches(r, 40, 4, 0.5, 0.8)
+	o, vr, third := m.Factors()
+	for j, p := range m.P {
+		if math.Abs(vr[j]-p*(1-p)) > 1e-15 || third[j] <= 0 {
+			t.Fatalf("factor %d: variance %v third %v for p %v", j, vr[j], third[j], p)
+		}
+	}
+	c := NewSwitchCorpus(m, 20000, 30, 30, 5).Materialize()
+	freq := make([]float64, 40)
+	for i := 0; i < c.NumDocs(); i++ {
+		d := c.Doc(i)
+		for j, w := range d.Words {
+			freq[w] += float64(d.Counts[j]) / float64(c.Tokens())
+		}
+	}
+	for w := range freq {
+		want := m.Base[w]
+		for j, p := range m.P {
+			want += o.At(w, j) * p
+		}
+		if sd := math.Sqrt(want / float64(c.Tokens()) * 30); math.Abs(freq[w]-want) > 6*sd+1e-4 {
+			t.Errorf("word %d: frequency %v, expected %v", w, freq[w], want)
+		}
+	}
+}

@@ -227,3 +227,38 @@ func TestInfer(t *testing.T) {
 		t.Fatalf("perplexity %v", p)
 	}
 }
+
+// TestSyntheticECA learns independent skewed factors from documents of
+// the switch model: exactly from the population moments, and from
+// sampled corpora with an error that shrinks with N.
+func TestSyntheticECA(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	const k = 4
+	model := synth.RandomSwitches(r, 60, k, 0.3, 0.9)
+	o, vr, third := model.Factors()
+	mom := FactorMoments{O: o, Var: vr, Third: third}
+	canon := mom.Canonical()
+	exact, err := LearnECA(context.Background(), mom, k, &Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := eval.Dist(canon, exact.Topics); d > 1e-20 {
+		t.Fatalf("exact moments: dist %g", d)
+	}
+	var dists []float64
+	for _, n := range []int{5000, 40000} {
+		if testing.Short() && n > 5000 {
+			break
+		}
+		corpus := synth.NewSwitchCorpus(model, n, 40, 80, 3).Materialize()
+		res, err := ECA(context.Background(), corpus, k, &Options{Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dists = append(dists, eval.Dist(canon, res.Topics))
+		t.Logf("N = %d: dist %.4f", n, dists[len(dists)-1])
+	}
+	if len(dists) == 2 && (dists[1] >= dists[0] || dists[1] > 0.05) {
+		t.Fatalf("dist %.4f at 5k documents and %.4f at 40k", dists[0], dists[1])
+	}
+}
