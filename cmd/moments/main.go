@@ -6,6 +6,9 @@
 //	                     demo of the numerics on this machine)
 //	moments info         what the kernels found: CPU, caches, paths,
 //	                     GEMM blocking
+//	moments lda -k K [-alpha0 A] [-seed S] CORPUS
+//	                     learn an LDA topic model from a UCI bag-of-words
+//	                     file or a directory of text files
 //	moments treemix -r R DATA.csv
 //	                     learn a mixture of R tree models from discrete
 //	                     data (see moments treemix -h)
@@ -31,6 +34,7 @@ type command struct {
 var commands = map[string]command{
 	"demo":    {"self-check and speed of the numerics (the default)", runDemo},
 	"info":    {"what the kernels found on this machine", runInfo},
+	"lda":     {"learn an LDA topic model from a corpus (spectral)", runLDA},
 	"treemix": {"learn a mixture of trees from discrete CSV data", runTreemix},
 }
 
