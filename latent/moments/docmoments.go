@@ -41,6 +41,7 @@ func (v Variant) String() string {
 type MeanAccumulator struct {
 	sum  []float64
 	docs int
+	nnz  int
 }
 
 // NewMeanAccumulator returns an empty accumulator over a vocabulary of n
@@ -58,12 +59,14 @@ func (a *MeanAccumulator) Add(d Doc) {
 		a.sum[w] += float64(d.Counts[j]) * inv
 	}
 	a.docs++
+	a.nnz += len(d.Words)
 }
 
 // Merge adds the documents of b.
 func (a *MeanAccumulator) Merge(b *MeanAccumulator) {
 	kernels.Axpy(1, b.sum, a.sum)
 	a.docs += b.docs
+	a.nnz += b.nnz
 }
 
 // Finalize returns M1 and the number of documents it averages (nil if
@@ -77,7 +80,7 @@ func (a *MeanAccumulator) Finalize() (m1 []float64, docs int) {
 	return m1, a.docs
 }
 
-func (a *MeanAccumulator) reset() { clear(a.sum); a.docs = 0 }
+func (a *MeanAccumulator) reset() { clear(a.sum); a.docs = 0; a.nnz = 0 }
 
 // PairsAccumulator sums, for a fixed n x k matrix X, the unbiased
 // estimate of E[x1 x2^T] X from each document with l >= 2 tokens,
@@ -155,6 +158,9 @@ type DocMoments struct {
 	// at least one token) it averages.
 	M1    []float64
 	Docs1 int
+	// NNZ is the number of stored (document, word) counts, which sizes
+	// the chunks of the later passes.
+	NNZ int
 	// Variant and Alpha0 (for LDA) select the Pairs of PairsTimes.
 	Variant Variant
 	Alpha0  float64
@@ -181,7 +187,7 @@ func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 floa
 	if docs == 0 {
 		return nil, fmt.Errorf("moments: NewDocMoments: no document has a token")
 	}
-	return &DocMoments{M1: m1, Docs1: docs, Variant: variant, Alpha0: alpha0, src: src, opts: opts}, nil
+	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: opts}, nil
 }
 
 // M1Coef returns c in Pairs = E[x1 x2^T] - c M1 M1^T: 0 (Raw), 1
@@ -203,7 +209,7 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 	if n != len(m.M1) {
 		panic(fmt.Sprintf("moments: PairsTimes: X is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
 	}
-	acc, err := reduce(ctx, m.src.NumDocs(), m.opts,
+	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *PairsAccumulator { return NewPairsAccumulator(x) },
 		func(a *PairsAccumulator, lo, hi int) { m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
 		(*PairsAccumulator).Merge, (*PairsAccumulator).reset)

@@ -34,8 +34,24 @@ func chunkSize(total int) int {
 	return max(256, (total+255)/256)
 }
 
+// wideChunk returns the documents per chunk of a pass whose accumulator
+// holds a row for every word of an n-word vocabulary (the Pairs and
+// Triples passes): about nnz/(20 n) chunks, so that merging the
+// accumulators, n rows each, costs a small fraction of the work of the
+// nnz stored counts, but at least 16 (for balance) and never fewer
+// documents than chunkSize. Like chunkSize it depends on the data alone.
+func wideChunk(total, nnz, n int) int {
+	chunks := max(16, nnz/(20*max(n, 1)))
+	return max(chunkSize(total), (total+chunks-1)/chunks)
+}
+
 // reduce runs par.Reduce with chunks of chunkSize(total) items: the
 // result is the same bits for any number of workers.
 func reduce[A any](ctx context.Context, total int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
-	return par.Reduce(ctx, total, chunkSize(total), opts.workers(), opts.Progress, newAcc, work, merge, reset)
+	return reduceSized(ctx, total, chunkSize(total), opts, newAcc, work, merge, reset)
+}
+
+// reduceSized is reduce with chunks of size items.
+func reduceSized[A any](ctx context.Context, total, size int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
+	return par.Reduce(ctx, total, size, opts.workers(), opts.Progress, newAcc, work, merge, reset)
 }

@@ -139,7 +139,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	if n != len(m.M1) {
 		panic(fmt.Sprintf("moments: WhitenedTriples: W is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
 	}
-	acc, err := reduce(ctx, m.src.NumDocs(), m.opts,
+	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },
 		func(a *TriplesAccumulator, lo, hi int) {
 			m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) })
