@@ -84,6 +84,7 @@ func TestReadUCI(t *testing.T) {
 		{"2\n2\n1\n1 1 1 9\n", "", "line 4: want three fields"},
 		{"2\n2\n1\n1 a 1\n", "", "line 4: \"a\" is not"},
 		{"2\n2\n1\n1 1 1\n", "x\n", "vocabulary has 1 words"},
+		{"555555550\n1\n0\n", "", "announces 555555550 documents and 1 words for only 0 entries"},
 	} {
 		var v *strings.Reader
 		if tc.vocab != "" {

@@ -100,6 +100,14 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 	if len(entries) != nnz {
 		return nil, fmt.Errorf("moments: ReadUCI: %d entries, but the header announces %d", len(entries), nnz)
 	}
+	// A header that announces vastly more documents or words than the
+	// entries can use is corrupt, and would only make us allocate
+	// gigabytes for it: allow up to maxEmpty documents and words beyond
+	// the number of entries.
+	const maxEmpty = 1 << 24
+	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
+		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
+	}
 	slices.SortFunc(entries, func(a, b entry) int {
 		if a.doc != b.doc {
 			return int(a.doc - b.doc)
