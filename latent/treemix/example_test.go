@@ -4,13 +4,26 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/moments-go/moments/latent/treemix"
 )
 
+// byWeight returns the component indices in decreasing order of weight:
+// hidden labels are identifiable only up to a permutation.
+func byWeight(w []float64) []int {
+	idx := make([]int, len(w))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return w[idx[a]] > w[idx[b]] })
+	return idx
+}
+
 // With exact marginals in, the spectral method recovers the union graph,
-// the mixing weights and the component trees exactly.
+// the mixing weights and the component trees exactly (components listed
+// by decreasing weight, since hidden labels come in any order).
 func Example() {
 	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 2)), 8, 3, 2, treemix.GenOptions{})
 	est, rep, err := treemix.Learn(context.Background(), treemix.Exact(m), 2, treemix.LearnOptions{
@@ -21,19 +34,19 @@ func Example() {
 	}
 	fmt.Println("union graph recovered:", rep.Rank.Graph.Equal(m.UnionGraph()))
 	fmt.Println("reference node:", rep.Components.Reference)
-	for h := range m.Weights {
-		fmt.Printf("true H=%d: weight %.4f, tree %v\n", h, m.Weights[h], m.Nets[h].TreeEdges())
+	for _, h := range byWeight(m.Weights) {
+		fmt.Printf("true:     weight %.4f, tree %v\n", m.Weights[h], m.Nets[h].TreeEdges())
 	}
-	for h := range est.Weights {
-		fmt.Printf("estimate H=%d: weight %.4f, tree %v\n", h, est.Weights[h], est.Nets[h].TreeEdges())
+	for _, h := range byWeight(est.Weights) {
+		fmt.Printf("estimate: weight %.4f, tree %v\n", est.Weights[h], est.Nets[h].TreeEdges())
 	}
 	// Output:
 	// union graph recovered: true
 	// reference node: 0
-	// true H=0: weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
-	// true H=1: weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
-	// estimate H=0: weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
-	// estimate H=1: weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
+	// true:     weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
+	// true:     weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
+	// estimate: weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
+	// estimate: weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
 }
 
 // Reading integer CSV data, scoring it under a model, and EM from a
@@ -56,7 +69,11 @@ func ExampleEM() {
 	}
 	truth, _ := m.LogLikelihood(ctx, y, treemix.Options{})
 	fmt.Printf("EM converged: %v, mean log-likelihood %.1f (true model %.1f)\n", res.Converged, res.MeanLogLik, truth/float64(n))
-	fmt.Printf("weights %.1f\n", fit.Weights)
+	var w []float64
+	for _, h := range byWeight(fit.Weights) {
+		w = append(w, fit.Weights[h])
+	}
+	fmt.Printf("weights %.1f\n", w)
 	// Output:
 	// 2000 samples of 6 variables with 3 states
 	// EM converged: true, mean log-likelihood -4.6 (true model -4.6)
