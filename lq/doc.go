@@ -9,18 +9,23 @@
 // LQ is the row-major twin of QR. The LQ factorization A = L*Q of a
 // row-major A applies Householder reflectors to rows, which are
 // contiguous, exactly as LAPACK's QR applies them to the contiguous
-// columns of a column-major matrix. Reflectors are generated and applied
-// one row at a time inside a panel of 32 rows (dot products and axpys on
-// contiguous rows) and to the rest of the matrix in compact WY form
-// (I - Vᵀ*T*V, Schreiber and Van Loan) with two kernels.Gemm calls, so the
-// bulk of the work runs at the speed of the matrix product. QR of A is
-// the LQ of Aᵀ: FactorQR transposes once (O(mn)) and factors.
+// columns of a column-major matrix. Small problems (at most 64 rows
+// below the current panel) apply each reflector as it is generated, as
+// a matrix-vector product and a rank-one update (LAPACK's dlarf; LAPACK
+// factors unblocked below 128 columns too). Larger ones factor panels of
+// 32 rows that way and update the rest of the matrix in compact WY form
+// (I - Vᵀ*T*V, Schreiber and Van Loan) with two kernels.Gemm calls, so
+// the bulk of the work runs at the speed of the matrix product; products
+// with Q are blocked likewise when the work is large enough to pay. QR
+// of A is the LQ of Aᵀ: FactorQR transposes once (O(mn)) and factors.
+// FactorInPlace and FactorPivotedInPlace skip the copy of the input when
+// it is scratch space.
 //
 // # What is here
 //
-//   - Factor, FactorQR: LQ and QR, with the factors, products with the
-//     orthogonal factor, and full-rank Solve (minimum norm for LQ, least
-//     squares for QR).
+//   - Factor, FactorQR (and FactorInPlace): LQ and QR, with the factors,
+//     products with the orthogonal factor, and full-rank Solve (minimum
+//     norm for LQ, least squares for QR).
 //   - FactorPivoted: LQ with row pivoting (QR with column pivoting of Aᵀ,
 //     LAPACK's dgeqp3 applied to rows), which orders the diagonal of L by
 //     decreasing magnitude and reveals the numerical rank; the Jacobi SVD

@@ -68,20 +68,29 @@ func house(x []float64) float64 {
 	return tau
 }
 
-// reflectRows applies H = I - tau*v^T*v from the right to the rows of the
-// r x len(v) matrix c (row stride ldc): c_i -= tau*(c_i.v)*v. v[0] must
-// be 1.
-func reflectRows(tau float64, v []float64, r int, c []float64, ldc int) {
-	if tau == 0 {
+// reflectRight applies H = I - tau*vᵀ*v from the right to the rows of
+// the r x len(v) matrix c (row stride ldc): c_i -= tau*(c_i.v)*v, as a
+// matrix-vector product w = c*v and a rank-one update (LAPACK's dlarf).
+// v[0] must be 1; w is scratch of r elements.
+func reflectRight(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
+	if tau == 0 || r == 0 {
 		return
 	}
-	n := len(v)
-	for i := 0; i < r; i++ {
-		row := c[i*ldc : i*ldc+n]
-		if d := kernels.Dot(row, v); d != 0 {
-			kernels.Axpy(-tau*d, v, row)
-		}
+	l := len(v)
+	kernels.Gemv(false, r, l, 1, c, ldc, v, 0, w[:r])
+	kernels.Ger(r, l, -tau, w[:r], v, c, ldc)
+}
+
+// reflectLeft applies H = I - tau*vᵀ*v from the left to the len(v) x r
+// matrix c: c -= tau*vᵀ*(v*c). v[0] must be 1; w is scratch of r
+// elements.
+func reflectLeft(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
+	if tau == 0 || r == 0 {
+		return
 	}
+	l := len(v)
+	kernels.Gemv(true, l, r, 1, c, ldc, v, 0, w[:r])
+	kernels.Ger(l, r, -tau, v, w[:r], c, ldc)
 }
 
 // block is one compact WY block of reflectors: rows i0 to i0+ib-1 of the
@@ -102,36 +111,59 @@ type reflectors struct {
 	blocks []block
 }
 
+// Factorizations and products with at most unblockedMax reflectors (or
+// with few rows or columns on the other side) apply the reflectors one
+// at a time; above that, blocks of blockSize reflectors in compact WY
+// form run on the matrix product. LAPACK's crossover for QR is similar
+// (it factors unblocked below 128 columns).
+const unblockedMax = 64
+
 // factor computes the LQ factorization of the m x n matrix a (row
-// stride lda) in place, blocked, and returns the reflectors (which keep
-// a reference to a).
+// stride lda) in place and returns the reflectors (which keep a
+// reference to a). Panels of blockSize rows are factored one reflector
+// at a time; while more than unblockedMax rows remain below a panel, the
+// rest of the matrix is updated with the panel's compact WY form.
 func factor(m, n int, a []float64, lda int) *reflectors {
 	k := min(m, n)
 	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, k)}
-	var vw, w []float64
+	if k == 0 {
+		return f
+	}
+	w := make([]float64, m)
+	blocked := k > unblockedMax && m > unblockedMax
+	var vw, ws []float64
 	for i0 := 0; i0 < k; i0 += blockSize {
 		ib := min(blockSize, k-i0)
-		// Factor the panel: rows i0..i0+ib-1, columns i0..n-1.
-		for i := i0; i < i0+ib; i++ {
+		last := i0 + ib
+		if !blocked || m-last <= unblockedMax {
+			last = k // the rest unblocked
+		}
+		for i := i0; i < last; i++ {
 			row := a[i*lda+i : i*lda+n]
 			f.tau[i] = house(row)
-			if i+1 < i0+ib && f.tau[i] != 0 {
+			rows := last - i - 1
+			if last == k {
+				rows = m - i - 1
+			}
+			if f.tau[i] != 0 && rows > 0 {
 				beta := row[0]
 				row[0] = 1
-				reflectRows(f.tau[i], row, i0+ib-i-1, a[(i+1)*lda+i:], lda)
+				reflectRight(f.tau[i], row, rows, a[(i+1)*lda+i:], lda, w)
 				row[0] = beta
 			}
+		}
+		if last == k {
+			break
 		}
 		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
 		l := n - i0
 		vw = f.loadV(b, vw)
 		formT(b, vw[:ib*l], l, f.tau[i0:i0+ib])
 		f.blocks = append(f.blocks, b)
-		if r := m - i0 - ib; r > 0 {
-			// Trailing rows: C = C (I - V^T T V).
-			w = grow(w, r*ib)
-			applyRight(false, r, l, ib, vw[:ib*l], b.t, a[(i0+ib)*lda+i0:], lda, w)
-		}
+		// Trailing rows: C = C (I - Vᵀ T V).
+		r := m - i0 - ib
+		ws = grow(ws, r*ib)
+		applyRight(false, r, l, ib, vw[:ib*l], b.t, a[(i0+ib)*lda+i0:], lda, ws)
 	}
 	return f
 }
@@ -253,11 +285,67 @@ func trmmLeft(trans bool, ib, r int, t, w []float64) {
 // the blocks B_0, B_1, ... in order, Q_full^T = H_0 H_1 ... H_{k-1} =
 // prod_b (I - V_b^T T_b V_b).
 
+// useBlocks reports whether a product with r rows or columns on the
+// other side should run blocked, and builds the blocks if so: when there
+// are enough reflectors and enough columns to make the matrix products
+// pay, and the work is large (long reflectors count as much as many).
+func (f *reflectors) useBlocks(r int) bool {
+	k := len(f.tau)
+	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.n) < 1<<19 {
+		return false
+	}
+	f.buildBlocks()
+	return true
+}
+
+// buildBlocks forms the compact WY blocks of all the reflectors, those
+// the factorization did not form already.
+func (f *reflectors) buildBlocks() {
+	k := len(f.tau)
+	next := 0
+	if nb := len(f.blocks); nb > 0 {
+		next = f.blocks[nb-1].i0 + f.blocks[nb-1].ib
+	}
+	var vw []float64
+	for i0 := next; i0 < k; i0 += blockSize {
+		b := block{i0: i0, ib: min(blockSize, k-i0)}
+		b.t = make([]float64, b.ib*b.ib)
+		vw = f.loadV(b, vw)
+		formT(b, vw, f.n-i0, f.tau[i0:i0+b.ib])
+		f.blocks = append(f.blocks, b)
+	}
+}
+
+// vector copies reflector i into v[:n-i] as a full vector (v[0] = 1, then
+// the factored matrix's row i right of the diagonal) and returns it. The
+// products with Q work on such copies, so that they never write to the
+// factored matrix and a factorization can be shared by goroutines.
+func (f *reflectors) vector(i int, v []float64) []float64 {
+	v = v[:f.n-i]
+	v[0] = 1
+	copy(v[1:], f.a[i*f.lda+i+1:i*f.lda+f.n])
+	return v
+}
+
 // mulRight sets C = C Q_full^T (trans false) or C = C Q_full (trans
 // true) for the r x n matrix C (row stride ldc). Only columns i0..n-1 of
 // C take part in block b.
 func (f *reflectors) mulRight(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
+		return
+	}
+	k := len(f.tau)
+	if !f.useBlocks(r) {
+		// C Q_fullᵀ = C H_0 H_1 ... H_{k-1}; C Q_full the other way.
+		buf := make([]float64, r+f.n)
+		w, vb := buf[:r], buf[r:]
+		for s := 0; s < k; s++ {
+			i := s
+			if trans {
+				i = k - 1 - s
+			}
+			reflectRight(f.tau[i], f.vector(i, vb), r, c[i:], ldc, w)
+		}
 		return
 	}
 	var vw, w []float64
@@ -277,6 +365,20 @@ func (f *reflectors) mulRight(trans bool, r int, c []float64, ldc int) {
 // for the n x r matrix C (row stride ldc).
 func (f *reflectors) mulLeft(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
+		return
+	}
+	k := len(f.tau)
+	if !f.useBlocks(r) {
+		// Q_full C applies H_0 first; Q_fullᵀ C applies H_{k-1} first.
+		buf := make([]float64, r+f.n)
+		w, vb := buf[:r], buf[r:]
+		for s := 0; s < k; s++ {
+			i := s
+			if trans {
+				i = k - 1 - s
+			}
+			reflectLeft(f.tau[i], f.vector(i, vb), r, c[i*ldc:], ldc, w)
+		}
 		return
 	}
 	var vw, w []float64

@@ -43,6 +43,34 @@ func Factor(a *mat.Dense) (*LQ, error) {
 	return &LQ{m: m, n: n, f: factor(m, n, w.RawData(), max(n, 1)), exp: e}, nil
 }
 
+// FactorInPlace is Factor without the copy: it factors a in place, so
+// that a is overwritten by the factored form and referenced by the
+// result (and must not change while the result is in use). It saves the
+// copy when a is scratch space.
+func FactorInPlace(a *mat.Dense) (*LQ, error) {
+	if !finite(a) {
+		return nil, ErrNotFinite
+	}
+	m, n := a.Dims()
+	e := scaleInPlace(a)
+	return &LQ{m: m, n: n, f: factor(m, n, a.RawData(), max(a.Stride(), 1)), exp: e}, nil
+}
+
+// scaleInPlace scales a by 2^-e as prepare does and returns e.
+func scaleInPlace(a *mat.Dense) int {
+	r, c := a.Dims()
+	if r == 0 || c == 0 {
+		return 0
+	}
+	amax := a.NormMax()
+	if amax == 0 || (amax >= 0x1p-500 && amax <= 0x1p500) {
+		return 0
+	}
+	_, e := math.Frexp(amax)
+	scalePow2(a, -e)
+	return e
+}
+
 // prepare returns a copy of a (of aᵀ if trans), scaled by 2^-e when its
 // largest magnitude is beyond 2^±500 so that the dot products inside the
 // factorization can neither overflow nor underflow; the triangular
@@ -220,18 +248,29 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 // extractL writes the first c columns of the lower trapezoid of the
 // factored matrix (m rows) into dst, m x c.
 func extractL(dst *mat.Dense, m, c int, f *reflectors) {
-	l := mat.Zeros(m, c)
+	l := dst
+	if !dst.IsEmpty() {
+		l = mat.Zeros(m, c)
+	} else {
+		*dst = *mat.Zeros(m, c)
+	}
 	for i := 0; i < m && c > 0; i++ {
 		row := l.RawRow(i)
 		copy(row[:min(i+1, c)], f.a[i*f.lda:i*f.lda+min(i+1, c)])
 	}
-	dst.Copy(l)
+	if l != dst {
+		dst.Copy(l)
+	}
 }
 
 func formQInto(dst *mat.Dense, p int, f *reflectors) {
 	q := mat.Zeros(p, f.n)
 	if p > 0 && f.n > 0 {
 		f.formQ(p, q.RawData(), f.n)
+	}
+	if dst.IsEmpty() {
+		*dst = *q
+		return
 	}
 	dst.Copy(q)
 }
@@ -243,9 +282,11 @@ func mulQ(method string, f *reflectors, trans bool, dst, c *mat.Dense) {
 	if cr != f.n {
 		panic(fmt.Sprintf("lq: %s: Q is %dx%d but C is %dx%d", method, f.n, f.n, cr, cc))
 	}
-	x := c.Clone()
-	f.mulLeft(trans, cc, x.RawData(), max(cc, 1))
-	dst.Copy(x)
+	// dst = c (Copy handles any overlap), then the product in place.
+	dst.Copy(c)
+	if cc > 0 {
+		f.mulLeft(trans, cc, dst.RawData(), dst.Stride())
+	}
 }
 
 // singular reports whether the triangular factor of f has a diagonal
@@ -308,12 +349,19 @@ func solveUpperT(k int, a []float64, lda int, x *mat.Dense) error {
 	return nil
 }
 
-// finite reports whether every element of a is finite.
+// finite reports whether every element of a is finite. A row whose sum
+// of magnitudes (kernels.Asum, which propagates NaN and Inf) is finite is
+// finite; a row whose sum is not is checked element by element (finite
+// values may add up to +Inf).
 func finite(a *mat.Dense) bool {
 	r, _ := a.Dims()
 	for i := 0; i < r; i++ {
-		for _, v := range a.RawRow(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		row := a.RawRow(i)
+		if s := kernels.Asum(row); s-s == 0 {
+			continue
+		}
+		for _, v := range row {
+			if v-v != 0 {
 				return false
 			}
 		}

@@ -21,7 +21,10 @@ const ratioLimit = 50
 // tall, sizes around the block size.
 var shapes = [][2]int{
 	{0, 0}, {0, 3}, {3, 0}, {1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3},
-	{10, 10}, {31, 33}, {33, 31}, {32, 32}, {40, 100}, {100, 40}, {70, 70},
+	{10, 10}, {25, 25}, {31, 33}, {33, 31}, {32, 32}, {40, 100}, {100, 40}, {70, 70},
+	// Blocked factorizations and products (more than 64 reflectors, long
+	// reflectors), and the tall and wide shapes of the SVD grid.
+	{100, 100}, {150, 130}, {130, 150}, {300, 20}, {20, 300}, {400, 40},
 }
 
 var conds = []float64{1, 1e3, 1e8, 1e15}
@@ -31,7 +34,7 @@ var conds = []float64{1, 1e3, 1e8, 1e15}
 func grid(t *testing.T, f func(t *testing.T, a *mat.Dense, sv []float64)) {
 	sh := shapes
 	if testing.Short() {
-		sh = shapes[:12]
+		sh = shapes[:13]
 	}
 	for si, s := range sh {
 		for _, mode := range fuzz.Modes {

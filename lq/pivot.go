@@ -31,6 +31,20 @@ func FactorPivoted(a *mat.Dense) (*PivotedLQ, error) {
 	return &PivotedLQ{LQ: LQ{m: m, n: n, f: f, exp: e}, perm: perm}, nil
 }
 
+// FactorPivotedInPlace is FactorPivoted without the copy: a is
+// overwritten by the factored form and referenced by the result (see
+// FactorInPlace).
+func FactorPivotedInPlace(a *mat.Dense) (*PivotedLQ, error) {
+	if !finite(a) {
+		return nil, ErrNotFinite
+	}
+	m, n := a.Dims()
+	e := scaleInPlace(a)
+	perm := make([]int, m)
+	f := factorPivoted(m, n, a.RawData(), max(a.Stride(), 1), perm)
+	return &PivotedLQ{LQ: LQ{m: m, n: n, f: f, exp: e}, perm: perm}, nil
+}
+
 // Perm returns the row permutation: row i of L*Q is row Perm()[i] of A.
 // The slice belongs to f.
 func (f *PivotedLQ) Perm() []int { return f.perm }
@@ -82,8 +96,8 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 	// values they had when last computed from scratch: the downdating
 	// formula loses accuracy as vn1 falls below vn2, and the norm is
 	// recomputed before it loses too much (Drmač and Bujanović, LAWN 176).
-	vn1 := make([]float64, m)
-	vn2 := make([]float64, m)
+	buf := make([]float64, 3*m)
+	vn1, vn2, w := buf[:m], buf[m:2*m], buf[2*m:]
 	for i := 0; i < m && n > 0; i++ {
 		vn1[i] = kernels.Nrm2(a[i*lda : i*lda+n])
 		vn2[i] = vn1[i]
@@ -108,18 +122,17 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 		row := a[i*lda+i : i*lda+n]
 		tau := house(row)
 		f.tau[i] = tau
-		beta := row[0]
-		row[0] = 1
+		if i+1 < m {
+			beta := row[0]
+			row[0] = 1
+			reflectRight(tau, row, m-i-1, a[(i+1)*lda+i:], lda, w)
+			row[0] = beta
+		}
 		for j := i + 1; j < m; j++ {
-			rj := a[j*lda+i : j*lda+n]
-			if tau != 0 {
-				if d := kernels.Dot(rj, row); d != 0 {
-					kernels.Axpy(-tau*d, row, rj)
-				}
-			}
 			if vn1[j] == 0 {
 				continue
 			}
+			rj := a[j*lda+i : j*lda+n]
 			t := math.Abs(rj[0]) / vn1[j]
 			t = math.Max(0, (1+t)*(1-t))
 			r := vn1[j] / vn2[j]
@@ -130,22 +143,6 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 				vn1[j] *= math.Sqrt(t)
 			}
 		}
-		row[0] = beta
 	}
-	f.buildBlocks()
 	return f
-}
-
-// buildBlocks forms the compact WY blocks of reflectors that were
-// computed one at a time.
-func (f *reflectors) buildBlocks() {
-	k := len(f.tau)
-	var vw []float64
-	for i0 := 0; i0 < k; i0 += blockSize {
-		b := block{i0: i0, ib: min(blockSize, k-i0)}
-		b.t = make([]float64, b.ib*b.ib)
-		vw = f.loadV(b, vw)
-		formT(b, vw, f.n-i0, f.tau[i0:i0+b.ib])
-		f.blocks = append(f.blocks, b)
-	}
 }

@@ -8,16 +8,22 @@
 // manner of LAPACK's dgejsv (Drmač and Veselić, "New fast and accurate
 // Jacobi SVD algorithm", I and II): the matrix (or its transpose, so
 // that it is wide) is reduced to a triangle by the row-pivoted LQ
-// factorization of package lq, a second LQ factorization makes the rows
-// of the triangle nearly orthogonal, and one-sided Jacobi rotations
-// finish the job. Row-major storage makes the rotations act on
-// contiguous rows (kernels.Dot and kernels.Rot); the pairs of rows are
-// visited in blocks that stay in cache, and the rotations of a block pair
-// are accumulated with one matrix product (kernels.Gemm). The method
-// computes singular values with high relative accuracy for matrices that
-// are well conditioned up to a diagonal scaling of their rows or
-// columns, such as graded matrices, where bidiagonalization-based SVDs
-// only give absolute accuracy.
+// factorization of package lq (after an unpivoted one when it is more
+// than twice as wide as high); when its right singular vectors are
+// wanted, a second (QR) factorization of the triangle makes the
+// triangular solve that yields them accurate; and one-sided Jacobi
+// rotations of the rows of the triangle finish the job. Row-major
+// storage makes the rotations act on contiguous rows. The sweeps run on
+// the batched kernels kernels.JacobiSteps and kernels.JacobiSweepT: every
+// step of a sweep is a set of disjoint pairs of rows whose dot products,
+// rotations and row updates are each done at once (the rotations in the
+// lanes of a vector), in de Rijk's row-cyclic order executed as a
+// wavefront over blocks of rows that stay in cache, or, for at most 32
+// rows, in the round-robin order on a transposed copy of the rows. The
+// method computes singular values with high relative accuracy for
+// matrices that are well conditioned up to a diagonal scaling of their
+// rows or columns, such as graded matrices, where bidiagonalization-based
+// SVDs only give absolute accuracy.
 //
 // EigSym computes all eigenpairs of a symmetric matrix: for a positive
 // semidefinite matrix (of any rank), one-sided Jacobi on its pivoted

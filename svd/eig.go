@@ -92,17 +92,9 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 		panic(fmt.Sprintf("svd: EigSym: matrix is %dx%d, not square", n, c))
 	}
 	// Full symmetric copy from the upper triangle.
-	s := mat.Zeros(n, n)
-	for i := 0; i < n; i++ {
-		row := a.RawRow(i)
-		for j := i; j < n; j++ {
-			v := row[j]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, ErrNotFinite
-			}
-			s.Set(i, j, v)
-			s.Set(j, i, v)
-		}
+	s, ok := symmetricCopy(a, 0)
+	if !ok {
+		return nil, ErrNotFinite
 	}
 	res := &Eigen{Values: make([]float64, n), PSD: true}
 	amax := 0.0
@@ -126,10 +118,10 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 		tol = math.Sqrt(float64(n)) * eps
 	}
 	perm := make([]int, n)
-	work := s.Clone()
-	r, psd := pivotedCholesky(work, perm)
+	r, psd := pivotedCholesky(s, perm)
 	if !psd {
 		res.PSD = false
+		s, _ = symmetricCopy(a, -e)
 		if err := eigIndefinite(res, s, &o, tol); err != nil {
 			return nil, err
 		}
@@ -139,12 +131,12 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 		return res, nil
 	}
 	// X = the first r rows of R (r x n).
-	x := work.Slice(0, r, 0, n)
+	x := s.Slice(0, r, 0, n)
 	j := rowJacobi{r: r, c: n, x: x.RawData(), ldx: x.Stride(), tol: tol, maxSweeps: o.MaxSweeps}
 	converged := j.run()
 	res.Sweeps = j.sweeps
 	if !converged {
-		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: j.maxCos}
+		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: math.Sqrt(j.maxCos2)}
 	}
 	for i := 0; i < r; i++ {
 		res.Values[i] = math.Ldexp(j.nrm[i]*j.nrm[i], e)
@@ -152,11 +144,13 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	if o.ValuesOnly {
 		return res, nil
 	}
-	// W rows: normalized rows of X, completed to an orthonormal basis of
-	// R^n for the zero eigenvalues beyond the rank.
-	wt := mat.Zeros(n, n)
-	wt.Slice(0, r, 0, n).Copy(normalizedRows(x, j.nrm))
-	if r < n {
+	// The rows of Wᵀ: the normalized rows of X, completed to an
+	// orthonormal basis of R^n for the zero eigenvalues beyond the rank.
+	wt := x
+	normalizeRows(x, j.nrm)
+	if missing := r < n || slices.Contains(j.nrm, 0); missing {
+		wt = mat.Zeros(n, n)
+		wt.Slice(0, r, 0, n).Copy(x)
 		have := make([]bool, n)
 		for i := 0; i < r; i++ {
 			have[i] = j.nrm[i] != 0
@@ -165,14 +159,38 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	}
 	// Vectors = P*W: element (perm[i], t) is W[i][t] = Wᵀ[t][i].
 	v := mat.Zeros(n, n)
+	wd, ld := wt.RawData(), wt.Stride()
 	for i := 0; i < n; i++ {
 		row := v.RawRow(perm[i])
-		for t := 0; t < n; t++ {
-			row[t] = wt.At(t, i)
+		for t := range row {
+			row[t] = wd[t*ld+i]
 		}
 	}
 	res.Vectors = v
 	return res, nil
+}
+
+// symmetricCopy returns the symmetric matrix whose upper triangle is that
+// of a, times 2^e, and whether a's upper triangle is finite.
+func symmetricCopy(a *mat.Dense, e int) (*mat.Dense, bool) {
+	n, _ := a.Dims()
+	s := mat.Zeros(n, n)
+	sd := s.RawData()
+	for i := 0; i < n; i++ {
+		row := a.RawRow(i)
+		for j := i; j < n; j++ {
+			v := row[j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, false
+			}
+			sd[i*n+j] = v
+			sd[j*n+i] = v
+		}
+	}
+	if e != 0 {
+		scalePow2(s, e)
+	}
+	return s, true
 }
 
 // eigIndefinite fills res for the symmetric, indefinite s (full storage,
@@ -286,8 +304,9 @@ func pivotedCholesky(a *mat.Dense, perm []int) (r int, psd bool) {
 	for i := range perm {
 		perm[i] = i
 	}
-	d := make([]float64, n)  // the diagonal of the Schur complement
-	d0 := make([]float64, n) // the original diagonal, permuted alike
+	buf := make([]float64, 3*n)
+	d := buf[:n]       // the diagonal of the Schur complement
+	d0 := buf[n : 2*n] // the original diagonal, permuted alike
 	dmax := 0.0
 	for i := range d {
 		d[i] = a.At(i, i)
@@ -296,7 +315,7 @@ func pivotedCholesky(a *mat.Dense, perm []int) (r int, psd bool) {
 	}
 	reltol := float64(n) * eps
 	ad, lda := a.RawData(), a.Stride()
-	col := make([]float64, n)
+	col := buf[2*n:]
 	psd = true
 	r = n
 	for i := 0; i < n; i++ {

@@ -11,7 +11,7 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-var eigSizes = []int{0, 1, 2, 3, 8, 17, 40, 70}
+var eigSizes = []int{0, 1, 2, 3, 8, 10, 17, 25, 32, 33, 40, 100}
 
 // TestEigSymGrid checks EigSym on dlatms-style symmetric matrices: every
 // mode and condition number, positive semidefinite, negative and
@@ -213,4 +213,34 @@ func TestEigSymErrors(t *testing.T) {
 		}
 	}()
 	EigSym(mat.Zeros(2, 3), nil)
+}
+
+// TestCompleteRows: the completion of n-1 orthonormal rows whose missing
+// direction is spread over all coordinates (no unit vector keeps half of
+// its norm outside their span, which an earlier version required).
+func TestCompleteRows(t *testing.T) {
+	for _, n := range []int{2, 5, 32, 100} {
+		// Rows: an orthonormal basis of the complement of (1, ..., 1).
+		w := mat.Zeros(n, n)
+		for i := 0; i < n-1; i++ {
+			row := w.RawRow(i)
+			// Helmert basis: (1, ..., 1, -(i+1), 0, ...) normalized.
+			for j := 0; j <= i; j++ {
+				row[j] = 1
+			}
+			row[i+1] = -float64(i + 1)
+			s := math.Sqrt(float64((i + 1) * (i + 2)))
+			for j := range row {
+				row[j] /= s
+			}
+		}
+		have := make([]bool, n)
+		for i := 0; i < n-1; i++ {
+			have[i] = true
+		}
+		completeRows(w, have)
+		if r := orthColsRatio(w.T()); !(r <= ratioLimit) {
+			t.Errorf("n=%d: rows not orthonormal after completion (ratio %.3g)", n, r)
+		}
+	}
 }

@@ -1,7 +1,10 @@
 package svd
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/moments-go/moments/kernels"
 )
@@ -17,18 +20,30 @@ const eps = 0x1p-53
 // acc = Gᵀ*acc0. The rows come out sorted by decreasing norm, and the
 // norms are returned in nrm.
 //
-// Rotations follow the de Rijk row-cyclic order, grouped into blocks of
-// rows so that the rows of a pair of blocks stay in cache while every
-// pair between them is rotated; the rotations of a block pair are
-// applied to acc one by one when they are few, otherwise gathered into
-// a small orthogonal matrix and applied with one matrix product. (A
-// round-robin schedule of the block pairs would let them run in
-// parallel, but it needs one or two more sweeps than this order: 12
-// against 10 on Gaussian 512 x 512 and 1024 x 1024 matrices.) Each rotation is computed from the cosine of the angle
-// between the two rows (their dot product over their norms) and applied
-// with kernels.Rot, so the transformation of x is row-wise backward
-// stable, which is what makes one-sided Jacobi relatively accurate
-// (Demmel and Veselić).
+// A rotation is computed from the dot product of the two rows and their
+// squared norms (kept up to date, recomputed where the update cancels and
+// at every sweep) and applied to the rows themselves, so that the
+// transformation is row-wise backward stable, which is what makes
+// one-sided Jacobi relatively accurate (Demmel and Veselić); a pair is
+// rotated only when the cosine of its angle exceeds tol (dgesvj's test).
+// Rows too small or too large to square take a slower path that forms
+// every quantity relative to the norms.
+//
+// The speed of a sweep is the speed of its steps, sets of disjoint pairs
+// that kernels.JacobiSteps (or, for at most 32 rows with AVX-512,
+// kernels.JacobiSweepT) rotates together: their dot products first, then
+// their rotations in the lanes of a vector, then the rows, so that the
+// latency of the square roots and divisions is paid once per step rather
+// than once per pair. Three orders:
+//
+//   - up to 32 rows with the AVX-512 kernels: the round-robin order on a
+//     transposed copy of the rows (runSlots), a whole sweep per call;
+//   - up to 32 rows otherwise: the round-robin order (r-1 steps of r/2
+//     pairs; about 10% more sweeps than row-cyclic, but half the steps);
+//   - more rows: de Rijk's row-cyclic order with the rows sorted by norm
+//     at each sweep, executed as a wavefront over blocks of rows that
+//     stay in L1 (scheduleBlockRow): the same rotations as the plain
+//     loop, in steps of up to a block's rows.
 type rowJacobi struct {
 	r, c      int
 	x         []float64
@@ -41,52 +56,95 @@ type rowJacobi struct {
 
 	sweeps int
 	// Statistics of the current sweep for the convergence test.
-	rotated        int
-	maxCos, maxSin float64
+	rotated         int
+	maxCos2, maxSin float64
 
-	// Scratch: the rotations of the current block pair, its
-	// transformation, acc rows gathered for the product, scaled copies
-	// for dot products of tiny rows.
-	rots           []rotation
-	g, gat, s1, s2 []float64
+	// sq holds the squared row norms, exact to rounding while they lie
+	// in [sqLo, sqHi]; zero marks the rows found zero at the start of
+	// the sweep (they stay zero: no rotation touches them).
+	sq   []float64
+	zero []bool
+	// The schedule: pairs of rows (interleaved) and the number of pairs
+	// in each step; the rotations of the pairs; the offsets and
+	// rotations for acc; scratch rows.
+	rows, steps, aoff []int
+	// The schedules of all block rows (row-cyclic order).
+	blockRows, blockSteps [][]int
+	cs, acs               []float64
+	s1, s2                []float64
+	keys                  []float64
 }
 
+// Squared norms in [sqLo, sqHi] take the fast path: the 2x2 Gram matrix
+// of a pair and the quantities derived from it can neither overflow nor
+// underflow.
+const (
+	sqLo = kernels.JacobiSqMin
+	sqHi = kernels.JacobiSqMax
+)
+
 // jacobiBlockRows returns the number of rows in a block: two blocks of
-// rows of length c should fit in about 1 MiB (L2 on current x86 CPUs; on
-// smaller caches the rows stream from L3, which costs little next to
-// the rotations), with at most 64 rows so that the block pair's
-// transformation stays small.
+// rows of length c should fit in L1 (about 32 KiB), so that every pair
+// between them is rotated in cache.
 func jacobiBlockRows(c int) int {
-	return min(max(65536/max(c, 1), 8), 64)
+	return min(max(2048/max(c, 1), 4), 32)
 }
 
 // run performs sweeps until convergence or until maxSweeps; it reports
 // whether it converged.
 func (j *rowJacobi) run() bool {
 	r := j.r
-	j.nrm = make([]float64, r)
+	slab := make([]float64, 3*r)
+	j.nrm, j.sq, j.keys = slab[:r:r], slab[r:2*r:2*r], slab[2*r:]
 	if r == 0 {
 		return true
 	}
-	bs := jacobiBlockRows(j.c)
-	j.s1 = make([]float64, j.c)
-	j.s2 = make([]float64, j.c)
-	if j.acc != nil {
-		j.g = make([]float64, 4*bs*bs)
-		j.gat = make([]float64, 2*bs*j.na)
+	j.zero = make([]bool, r)
+	if r <= slotsMax && kernels.JacobiSweepTFast() {
+		if converged, done := j.runSlots(); done {
+			return converged
+		}
 	}
-	for j.sweeps = 0; j.sweeps < j.maxSweeps; {
+	if j.c%8 != 0 {
+		// Rows of a multiple of 8 elements (zero padded): the kernels
+		// then never take their masked tails, which cost about 30% at
+		// these sizes (stores that loads cannot forward from).
+		return j.runPadded()
+	}
+	rr := j.roundRobin()
+	bs := min(jacobiBlockRows(j.c), r)
+	if rr {
+		j.scheduleRoundRobin()
+	} else {
+		// The schedules of the block rows, the same every sweep.
+		for i0 := 0; i0 < r; i0 += bs {
+			j.scheduleBlockRow(i0, min(i0+bs, r))
+			j.blockRows = append(j.blockRows, j.rows)
+			j.blockSteps = append(j.blockSteps, j.steps)
+			j.rows, j.steps = nil, nil
+		}
+	}
+	for j.sweeps < j.maxSweeps {
 		// Fresh norms each sweep: the updating formulas drift.
 		for i := 0; i < r; i++ {
-			j.nrm[i] = kernels.Nrm2(j.row(i))
+			j.setNorm(i)
 		}
-		j.rotated, j.maxCos, j.maxSin = 0, 0, 0
-		for i0 := 0; i0 < r; i0 += bs {
-			i1 := min(i0+bs, r)
-			j.pivot(i0, i1)
-			j.blockPair(i0, i1, i0, i1)
-			for j0 := i1; j0 < r; j0 += bs {
-				j.blockPair(i0, i1, j0, min(j0+bs, r))
+		j.rotated, j.maxCos2, j.maxSin = 0, 0, 0
+		if rr {
+			if j.sweeps == 0 {
+				// Sorted once: in this order, pivoting at every sweep
+				// gains nothing.
+				j.pivot(0, r)
+			}
+			j.exec()
+		} else {
+			// de Rijk's pivoting once per sweep: the rows sorted by
+			// decreasing norm (pivoting at every block row, as dgesvj
+			// does at every row, gives the same number of sweeps).
+			j.sortRows()
+			for b := range j.blockRows {
+				j.rows, j.steps = j.blockRows[b], j.blockSteps[b]
+				j.exec()
 			}
 		}
 		j.sweeps++
@@ -96,7 +154,8 @@ func (j *rowJacobi) run() bool {
 		// computed cosines of exactly orthogonal rows are rounding noise
 		// that can exceed tol).
 		fr := float64(r)
-		if j.rotated == 0 || (j.maxCos < math.Sqrt(fr)*j.tol && fr*j.maxCos*j.maxSin < j.tol) {
+		maxCos := math.Sqrt(j.maxCos2)
+		if j.rotated == 0 || (maxCos < math.Sqrt(fr)*j.tol && fr*maxCos*j.maxSin < j.tol) {
 			j.finish()
 			return true
 		}
@@ -105,27 +164,279 @@ func (j *rowJacobi) run() bool {
 	return false
 }
 
+// roundRobin reports whether the sweeps use the round-robin order rather
+// than the row-cyclic one. Each step of a sweep is a set of disjoint
+// pairs; what bounds the speed of small matrices is the latency of a
+// step (dot products, then rotations, then rows), and the round-robin
+// order has r-1 steps of r/2 pairs where the row-cyclic order, run as a
+// wavefront, has about 2r steps of r/4 pairs on average. It needs about
+// 10% more sweeps, which pays only for small matrices.
+func (j *rowJacobi) roundRobin() bool { return j.r <= roundRobinMax }
+
+// roundRobinMax is the largest number of rows swept in the round-robin
+// order.
+const roundRobinMax = 32
+
+// runPadded runs the general sweeps on copies of x and acc whose rows are
+// padded with zeros to a multiple of 8 elements, and copies the results
+// back (the padding stays zero: rotations mix zeros with zeros).
+func (j *rowJacobi) runPadded() bool {
+	r, c := j.r, j.c
+	cp := (c + 7) &^ 7
+	xp := alignedFloats(r * cp)
+	for i := 0; i < r; i++ {
+		copy(xp[i*cp:i*cp+c], j.x[i*j.ldx:i*j.ldx+c])
+	}
+	p := *j
+	p.x, p.c, p.ldx = xp, cp, cp
+	p.blockRows, p.blockSteps = nil, nil
+	var ap []float64
+	if j.acc != nil {
+		na := (j.na + 7) &^ 7
+		ap = alignedFloats(r * na)
+		for i := 0; i < r; i++ {
+			copy(ap[i*na:i*na+j.na], j.acc[i*j.lda:i*j.lda+j.na])
+		}
+		p.acc, p.lda, p.na = ap, na, na
+	}
+	converged := p.run()
+	for i := 0; i < r; i++ {
+		copy(j.x[i*j.ldx:i*j.ldx+c], xp[i*cp:i*cp+c])
+		if j.acc != nil {
+			copy(j.acc[i*j.lda:i*j.lda+j.na], ap[i*p.na:i*p.na+j.na])
+		}
+	}
+	j.nrm, j.sq, j.sweeps, j.rotated, j.maxCos2, j.maxSin = p.nrm, p.sq, p.sweeps, p.rotated, p.maxCos2, p.maxSin
+	return converged
+}
+
+// alignedFloats returns a zeroed slice of n elements that starts on a
+// 64-byte boundary: with rows of a multiple of 8 elements, every vector
+// load and store of the kernels then stays within one cache line.
+func alignedFloats(n int) []float64 {
+	s := make([]float64, n+8)
+	off := int((64-uintptr(unsafe.Pointer(unsafe.SliceData(s)))%64)%64) / 8
+	return s[off : off+n : off+n]
+}
+
+// slotsMax is the largest number of rows that runSlots handles.
+const slotsMax = 32
+
+// runSlots runs the sweeps on a copy of the rows stored by slots (see
+// kernels.JacobiSweepT): the round-robin order, every step done on all
+// its pairs at once in the lanes of a few vectors, which is what makes
+// small matrices fast (their steps are too short for anything else to
+// hide the latency of the square roots and divisions). The rows are
+// sorted by decreasing norm once (de Rijk's pivoting at every sweep
+// gains nothing in this order). It reports done = false, having changed
+// nothing or (after a sweep that met a norm outside the kernel's range)
+// having brought x and acc up to date, when the general sweeps must take
+// over; the sweeps already made are counted in j.sweeps.
+func (j *rowJacobi) runSlots() (converged, done bool) {
+	r := j.r
+	for i := 0; i < r; i++ {
+		j.setNorm(i)
+		if !(j.zero[i] || j.sq[i] >= sqLo && j.sq[i] <= sqHi) {
+			return false, false
+		}
+	}
+	j.pivot(0, r)
+	m := (r + 1) / 2
+	sl := 8 * ((m + 7) / 8) // slots a side
+	ld := 2 * sl
+	n, ntot := j.c, j.c
+	if j.acc != nil {
+		ntot += j.na
+	}
+	// Row i < m goes to slot A_i, row m+i to slot B_i.
+	slot := func(i int) int {
+		if i < m {
+			return i
+		}
+		return sl + i - m
+	}
+	buf := alignedFloats((ntot + 1) * ld)
+	t, sq := buf[:ntot*ld], buf[ntot*ld:]
+	for i := 0; i < r; i++ {
+		o := slot(i)
+		for k, v := range j.row(i) {
+			t[k*ld+o] = v
+		}
+		if j.acc != nil {
+			for k, v := range j.acc[i*j.lda : i*j.lda+j.na] {
+				t[(n+k)*ld+o] = v
+			}
+		}
+		sq[o] = j.sq[i]
+	}
+	copyBack := func() {
+		for i := 0; i < r; i++ {
+			o := slot(i)
+			row := j.row(i)
+			for k := range row {
+				row[k] = t[k*ld+o]
+			}
+			if j.acc != nil {
+				a := j.acc[i*j.lda : i*j.lda+j.na]
+				for k := range a {
+					a[k] = t[(n+k)*ld+o]
+				}
+			}
+		}
+	}
+	// underflowed reports whether a slot has a zero squared norm but is
+	// not a zero row: its norm underflowed in the squaring (the kernel
+	// takes it for a zero row and leaves it alone), a case for the
+	// general sweeps.
+	underflowed := func() bool {
+		for o, v := range sq {
+			if v != 0 || o%sl >= m {
+				continue
+			}
+			for k := 0; k < n; k++ {
+				if t[k*ld+o] != 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	fr := float64(r)
+	for j.sweeps < j.maxSweeps {
+		rot, left, c2, sn := kernels.JacobiSweepT(t, m, n, ntot, sq, j.tol)
+		j.sweeps++
+		if left > 0 || underflowed() {
+			copyBack()
+			return false, false
+		}
+		maxCos := math.Sqrt(c2)
+		if rot == 0 || (maxCos < math.Sqrt(fr)*j.tol && fr*maxCos*sn < j.tol) {
+			j.maxCos2 = c2
+			copyBack()
+			j.finish()
+			return true, true
+		}
+		j.maxCos2 = c2
+	}
+	copyBack()
+	j.finish()
+	return false, true
+}
+
+// setNorm computes the norm of row i afresh.
+func (j *rowJacobi) setNorm(i int) {
+	v := kernels.Nrm2(j.row(i))
+	j.nrm[i] = v
+	j.sq[i] = v * v
+	j.zero[i] = v == 0
+}
+
 func (j *rowJacobi) row(i int) []float64 { return j.x[i*j.ldx : i*j.ldx+j.c] }
 
 // pivot moves the rows of largest norm among i0..r-1 into i0..i1-1 in
-// decreasing order (de Rijk's pivoting, done per block).
+// decreasing order (de Rijk's pivoting, done per block of rows).
 func (j *rowJacobi) pivot(i0, i1 int) {
+	keys := j.keys[:j.r]
+	for t := i0; t < j.r; t++ {
+		keys[t] = j.key(t)
+	}
 	for p := i0; p < i1; p++ {
 		q := p
 		for t := p + 1; t < j.r; t++ {
-			if j.nrm[t] > j.nrm[q] {
+			if keys[t] > keys[q] {
 				q = t
 			}
 		}
 		if q != p {
 			j.swap(p, q)
+			keys[p], keys[q] = keys[q], keys[p]
 		}
 	}
+}
+
+// sortRows sorts the rows (and those of acc) by decreasing norm, moving
+// each row at most once.
+func (j *rowJacobi) sortRows() {
+	r := j.r
+	keys := j.keys[:r]
+	for t := range keys {
+		keys[t] = j.key(t)
+	}
+	order := make([]int, r)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(keys[b], keys[a]) })
+	sorted := true
+	for i, o := range order {
+		if o != i {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return
+	}
+	// Row order[i] goes to position i: follow the cycles of the
+	// permutation with one spare row.
+	dest := make([]int, r)
+	for i, o := range order {
+		dest[o] = i
+	}
+	tmp := make([]float64, j.c)
+	var atmp []float64
+	if j.acc != nil {
+		atmp = make([]float64, j.na)
+	}
+	done := make([]bool, r)
+	for s := 0; s < r; s++ {
+		if done[s] || dest[s] == s {
+			done[s] = true
+			continue
+		}
+		copy(tmp, j.row(s))
+		if atmp != nil {
+			copy(atmp, j.acc[s*j.lda:s*j.lda+j.na])
+		}
+		nrm, sq, zero := j.nrm[s], j.sq[s], j.zero[s]
+		for i := dest[s]; ; i = dest[i] {
+			row := j.row(i)
+			for k := range row {
+				row[k], tmp[k] = tmp[k], row[k]
+			}
+			if atmp != nil {
+				arow := j.acc[i*j.lda : i*j.lda+j.na]
+				for k := range arow {
+					arow[k], atmp[k] = atmp[k], arow[k]
+				}
+			}
+			nrm, j.nrm[i] = j.nrm[i], nrm
+			sq, j.sq[i] = j.sq[i], sq
+			zero, j.zero[i] = j.zero[i], zero
+			done[i] = true
+			if i == s {
+				break
+			}
+		}
+	}
+}
+
+// key orders rows by norm for pivoting: the squared norm where it is
+// exact, else the square of the norm (which may round to 0 or Inf, and
+// then orders only approximately, which is harmless).
+func (j *rowJacobi) key(p int) float64 {
+	if v := j.sq[p]; v >= sqLo && v <= sqHi {
+		return v
+	}
+	v := j.norm(p)
+	return v * v
 }
 
 func (j *rowJacobi) swap(p, q int) {
 	swapSlices(j.row(p), j.row(q))
 	j.nrm[p], j.nrm[q] = j.nrm[q], j.nrm[p]
+	j.sq[p], j.sq[q] = j.sq[q], j.sq[p]
+	j.zero[p], j.zero[q] = j.zero[q], j.zero[p]
 	if j.acc != nil {
 		swapSlices(j.acc[p*j.lda:p*j.lda+j.na], j.acc[q*j.lda:q*j.lda+j.na])
 	}
@@ -137,155 +448,123 @@ func swapSlices(a, b []float64) {
 	}
 }
 
-// blockPair rotates every pair (p, q) with p in [i0, i1), q in [j0, j1)
-// and p < q; the two ranges are either equal or disjoint.
-func (j *rowJacobi) blockPair(i0, i1, j0, j1 int) {
-	diag := i0 == j0
-	j.rots = j.rots[:0]
-	for p := i0; p < i1; p++ {
-		qs := j0
-		if diag {
-			qs = p + 1
+// scheduleBlockRow sets the schedule to the pairs (p, q) with p in
+// [i0, i1) and p < q < r in the row-cyclic order (p ascending, then q
+// ascending), executed as a wavefront: a pair depends only on the pairs
+// before it that share a row, which lie on earlier anti-diagonals
+// p + q = const of the (p, q) grid, and the pairs of one anti-diagonal
+// are disjoint. Every step therefore holds up to i1-i0 independent
+// pairs, and the result is that of the plain row-cyclic loop.
+func (j *rowJacobi) scheduleBlockRow(i0, i1 int) {
+	bi := i1 - i0
+	last := j.r - 1 - i0 // largest q - i0
+	j.rows, j.steps = j.rows[:0], j.steps[:0]
+	for w := 1; w <= bi-1+last; w++ {
+		n := 0
+		for t := max(0, w-last); t <= min(bi-1, (w-1)/2); t++ {
+			j.rows = append(j.rows, i0+t, i0+w-t)
+			n++
 		}
-		for q := qs; q < j1; q++ {
-			if c, s, ok := j.rotate(p, q); ok && j.acc != nil {
-				j.rots = append(j.rots, rotation{p, q, c, s})
+		j.steps = append(j.steps, n)
+	}
+}
+
+// scheduleRoundRobin sets the schedule to the round-robin order of all r
+// rows: r-1 steps (r when r is odd) in which every row is in one pair.
+func (j *rowJacobi) scheduleRoundRobin() {
+	r := j.r
+	nb := r + r&1 // a dummy row r when r is odd
+	perm := make([]int, nb)
+	for i := range perm {
+		perm[i] = i
+	}
+	j.rows, j.steps = j.rows[:0], j.steps[:0]
+	for step := 0; step < nb-1; step++ {
+		n := 0
+		for i := 0; i < nb/2; i++ {
+			p, q := perm[i], perm[nb-1-i]
+			if p >= r || q >= r {
+				continue
+			}
+			j.rows = append(j.rows, min(p, q), max(p, q))
+			n++
+		}
+		j.steps = append(j.steps, n)
+		// Keep perm[0], rotate the others by one place.
+		last := perm[nb-1]
+		copy(perm[2:], perm[1:nb-1])
+		perm[1] = last
+	}
+}
+
+// exec rotates the pairs of the schedule with kernels.JacobiSteps, then
+// those it leaves (extreme norms) with slowPair, and applies the
+// rotations to acc in the same order.
+func (j *rowJacobi) exec() {
+	rows := j.rows
+	if len(rows) == 0 {
+		return
+	}
+	if cap(j.cs) < len(rows) {
+		j.cs = make([]float64, len(rows))
+	}
+	cs := j.cs[:len(rows)]
+	rot, left, c2, s := kernels.JacobiSteps(j.x, j.c, j.ldx, rows, j.steps, j.sq, j.tol, cs)
+	j.rotated += rot
+	j.maxCos2 = max(j.maxCos2, c2)
+	j.maxSin = max(j.maxSin, s)
+	if j.acc != nil && rot > 0 {
+		aoff, acs := j.aoff[:0], j.acs[:0]
+		for i := 0; i < len(rows); i += 2 {
+			if cs[i+1] != 0 {
+				aoff = append(aoff, rows[i]*j.lda, rows[i+1]*j.lda)
+				acs = append(acs, cs[i], cs[i+1])
+			}
+		}
+		kernels.RotPairs(j.acc, j.na, aoff, acs)
+		j.aoff, j.acs = aoff, acs
+	}
+	if left > 0 {
+		for i := 0; i < len(rows); i += 2 {
+			if cs[i] == 0 {
+				j.slowPair(rows[i], rows[i+1])
 			}
 		}
 	}
-	if len(j.rots) > 0 {
-		j.accumulate(i0, i1, j0, j1, diag)
-	}
 }
 
-// rotation is one plane rotation applied to rows p and q.
-type rotation struct {
-	p, q int
-	c, s float64
+// norm returns the norm of row p, from sq when it is in the range where
+// squares are exact to rounding, else recomputed.
+func (j *rowJacobi) norm(p int) float64 {
+	if v := j.sq[p]; v >= sqLo && v <= sqHi {
+		return math.Sqrt(v)
+	}
+	return kernels.Nrm2(j.row(p))
 }
 
-// accumulate applies the rotations of a block pair to acc: one by one
-// when they are few, otherwise gathered into the block pair's orthogonal
-// matrix G and applied with one matrix product per block (about 2*nl²
-// flops per column of acc against 6 per rotation, and the product runs
-// at about twice the speed of the rotations).
-func (j *rowJacobi) accumulate(i0, i1, j0, j1 int, diag bool) {
-	na, lda := j.na, j.lda
-	ni := i1 - i0
-	nl := ni
-	if !diag {
-		nl += j1 - j0
-	}
-	if 6*len(j.rots) < nl*nl {
-		for _, r := range j.rots {
-			kernels.Rot(j.acc[r.p*lda:r.p*lda+na], j.acc[r.q*lda:r.q*lda+na], r.c, r.s)
-		}
+// slowPair rotates rows p and q, one of which has a norm outside the
+// fast range (or is zero), with every quantity formed relative to the
+// norms.
+func (j *rowJacobi) slowPair(p, q int) {
+	if j.sq[p] == 0 && j.zero[p] || j.sq[q] == 0 && j.zero[q] {
 		return
 	}
-	// local maps a row index to its index in the block pair.
-	local := func(p int) int {
-		if p < i1 {
-			return p - i0
-		}
-		return ni + p - j0
-	}
-	g := j.g[:nl*nl]
-	clear(g)
-	for i := 0; i < nl; i++ {
-		g[i*nl+i] = 1
-	}
-	for _, r := range j.rots {
-		lp, lq := local(r.p), local(r.q)
-		kernels.Rot(g[lp*nl:(lp+1)*nl], g[lq*nl:(lq+1)*nl], r.c, r.s)
-	}
-	// acc[rows of the pair] = G * acc[rows of the pair].
-	gat := j.gat[:nl*na]
-	for l := 0; l < nl; l++ {
-		p := i0 + l
-		if l >= ni {
-			p = j0 + l - ni
-		}
-		copy(gat[l*na:(l+1)*na], j.acc[p*lda:p*lda+na])
-	}
-	kernels.Gemm(false, false, ni, na, nl, 1, g, nl, gat, na, 0, j.acc[i0*lda:], lda)
-	if !diag {
-		kernels.Gemm(false, false, nl-ni, na, nl, 1, g[ni*nl:], nl, gat, na, 0, j.acc[j0*lda:], lda)
-	}
-}
-
-// rotate makes rows p and q orthogonal if the cosine of their angle
-// exceeds tol. It returns the rotation (c, s) applied to the pair as
-// kernels.Rot(x_p, x_q, c, s) and whether one was applied; a
-// transformation too close to the identity to matter for acc (when one
-// row is negligible next to the other) reports false.
-func (j *rowJacobi) rotate(p, q int) (c, s float64, ok bool) {
-	np, nq := j.nrm[p], j.nrm[q]
+	np, nq := j.norm(p), j.norm(q)
 	if np == 0 || nq == 0 {
-		return 0, 0, false
+		return
 	}
 	xp, xq := j.row(p), j.row(q)
-	// In the common case both norms are moderate and not too different:
-	// the 2x2 Gram matrix [a g; g b] can be formed without over- or
-	// underflow.
-	const lo, hi = 0x1p-400, 0x1p400
-	if np > lo && np < hi && nq > lo && nq < hi && np < 0x1p200*nq && nq < 0x1p200*np {
-		g := kernels.Dot(xp, xq)
-		cos := g / (np * nq)
-		ac := cos
-		if ac < 0 {
-			ac = -ac
-		}
-		if !(ac > j.tol) {
-			return 0, 0, false
-		}
-		j.rotated++
-		if ac > j.maxCos {
-			j.maxCos = ac
-		}
-		a, b := np*np, nq*nq
-		// The rotation [c s; -s c] on (x_p, x_q) that zeroes g, with the
-		// smaller angle: t = s/c solves t² - 2*zeta*t - 1 = 0 for
-		// zeta = (b - a)/(2g).
-		zeta := (b - a) / (2 * g)
-		az := zeta
-		if az < 0 {
-			az = -az
-		}
-		var t float64
-		if az > 1e150 {
-			t = 0.5 / az
-		} else {
-			t = 1 / (az + math.Sqrt(1+az*az))
-		}
-		if zeta > 0 {
-			t = -t
-		}
-		c = 1 / math.Sqrt(1+t*t)
-		s = t * c
-		kernels.Rot(xp, xq, c, s)
-		if as := t * c; as > j.maxSin || -as > j.maxSin {
-			j.maxSin = math.Abs(as)
-		}
-		// New squared norms a + t*g and b - t*g; a norm that lost most
-		// of its value is recomputed (cancellation).
-		tg := t * g
-		if a1 := a + tg; a1 > 0.01*a {
-			j.nrm[p] = math.Sqrt(a1)
-		} else {
-			j.nrm[p] = kernels.Nrm2(xp)
-		}
-		if b1 := b - tg; b1 > 0.01*b {
-			j.nrm[q] = math.Sqrt(b1)
-		} else {
-			j.nrm[q] = kernels.Nrm2(xq)
-		}
-		return c, s, true
+	j.nrm[p], j.nrm[q] = np, nq
+	c, s, ok := j.rotateScaled(p, q, xp, xq, np, nq)
+	j.sq[p], j.sq[q] = j.nrm[p]*j.nrm[p], j.nrm[q]*j.nrm[q]
+	if ok && j.acc != nil {
+		kernels.Rot(j.acc[p*j.lda:p*j.lda+j.na], j.acc[q*j.lda:q*j.lda+j.na], c, s)
 	}
-	return j.rotateScaled(p, q, xp, xq, np, nq)
 }
 
-// rotateScaled is rotate for rows of extreme or very different norms,
-// with every quantity formed relative to the norms.
+// rotateScaled is the rotation of a pair of rows of extreme or very
+// different norms np and nq, with every quantity formed relative to the
+// norms; it updates nrm.
 func (j *rowJacobi) rotateScaled(p, q int, xp, xq []float64, np, nq float64) (c, s float64, ok bool) {
 	cos := j.cosine(xp, xq, np, nq)
 	ac := math.Abs(cos)
@@ -293,7 +572,7 @@ func (j *rowJacobi) rotateScaled(p, q int, xp, xq []float64, np, nq float64) (c,
 		return 0, 0, false
 	}
 	j.rotated++
-	j.maxCos = math.Max(j.maxCos, ac)
+	j.maxCos2 = math.Max(j.maxCos2, ac*ac)
 	// When one row is smaller than the other by more than 2^-500, the
 	// rotation angle is below 2^-500: the large row does not change and
 	// the small one loses its component along the large one (a
@@ -314,7 +593,7 @@ func (j *rowJacobi) rotateScaled(p, q int, xp, xq []float64, np, nq float64) (c,
 		}
 		return 0, 0, false
 	}
-	// As in rotate, with zeta = (nq² - np²)/(2g) = (nq/np - np/nq)/(2 cos).
+	// zeta = (nq² - np²)/(2g) = (nq/np - np/nq)/(2 cos).
 	zeta := (nq/np - np/nq) / (2 * cos)
 	var t float64
 	if az := math.Abs(zeta); az > 1e150 {
@@ -346,6 +625,9 @@ func (j *rowJacobi) cosine(x, y []float64, nx, ny float64) float64 {
 	if nx > lo && nx < hi && ny > lo && ny < hi {
 		return kernels.Dot(x, y) / nx / ny
 	}
+	if j.s1 == nil {
+		j.s1, j.s2 = make([]float64, j.c), make([]float64, j.c)
+	}
 	sx, sy := j.s1, j.s2
 	copy(sx, x)
 	copy(sy, y)
@@ -371,7 +653,7 @@ func scaleSlicePow2(x []float64, e int) {
 // (and those of acc) by decreasing norm.
 func (j *rowJacobi) finish() {
 	for i := 0; i < j.r; i++ {
-		j.nrm[i] = kernels.Nrm2(j.row(i))
+		j.setNorm(i)
 	}
 	// Selection sort: r swaps at most, each O(c + na).
 	for p := 0; p < j.r; p++ {

@@ -64,24 +64,31 @@ type SVD struct {
 //     magnitude; the row-pivoted LQ factorization Pᵀ*Z = L1*Q1 (QR with
 //     column pivoting of Zᵀ; for q > 2p an unpivoted LQ first, so that
 //     the pivoting works on a p x p triangle) reduces the problem to the
-//     triangle L1 and sorts its rows by decreasing norm;
-//  2. the LQ factorization L1ᵀ = L2*Q2 (the second preconditioner), after
-//     which X0 = L2ᵀ is much closer to having orthogonal rows;
-//  3. one-sided Jacobi on the rows of X0 gives X0 = J*Σ*Wᵀ: the rows of
-//     Wᵀ are the normalized final rows, and J = X0⁻ᵀ*W*Σ comes from a
-//     triangular solve rather than from accumulating the rotations (as
-//     in dgejsv), accepted after checking that it is orthogonal to
-//     working accuracy; otherwise the sweeps are repeated with the
-//     rotations accumulated (with one matrix product per block of
-//     rotations);
-//  4. Z = (P*Q2ᵀ*J) * Σ * (Wᵀ*Q1).
+//     lower triangle L1 and sorts its rows by decreasing norm;
+//  2. one-sided Jacobi on the rows of an upper triangle X0 gives
+//     X0 = J*Σ*Wᵀ, the final rows being Σ*Wᵀ. When the right singular
+//     vectors of Z are not wanted, X0 = L1ᵀ: L1 = W*Σ*Jᵀ, so the left
+//     ones are P*W, the normalized final rows. When they are wanted,
+//     X0 = R from the QR factorization L1 = Q2*R (dgejsv's second
+//     preconditioner, which makes the rows of X0 graded as the
+//     triangular solve below needs): L1 = Q2*J*Σ*Wᵀ, the right vectors
+//     are Q1ᵀ*[W; 0] and the left ones P*Q2*J;
+//  3. J comes from the triangular solve X0ᵀ*J = W*Σ rather than from
+//     accumulating the rotations (as in dgejsv), accepted after checking
+//     that it is orthogonal to working accuracy, otherwise the sweeps are
+//     repeated with the rotations accumulated. Matrices of at most 32
+//     rows (with the AVX-512 kernels) accumulate the rotations from the
+//     start instead, on X0 = L1ᵀ (then J is G, and the right vectors are
+//     Q1ᵀ*[J; 0]): there it costs less than the second factorization and
+//     the solve.
 //
 // Singular values are computed to high relative accuracy whenever the
 // matrix is a well-conditioned matrix times a diagonal scaling of its
 // columns (or rows), however badly scaled (for example graded), and to
-// the usual absolute accuracy eps*||A|| otherwise. Vectors cost little
-// on top of the values: the Jacobi sweeps, which are the bulk of the
-// work, are the same.
+// the usual absolute accuracy eps*||A|| otherwise. Values alone, or with
+// the left vectors of Z only, skip the second factorization, so their
+// values can differ from those of the full factorization in the last
+// bits.
 //
 // Factorize returns ErrNotFinite if a holds NaN or an infinity, and a
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
@@ -100,156 +107,200 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	}
 	wantU := o.Want == WantUV || o.Want == WantU
 	wantV := o.Want == WantUV || o.Want == WantV
-	p := min(m, n)
-	res := &SVD{S: make([]float64, p)}
+	k := min(m, n)
+	res := &SVD{S: make([]float64, k)}
 	amax := 0.0
-	if p > 0 {
-		amax = a.NormMax()
+	if k > 0 {
+		amax = normMax(a)
 	}
 	if amax == 0 {
 		// Empty or zero: any orthonormal vectors will do.
 		if wantU {
-			res.U = mat.Zeros(m, p)
-			for i := 0; i < p; i++ {
+			res.U = mat.Zeros(m, k)
+			for i := 0; i < k; i++ {
 				res.U.Set(i, i, 1)
 			}
 		}
 		if wantV {
-			res.V = mat.Zeros(n, p)
-			for i := 0; i < p; i++ {
+			res.V = mat.Zeros(n, k)
+			for i := 0; i < k; i++ {
 				res.V.Set(i, i, 1)
 			}
 		}
 		return res, nil
 	}
 	tall := m > n
-	var z *mat.Dense
-	if tall {
-		z = a.T()
-	} else {
-		z = a.Clone()
-	}
-	// Scale by a power of two (exactly, unless entries below 2^-1022
-	// times the largest underflow) so that the largest magnitude is in
-	// [0.5, 1): dot products of rows cannot overflow, and the smallest
-	// entries keep as many bits as possible.
-	_, e := math.Frexp(amax)
-	scalePow2(z, -e)
-	// Sort the columns of Z by decreasing magnitude: Householder LQ (QR
-	// of Zᵀ) is then column-wise (row-wise for Zᵀ) backward stable,
-	// which keeps graded columns accurate (Cox and Higham; dgejsv's row
-	// pivoting).
-	z, cperm := sortColumns(z)
-	k := p
 	if o.Tol <= 0 {
 		o.Tol = math.Sqrt(float64(k)) * eps
 	}
+	// Z, scaled by a power of two (exactly, unless entries below 2^-1022
+	// times the largest underflow) so that the largest magnitude is in
+	// [0.5, 1): dot products of rows cannot overflow, and the smallest
+	// entries keep as many bits as possible. Its columns are sorted by
+	// decreasing magnitude: Householder LQ (QR of Zᵀ) is then column-wise
+	// (row-wise for Zᵀ) backward stable, which keeps graded columns
+	// accurate (Cox and Higham; dgejsv's row pivoting).
+	_, e := math.Frexp(amax)
+	z, cperm := prepareZ(a, tall, -e)
 
-	// 1. Pᵀ Z = L1 Q1. For a much wider Z, first Z = L0 Q0 (blocked,
-	// no pivoting) and then Pᵀ L0 = L1 Q1', so that the pivoted
-	// factorization, which runs at the speed of matrix-vector products,
-	// works on a k x k triangle: Q1 = Q1' Q0.
+	// 1. Pᵀ Z = L1 Q1. For a much wider Z, first Z = L0 Q0 (no pivoting)
+	// and then Pᵀ L0 = L1 Q1', so that the pivoted factorization, which
+	// runs at the speed of matrix-vector products, works on a k x k
+	// triangle: Q1 = Q1' Q0.
 	zp := z
 	var f0 *lq.LQ
 	var err error
 	if _, q := z.Dims(); q > 2*k {
-		if f0, err = lq.Factor(z); err != nil {
+		if f0, err = lq.FactorInPlace(z); err != nil {
 			return nil, err
 		}
 		l0 := &mat.Dense{}
 		f0.L(l0)
 		zp = l0
 	}
-	f1, err := lq.FactorPivoted(zp)
+	f1, err := lq.FactorPivotedInPlace(zp)
 	if err != nil {
 		return nil, err
 	}
 	var l1 mat.Dense
 	f1.L(&l1)
-	// 2. L1ᵀ = L2 Q2, X = L2ᵀ.
-	f2, err := lq.Factor(l1.T())
-	if err != nil {
-		return nil, err
-	}
-	var l2 mat.Dense
-	f2.L(&l2)
-	x := l2.T()
-	flushTinyRows(x)
+	// Which singular vectors of Z are wanted: left (U_Z, k x k) and
+	// right (V_Z, q x k).
+	left := (wantU && !tall) || (wantV && tall)
+	right := (wantV && !tall) || (wantU && tall)
 
-	needAcc := (wantU && !tall) || (wantV && tall)
-	needW := (wantV && !tall) || (wantU && tall) || needAcc
-	var x0 *mat.Dense
-	if needAcc {
+	// 2. Jacobi on the rows of X0 (see above for the choice of X0).
+	// Small matrices with both sides wanted accumulate the rotations
+	// (on the slot layout of the small Jacobi kernel they cost less than
+	// the second factorization, the triangular solve and the product with Q2).
+	accumulate := left && right && k <= slotsMax && kernels.JacobiSweepTFast()
+	var f2 *lq.QR
+	var x *mat.Dense
+	if right && !accumulate {
+		// L1 = Q2 R: X0 = R.
+		if f2, err = lq.FactorQR(&l1); err != nil {
+			return nil, err
+		}
+		x = &mat.Dense{}
+		f2.R(x)
+	} else {
+		transposeSquare(&l1) // k x k
+		x = &l1
+	}
+	flushTinyRows(x)
+	var x0, acc, vz *mat.Dense
+	if right && left && !accumulate {
 		x0 = x.Clone()
 	}
 	j := rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps}
+	if accumulate {
+		// The rotations accumulate in the top k x k block of V_Z, which
+		// then holds Gᵀ (see below).
+		_, q := z.Dims()
+		vz = mat.Zeros(q, k)
+		for i := 0; i < k; i++ {
+			vz.Set(i, i, 1)
+		}
+		acc = vz.Slice(0, k, 0, k)
+		j.acc, j.lda, j.na = acc.RawData(), acc.Stride(), k
+	}
 	converged := j.run()
 	res.Sweeps = j.sweeps
 	if !converged {
-		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: j.maxCos}
+		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: math.Sqrt(j.maxCos2)}
 	}
-	var wt *mat.Dense
-	if needW {
-		wt = normalizedRows(x, j.nrm)
-	}
-	var qj *mat.Dense // Q2ᵀ J, k x k
-	if needAcc {
-		// X0 = J Σ Wᵀ: J = X0⁻ᵀ W Σ by a triangular solve, accepted if it
-		// is orthogonal to working accuracy; otherwise sweep again from X0
-		// with the rotations accumulated.
-		jm := leftVectors(x0, wt, j.nrm)
+	var jm *mat.Dense // J, k x k
+	switch {
+	case accumulate:
+		// X_final = Gᵀ X0 with acc = Gᵀ: X0 = G Σ Wᵀ, J = G, in place.
+		transposeSquare(acc)
+		jm = acc
+	case right && left:
+		// 3. X0ᵀ J = W Σ = X_finalᵀ; X0ᵀ = Rᵀ is lower triangular.
+		jm = solveJ(x0, x, j.nrm)
 		if jm == nil {
+			// Sweep again from X0 with the rotations accumulated.
 			x.Copy(x0)
-			var acc mat.Dense
-			f2.Q(&acc)
+			acc = mat.Identity(k)
 			j = rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps,
 				acc: acc.RawData(), lda: acc.Stride(), na: k}
 			converged := j.run()
 			res.Sweeps += j.sweeps
 			if !converged {
-				return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: j.maxCos}
+				return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: math.Sqrt(j.maxCos2)}
 			}
-			wt = normalizedRows(x, j.nrm)
-			qj = acc.T() // (Jᵀ Q2)ᵀ
-		} else {
-			qj = &mat.Dense{}
-			f2.MulQT(qj, jm)
+			jm = acc.T()
 		}
 	}
 	for i, v := range j.nrm {
 		res.S[i] = math.Ldexp(v, e)
 	}
 
-	var uz, vz *mat.Dense
-	if needAcc {
-		// U_Z = P Q2ᵀ J: row perm[i] of U_Z is row i of Q2ᵀ J.
-		uz = mat.Zeros(k, k)
-		for i, p := range f1.Perm() {
-			uz.SetRow(p, qj.RawRow(i))
+	var uz *mat.Dense
+	// Wᵀ: the normalized rows of X (in place; J has been computed).
+	wt := x
+	if left || right {
+		normalizeRows(x, j.nrm)
+		if slices.Contains(j.nrm, 0) {
+			have := make([]bool, k)
+			for i := range have {
+				have[i] = j.nrm[i] != 0
+			}
+			completeRows(x, have)
 		}
 	}
-	if (wantV && !tall) || (wantU && tall) {
-		// V_Z = Q1_fullᵀ [W; 0], W = (normalized rows of X)ᵀ.
-		_, q := zp.Dims()
-		c := mat.Zeros(q, k)
-		c.Slice(0, k, 0, k).Copy(wt.T())
-		vz = &mat.Dense{}
-		f1.MulQT(vz, c)
+	if left {
+		// Without the second factorization, U_Z = P W; with it,
+		// U_Z = P Q2 J (L1 = Q2 R = Q2 J Σ Wᵀ). Row perm[i] of U_Z is row
+		// i of W or of Q2 J.
+		uz = mat.Zeros(k, k)
+		if f2 != nil {
+			f2.MulQ(jm, jm) // Q2 J
+			for i, p := range f1.Perm() {
+				uz.SetRow(p, jm.RawRow(i))
+			}
+		} else {
+			wd, ld := wt.RawData(), wt.Stride()
+			for i, p := range f1.Perm() {
+				row := uz.RawRow(p)
+				for c := range row {
+					row[c] = wd[c*ld+i]
+				}
+			}
+		}
+	}
+	if right {
+		// V_Z = Q1_fullᵀ [W; 0] with the second factorization
+		// (Pᵀ Z = Q2 J Σ Wᵀ Q1), Q1_fullᵀ [J; 0] without it, and
+		// Q0_fullᵀ on top of either.
+		_, q := z.Dims()
+		v := vz
+		if v == nil {
+			v = mat.Zeros(q, k)
+		}
+		vd := v.RawData()
+		if f2 != nil {
+			wd, ld := wt.RawData(), wt.Stride()
+			for i := 0; i < k; i++ {
+				row := vd[i*k : (i+1)*k]
+				for c := range row {
+					row[c] = wd[c*ld+i]
+				}
+			}
+		} else if jm != acc {
+			// Without the second factorization, Pᵀ Z = L1 Q1 = W Σ Jᵀ Q1.
+			v.Slice(0, k, 0, k).Copy(jm)
+		}
+		_, q1 := zp.Dims()
+		f1.MulQT(v.Slice(0, q1, 0, k), v.Slice(0, q1, 0, k))
 		if f0 != nil {
-			_, q = z.Dims()
-			c = mat.Zeros(q, k)
-			c.Slice(0, k, 0, k).Copy(vz)
-			vz = &mat.Dense{}
-			f0.MulQT(vz, c)
+			f0.MulQT(v, v)
 		}
 		if cperm != nil {
 			// Z = Z_sorted Πᵀ: row cperm[i] of V_Z is row i of V_sorted.
-			v := mat.Zeros(q, k)
-			for i, ci := range cperm {
-				v.SetRow(ci, vz.RawRow(i))
-			}
-			vz = v
+			permuteRows(v, cperm)
 		}
+		vz = v
 	}
 	if tall {
 		res.U, res.V = vz, uz
@@ -269,155 +320,318 @@ func Values(a *mat.Dense) ([]float64, error) {
 	return s.S, nil
 }
 
-// leftVectors returns J = X0⁻ᵀ*W*Σ for the upper triangular k x k X0 =
-// J*Σ*Wᵀ, given wt = Wᵀ and the singular values sigma, or nil if J is not
-// orthogonal to working accuracy (||JᵀJ - I||_1 > 30*k*eps) or cannot be
-// computed (a zero singular value or diagonal element). This is how
-// LAPACK's dgejsv avoids accumulating the rotations: the triangular
-// solve is accurate when X0 is well conditioned up to a scaling of its
-// rows, which the QR preconditioning makes the common case, and the
-// check catches the others. The solve is blocked, with the updates done
-// by kernels.Gemm.
-func leftVectors(x0, wt *mat.Dense, sigma []float64) *mat.Dense {
+// solveJ returns J = X0⁻ᵀ*X_finalᵀ for X0 = J*Σ*Wᵀ (x0 the upper
+// triangle X0, x the rows after the sweeps, Σ*Wᵀ, of norms sigma),
+// with its columns scaled to unit norm, or nil if J is not orthogonal to
+// working accuracy (||JᵀJ - I||_1 > 10*k*eps, which keeps LAPACK's test
+// ratio for the orthogonality of U below 10) or cannot be computed (a
+// zero singular value or diagonal element). This is how LAPACK's dgejsv avoids
+// accumulating the rotations: the triangular solve is accurate when X0 is
+// well conditioned up to a scaling of its rows, which the pivoted QR
+// preconditioning makes the common case, and the check catches the
+// others. The solve runs by rows, the rows above a block of 64 applied
+// with one matrix product.
+func solveJ(x0, x *mat.Dense, sigma []float64) *mat.Dense {
 	k, _ := x0.Dims()
 	for i := 0; i < k; i++ {
 		if sigma[i] == 0 || x0.At(i, i) == 0 {
 			return nil
 		}
 	}
-	l := x0.T() // lower triangular
-	jm := wt.T()
-	for i := 0; i < k; i++ {
-		row := jm.RawRow(i)
-		for c := range row {
-			row[c] *= sigma[c]
-		}
-	}
-	// Solve L J = W Σ by block rows.
+	// X0ᵀ is lower triangular, (X0ᵀ)[i][p] = X0[p][i]; the right-hand side
+	// is X_finalᵀ = W Σ.
+	jm := x.T()
 	const nb = 64
-	ld, jd := l.RawData(), jm.RawData()
+	xd, lx := x0.RawData(), x0.Stride()
+	jd := jm.RawData()
+	col := make([]float64, nb)
 	for i0 := 0; i0 < k; i0 += nb {
 		i1 := min(i0+nb, k)
 		if i0 > 0 {
-			kernels.Gemm(false, false, i1-i0, k, i0, -1, ld[i0*k:], k, jd, k, 1, jd[i0*k:], k)
+			// J[i0:i1] -= (X0[0:i0, i0:i1])ᵀ J[0:i0]
+			kernels.Gemm(true, false, i1-i0, k, i0, -1, xd[i0:], lx, jd, k, 1, jd[i0*k:], k)
 		}
 		for i := i0; i < i1; i++ {
 			ji := jd[i*k : (i+1)*k]
-			for p := i0; p < i; p++ {
-				if c := ld[i*k+p]; c != 0 {
-					kernels.Axpy(-c, jd[p*k:(p+1)*k], ji)
+			if i > i0 {
+				// J[i] -= X0[i0:i, i]ᵀ J[i0:i]
+				c := col[:i-i0]
+				for p := range c {
+					c[p] = xd[(i0+p)*lx+i]
 				}
+				kernels.Gemv(true, i-i0, k, -1, jd[i0*k:], k, c, 1, ji)
 			}
-			kernels.Scal(1/ld[i*k+i], ji)
+			kernels.Scal(1/xd[i*lx+i], ji)
 		}
 	}
-	var g mat.Dense
-	g.GramCols(jm)
-	g.Sub(&g, mat.Identity(k))
-	if !(g.Norm1() <= 30*float64(k)*eps) {
+	// Unit columns (the norms carry most of the error), then the check.
+	// The columns of J have norms near 1: plain sums of squares are
+	// accurate.
+	g := make([]float64, k*k)
+	cn := g[:k]
+	for i := 0; i < k; i++ {
+		for c, v := range jd[i*k : (i+1)*k] {
+			cn[c] += v * v
+		}
+	}
+	for c := range cn {
+		if !(cn[c] > 0) {
+			return nil
+		}
+		cn[c] = 1 / math.Sqrt(cn[c])
+	}
+	for i := 0; i < k; i++ {
+		row := jd[i*k : (i+1)*k]
+		for c := range row {
+			row[c] *= cn[c]
+		}
+	}
+	kernels.Syrk(true, k, k, 1, jd, k, 0, g, k)
+	var n1 float64 // ||JᵀJ - I||_1
+	for c := 0; c < k; c++ {
+		var s float64
+		for r := 0; r < k; r++ {
+			v := g[r*k+c]
+			if r == c {
+				v--
+			}
+			s += math.Abs(v)
+		}
+		n1 = math.Max(n1, s)
+	}
+	if !(n1 <= 10*float64(k)*eps) {
 		return nil
 	}
 	return jm
 }
 
-// normalizedRows returns x with each row divided by its norm (nrm); rows
-// of norm zero are replaced by an orthonormal completion of the others.
-func normalizedRows(x *mat.Dense, nrm []float64) *mat.Dense {
-	r, c := x.Dims()
-	w := x.Clone()
-	have := make([]bool, r)
-	missing := false
+// normalizeRows divides each row of x by its norm (nrm); rows of norm
+// zero are set to zero. The rows are first scaled by a power of two near
+// their norms (exactly), so that tiny and huge rows normalize accurately.
+func normalizeRows(x *mat.Dense, nrm []float64) {
+	r, _ := x.Dims()
 	for i := 0; i < r; i++ {
+		row := x.RawRow(i)
 		if nrm[i] == 0 {
-			clear(w.RawRow(i))
-			missing = true
+			clear(row)
 			continue
 		}
-		row := w.RawRow(i)
-		_, e := math.Frexp(nrm[i])
-		scaleSlicePow2(row, -e)
-		kernels.Scal(1/kernels.Nrm2(row), row)
-		have[i] = true
+		if nrm[i] < 0x1p-500 || nrm[i] > 0x1p500 {
+			_, e := math.Frexp(nrm[i])
+			scaleSlicePow2(row, -e)
+			kernels.Scal(1/kernels.Nrm2(row), row)
+			continue
+		}
+		kernels.Scal(1/nrm[i], row)
 	}
-	if missing {
-		completeRows(w, have)
-	}
-	_ = c
-	return w
 }
 
 // completeRows fills the rows i of w with !have[i] so that the rows of w
-// are orthonormal, given that the rows with have[i] are: each new row is
-// a unit vector orthogonalized (twice, by modified Gram-Schmidt) against
-// the rows present.
+// are orthonormal, given that the rows with have[i] are. Each new row is
+// the unit vector e_k whose component orthogonal to the rows present is
+// largest (the squared norms of those components add up to the number
+// of rows missing, so the largest is at least 1/c), orthogonalized twice
+// against them by modified Gram-Schmidt and normalized.
 func completeRows(w *mat.Dense, have []bool) {
 	_, c := w.Dims()
-	next := 0
+	res := make([]float64, c) // 1 - sum over the rows present of w[t][k]²
+	for k := range res {
+		res[k] = 1
+	}
+	for t := range have {
+		if have[t] {
+			for k, v := range w.RawRow(t) {
+				res[k] -= v * v
+			}
+		}
+	}
 	v := make([]float64, c)
 	for i := range have {
 		if have[i] {
 			continue
 		}
-		for ; next < c; next++ {
-			clear(v)
-			v[next] = 1
-			for pass := 0; pass < 2; pass++ {
-				for t := range have {
-					if have[t] {
-						rt := w.RawRow(t)
-						kernels.Axpy(-kernels.Dot(rt, v), rt, v)
-					}
-				}
-			}
-			if nv := kernels.Nrm2(v); nv > 0.5 {
-				kernels.Scal(1/nv, v)
-				copy(w.RawRow(i), v)
-				have[i] = true
-				next++
-				break
+		best := 0
+		for k := range res {
+			if res[k] > res[best] {
+				best = k
 			}
 		}
-		if !have[i] {
+		clear(v)
+		v[best] = 1
+		for pass := 0; pass < 2; pass++ {
+			for t := range have {
+				if have[t] {
+					rt := w.RawRow(t)
+					kernels.Axpy(-kernels.Dot(rt, v), rt, v)
+				}
+			}
+		}
+		nv := kernels.Nrm2(v)
+		if !(nv > 0.5/math.Sqrt(float64(c))) {
 			panic(fmt.Sprintf("svd: internal error: cannot complete row %d of an orthonormal basis", i))
+		}
+		kernels.Scal(1/nv, v)
+		copy(w.RawRow(i), v)
+		have[i] = true
+		for k, x := range v {
+			res[k] -= x * x
 		}
 	}
 }
 
-// sortColumns returns z with its columns sorted by decreasing largest
-// magnitude (a stable sort) and the permutation, or z and nil if the
-// columns are already sorted. Column i of the result is column perm[i]
-// of z.
-func sortColumns(z *mat.Dense) (*mat.Dense, []int) {
-	r, c := z.Dims()
+// prepareZ returns Z = A (or Aᵀ if trans) times 2^e with its columns
+// sorted by decreasing largest magnitude (a stable sort), in one pass
+// over A after the magnitudes, and the permutation (nil if the columns
+// are in order already): column i of Z is column perm[i] of the scaled
+// A (or Aᵀ). Scaling by a power of two is exact unless entries
+// underflow.
+func prepareZ(a *mat.Dense, trans bool, e int) (*mat.Dense, []int) {
+	m, n := a.Dims()
+	r, c := m, n
+	if trans {
+		r, c = n, m
+	}
+	// big[j] = largest magnitude in column j of Z.
 	big := make([]float64, c)
-	for i := 0; i < r; i++ {
-		for j, v := range z.RawRow(i) {
-			big[j] = math.Max(big[j], math.Abs(v))
+	for i := 0; i < m; i++ {
+		row := a.RawRow(i)
+		if trans {
+			big[i] = maxAbs(row)
+			continue
+		}
+		for j, v := range row {
+			if v = math.Abs(v); v > big[j] {
+				big[j] = v
+			}
 		}
 	}
-	perm := make([]int, c)
-	for j := range perm {
-		perm[j] = j
-	}
-	sorted := true
+	var perm []int
 	for j := 1; j < c; j++ {
 		if big[j] > big[j-1] {
-			sorted = false
+			// Sort (magnitude, index) pairs: decreasing magnitude, ties
+			// in index order (the order of a stable sort).
+			type col struct {
+				big float64
+				j   int
+			}
+			cols := make([]col, c)
+			for j := range cols {
+				cols[j] = col{big[j], j}
+			}
+			slices.SortFunc(cols, func(a, b col) int {
+				if c := cmp.Compare(b.big, a.big); c != 0 {
+					return c
+				}
+				return a.j - b.j
+			})
+			perm = make([]int, c)
+			for j := range perm {
+				perm[j] = cols[j].j
+			}
 			break
 		}
 	}
-	if sorted {
-		return z, nil
-	}
-	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(big[b], big[a]) })
-	s := mat.Zeros(r, c)
-	for i := 0; i < r; i++ {
-		src, dst := z.RawRow(i), s.RawRow(i)
-		for j, pj := range perm {
-			dst[j] = src[pj]
+	z := mat.Zeros(r, c)
+	zd := z.RawData()
+	scale := math.Ldexp(1, max(e, -1022))
+	exact := e >= -1022 && e <= 1023
+	if !trans {
+		for i := 0; i < m; i++ {
+			src, dst := a.RawRow(i), zd[i*c:(i+1)*c]
+			if perm == nil {
+				copy(dst, src)
+			} else {
+				for j, pj := range perm {
+					dst[j] = src[pj]
+				}
+			}
+		}
+	} else {
+		// Z[j][i'] = A[i][j] with i' the position of row i of A.
+		pos := make([]int, m)
+		for i := range pos {
+			pos[i] = i
+		}
+		for i, pi := range perm {
+			pos[pi] = i
+		}
+		// Blocks of 32 rows of A, so that the columns of Z written
+		// stay in cache.
+		for i0 := 0; i0 < m; i0 += 32 {
+			i1 := min(i0+32, m)
+			for j0 := 0; j0 < n; j0 += 32 {
+				j1 := min(j0+32, n)
+				for i := i0; i < i1; i++ {
+					pi := pos[i]
+					for j, v := range a.RawRow(i)[j0:j1] {
+						zd[(j0+j)*c+pi] = v
+					}
+				}
+			}
 		}
 	}
-	return s, perm
+	if exact {
+		if e != 0 {
+			kernels.Scal(scale, zd)
+		}
+	} else {
+		scalePow2(z, e)
+	}
+	return z, perm
+}
+
+// transposeSquare transposes the square matrix a in place.
+func transposeSquare(a *mat.Dense) {
+	n, _ := a.Dims()
+	d, ld := a.RawData(), a.Stride()
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			d[i*ld+j], d[j*ld+i] = d[j*ld+i], d[i*ld+j]
+		}
+	}
+}
+
+// permuteRows moves row i of a to row perm[i], in place (following the
+// cycles of the permutation with one spare row).
+func permuteRows(a *mat.Dense, perm []int) {
+	r, c := a.Dims()
+	done := make([]bool, r)
+	tmp := make([]float64, c)
+	for s := range perm {
+		if done[s] || perm[s] == s {
+			continue
+		}
+		// The cycle s -> perm[s] -> ...: carry row s along it.
+		copy(tmp, a.RawRow(s))
+		for i := perm[s]; ; i = perm[i] {
+			row := a.RawRow(i)
+			for j := range row {
+				row[j], tmp[j] = tmp[j], row[j]
+			}
+			done[i] = true
+			if i == s {
+				break
+			}
+		}
+	}
+}
+
+// normMax returns the largest magnitude in a.
+func normMax(a *mat.Dense) float64 {
+	r, _ := a.Dims()
+	var m float64
+	for i := 0; i < r; i++ {
+		m = math.Max(m, maxAbs(a.RawRow(i)))
+	}
+	return m
+}
+
+// maxAbs returns the largest magnitude in x.
+func maxAbs(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	return math.Abs(x[kernels.Iamax(x)])
 }
 
 // flushTinyRows sets to zero the rows of x whose norm is below 2^-1000
@@ -445,12 +659,19 @@ func scalePow2(a *mat.Dense, e int) {
 	}
 }
 
-// finite reports whether every element of a is finite.
+// finite reports whether every element of a is finite. A row whose sum
+// of magnitudes (kernels.Asum, which propagates NaN and Inf) is finite is
+// finite; a row whose sum is not is checked element by element (finite
+// values may add up to +Inf).
 func finite(a *mat.Dense) bool {
 	r, _ := a.Dims()
 	for i := 0; i < r; i++ {
-		for _, v := range a.RawRow(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		row := a.RawRow(i)
+		if s := kernels.Asum(row); s-s == 0 {
+			continue
+		}
+		for _, v := range row {
+			if v-v != 0 {
 				return false
 			}
 		}

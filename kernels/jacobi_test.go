@@ -1,0 +1,322 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// pairLayout places np pairs of n-vectors in one guarded buffer: vector j
+// starts at offset off[j], with a gap of sentinels after each vector and
+// unaligned starts, so that writes outside the vectors show up.
+type pairLayout struct {
+	x   *guarded
+	off []int
+	n   int
+}
+
+func newPairLayout(r *rand.Rand, n, nvec int) *pairLayout {
+	off := make([]int, nvec)
+	pos := 0
+	for j := range off {
+		pos += 1 + r.IntN(5) // gap (and misalignment) before every vector
+		off[j] = pos
+		pos += n
+	}
+	pos += 3
+	l := &pairLayout{off: off, n: n}
+	inVec := make([]bool, pos)
+	for _, o := range off {
+		for k := o; k < o+n; k++ {
+			inVec[k] = true
+		}
+	}
+	l.x = newGuarded(pos, r.IntN(8), func(i int) float64 {
+		if inVec[i] {
+			return r.NormFloat64()
+		}
+		return sentinel
+	})
+	return l
+}
+
+// checkGaps reports writes into the gaps between the vectors.
+func (l *pairLayout) checkGaps(t *testing.T, what string) {
+	t.Helper()
+	l.x.check(t, what)
+	x := l.x.s()
+	inVec := make([]bool, len(x))
+	for _, o := range l.off {
+		for k := o; k < o+l.n; k++ {
+			inVec[k] = true
+		}
+	}
+	for i, v := range x {
+		if !inVec[i] && v != sentinel {
+			t.Fatalf("%s: wrote between the vectors: x[%d] = %v", what, i, v)
+		}
+	}
+}
+
+// pairOffsets returns the offsets of np pairs drawn from the vectors of
+// l; with distinct, each vector appears at most once.
+func pairOffsets(r *rand.Rand, l *pairLayout, np int, distinct bool) []int {
+	o := make([]int, 2*np)
+	perm := r.Perm(len(l.off))
+	for i := range o {
+		if distinct {
+			o[i] = l.off[perm[i]]
+		} else {
+			o[i] = l.off[r.IntN(len(l.off))]
+		}
+	}
+	return o
+}
+
+func jacobiLengths() []int {
+	var ns []int
+	for n := 0; n <= 3*32+1; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 255, 257, 1001)
+}
+
+func TestRotPairs(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(32, uint64(p)))
+		for _, n := range jacobiLengths() {
+			for _, np := range []int{0, 1, 3, 6} {
+				// Distinct vectors, and (odd n) vectors shared by several
+				// pairs, which must be rotated in order.
+				distinct := n%2 == 0
+				l := newPairLayout(r, n, 2*np+1)
+				o := pairOffsets(r, l, np, distinct)
+				if !distinct {
+					for i := 0; i < np; i++ {
+						for o[2*i] == o[2*i+1] && len(l.off) > 1 {
+							o[2*i+1] = l.off[r.IntN(len(l.off))]
+						}
+					}
+				}
+				cs := make([]float64, 2*np)
+				for i := 0; i < np; i++ {
+					th := r.Float64() * 2 * math.Pi
+					cs[2*i], cs[2*i+1] = math.Cos(th), math.Sin(th)
+				}
+				want := append([]float64(nil), l.x.s()...)
+				rotPairsGeneric(want, n, o, cs)
+				RotPairs(l.x.s(), n, o, cs)
+				l.checkGaps(t, "RotPairs")
+				// Each application errs by about 2 eps |u|+|v| per
+				// element; chains of up to np rotations accumulate.
+				x := l.x.s()
+				for k := range x {
+					if x[k] == sentinel {
+						continue
+					}
+					if d := math.Abs(x[k] - want[k]); d > 8*float64(np+1)*eps*(math.Abs(want[k])+3) {
+						t.Fatalf("n=%d np=%d: x[%d] = %v, reference %v", n, np, k, x[k], want[k])
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestPairsNaNInf(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		for _, n := range []int{1, 7, 8, 9, 33} {
+			for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+				x := make([]float64, 2*n)
+				for i := range x {
+					x[i] = 1
+				}
+				x[n-1] = bad
+				RotPairs(x, n, []int{0, n}, []float64{0.6, 0.8})
+				if v := x[2*n-1]; !(v != v || math.IsInf(v, 0)) {
+					t.Errorf("n=%d: RotPairs with %v left %v", n, bad, v)
+				}
+			}
+		}
+	})
+}
+
+func TestJacobiPanics(t *testing.T) {
+	x := make([]float64, 10)
+	for name, f := range map[string]func(){
+		"offset past end":  func() { RotPairs(x, 4, []int{0, 7}, []float64{1, 0}) },
+		"negative offset":  func() { RotPairs(x, 4, []int{-1, 4}, []float64{1, 0}) },
+		"too few offsets":  func() { RotPairs(x, 4, []int{0}, []float64{1, 0}) },
+		"odd cs":           func() { RotPairs(x, 4, []int{0, 4}, []float64{1}) },
+		"negative n":       func() { RotPairs(x, -1, []int{0, 4}, []float64{1, 0}) },
+		"steps mismatch":   func() { JacobiSteps(x, 4, 4, []int{0, 1}, []int{2}, make([]float64, 2), 0, make([]float64, 2)) },
+		"row out of range": func() { JacobiSteps(x, 4, 4, []int{0, 2}, []int{1}, make([]float64, 3), 0, make([]float64, 2)) },
+		"short cs":         func() { JacobiSteps(x, 4, 4, []int{0, 1}, []int{1}, make([]float64, 2), 0, make([]float64, 1)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// stepCase builds an r x n matrix (row stride ld, padding filled with
+// junk that must not change) with rows of varied norms, some zero, some
+// beyond the fast range, some exactly orthogonal (disjoint supports),
+// some nearly parallel (the norm update cancels), and pairs them.
+func stepCase(r *rand.Rand, nrows, n, ld int) (x []float64, sq []float64, rows []int, kinds []int) {
+	x = make([]float64, nrows*ld)
+	for i := range x {
+		x[i] = 1e300 // junk in the padding
+	}
+	sq = make([]float64, nrows)
+	kinds = make([]int, nrows)
+	for i := 0; i < nrows; i++ {
+		row := x[i*ld : i*ld+n]
+		scale := math.Ldexp(1, r.IntN(60)-30)
+		kind := r.IntN(10)
+		kinds[i] = kind
+		for k := range row {
+			row[k] = scale * r.NormFloat64()
+			if kind == 0 && k%2 == 1 || kind == 1 && k%2 == 0 {
+				row[k] = 0 // disjoint supports: orthogonal to the other kind
+			}
+		}
+		switch kind {
+		case 2:
+			clear(row)
+		case 3:
+			for k := range row {
+				row[k] *= 0x1p-300 // squared norm below JacobiSqMin
+			}
+		case 4:
+			if i > 0 {
+				prev := x[(i-1)*ld : (i-1)*ld+n]
+				for k := range row {
+					row[k] = prev[k] * (1 + 1e-9*r.NormFloat64())
+				}
+			}
+		}
+		for _, v := range row {
+			sq[i] += v * v
+		}
+	}
+	perm := r.Perm(nrows)
+	np := nrows / 2
+	rows = make([]int, 2*np)
+	copy(rows, perm)
+	// Nearly parallel rows i-1, i as a pair now and then.
+	for i := 0; i+1 < 2*np; i += 2 {
+		if r.IntN(4) == 0 && rows[i] > 0 {
+			p := rows[i]
+			for j := range rows {
+				if rows[j] == p-1 && j != i {
+					rows[j], rows[i+1] = rows[i+1], rows[j]
+				}
+			}
+		}
+	}
+	return x, sq, rows, kinds
+}
+
+func TestJacobiSteps(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(33, uint64(p)))
+		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 64, 65, 100, 257} {
+			for _, nrows := range []int{2, 3, 6, 16, 17, 34, 40} {
+				ld := n + r.IntN(3)
+				x, sq, rows, kinds := stepCase(r, nrows, n, ld)
+				tol := 1e-8
+				// Several steps over the same rows: each a random set of
+				// disjoint pairs, so that later steps see the rows the
+				// earlier ones rotated. Only rows whose fate does not hang
+				// on rounding take part: not the nearly parallel ones
+				// (after their rotation one is rounding noise), and with
+				// n >= 4 (two 1-vectors rotate to an exact or a rounding
+				// zero).
+				steps := randomSteps(r, len(rows)/2)
+				var stable []int
+				for i, k := range kinds {
+					if k != 4 && !(i+1 < nrows && kinds[i+1] == 4) {
+						stable = append(stable, i)
+					}
+				}
+				for k := r.IntN(4); k > 0 && n >= 4 && len(stable) >= 2; k-- {
+					r.Shuffle(len(stable), func(i, j int) { stable[i], stable[j] = stable[j], stable[i] })
+					c := 1 + r.IntN(len(stable)/2)
+					rows = append(rows, stable[:2*c]...)
+					steps = append(steps, c)
+				}
+				x0, sq0 := append([]float64(nil), x...), append([]float64(nil), sq...)
+				wantX, wantSq := append([]float64(nil), x...), append([]float64(nil), sq...)
+				wantCs := make([]float64, len(rows))
+				wr, wl, wc, ws := jacobiStepsGeneric(wantX, n, ld, rows, steps, wantSq, tol*tol, wantCs)
+				cs := make([]float64, len(rows)+1)
+				cs[len(rows)] = sentinel
+				gr, gl, gc, gs := JacobiSteps(x, n, ld, rows, steps, sq, tol, cs)
+				if cs[len(rows)] != sentinel {
+					t.Fatalf("n=%d: JacobiStep wrote past cs", n)
+				}
+				if gr != wr || gl != wl {
+					t.Fatalf("n=%d rows=%d: rotated, left = %d, %d; reference %d, %d", n, nrows, gr, gl, wr, wl)
+				}
+				if !close(gc, wc, 1e-12) || !close(gs, ws, 1e-12) {
+					t.Fatalf("n=%d rows=%d: max cos², sin = %v, %v; reference %v, %v", n, nrows, gc, gs, wc, ws)
+				}
+				for i := range cs[:len(rows)] {
+					if !(math.Abs(cs[i]-wantCs[i]) <= 1e-12*math.Abs(wantCs[i])+1e-15) {
+						t.Fatalf("n=%d rows=%d: cs[%d] = %v, reference %v", n, nrows, i, cs[i], wantCs[i])
+					}
+				}
+				// A squared norm recomputed after cancellation errs by
+				// rounding relative to the pair's squared norms.
+				pairSq := append([]float64(nil), sq0...)
+				for i := 0; i+1 < len(rows); i += 2 {
+					s := sq0[rows[i]] + sq0[rows[i+1]]
+					pairSq[rows[i]], pairSq[rows[i+1]] = s, s
+				}
+				for i := range sq {
+					if !close(sq[i], wantSq[i], 1e-12) && !(math.Abs(sq[i]-wantSq[i]) <= 1e-26*float64(n)*pairSq[i]) {
+						t.Fatalf("n=%d rows=%d: sq[%d] = %v, reference %v (was %v)", n, nrows, i, sq[i], wantSq[i], sq0[i])
+					}
+				}
+				for i := 0; i < nrows; i++ {
+					scale := math.Sqrt(wantSq[i]) + math.Sqrt(sq0[i]) + 1e-300
+					for k := 0; k < ld; k++ {
+						got, want := x[i*ld+k], wantX[i*ld+k]
+						if k >= n {
+							if got != x0[i*ld+k] {
+								t.Fatalf("n=%d: padding of row %d changed", n, i)
+							}
+							continue
+						}
+						if math.Abs(got-want) > 1e-13*scale {
+							t.Fatalf("n=%d rows=%d: x[%d][%d] = %v, reference %v", n, nrows, i, k, got, want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// close reports whether x and y agree to a relative tolerance (or are
+// both tiny).
+func close(x, y, tol float64) bool {
+	return math.Abs(x-y) <= tol*math.Max(math.Abs(x), math.Abs(y))+1e-300
+}
+
+// randomSteps splits np pairs into steps of random sizes (some empty).
+func randomSteps(r *rand.Rand, np int) []int {
+	var steps []int
+	for np > 0 {
+		c := min(np, r.IntN(12))
+		steps = append(steps, c)
+		np -= c
+	}
+	return steps
+}
