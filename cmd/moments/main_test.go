@@ -28,4 +28,14 @@ func TestCommands(t *testing.T) {
 	if err := run([]string{"help"}, &out, &errb); err != nil || !strings.Contains(out.String(), "usage") {
 		t.Fatalf("help: %v %q", err, out.String())
 	}
+	for _, c := range []string{"example", "demo", "dag", "lda", "treemix", "(the default)"} {
+		if !strings.Contains(out.String(), c) {
+			t.Fatalf("help lacks %q:\n%s", c, out.String())
+		}
+	}
+	// No command runs example, the default (here failing fast on its
+	// flags' check rather than learning).
+	if err := run([]string{"-k", "0"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "example") {
+		t.Fatalf("default command: %v", err)
+	}
 }

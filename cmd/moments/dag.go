@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/moments-go/moments/latent/linear"
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
+)
+
+const dagUsage = `usage: moments dag -k K [flags] DATA.csv
+
+Learns a linear model with K hidden variables related by a DAG from
+single-view numeric samples (one sample a line, one observed variable a
+field; blank lines and lines starting with # are skipped): x = A h + eps,
+h = Lambda h + eta, with independent skewed noises (ALGORITHM 2 of the
+linear-BN paper of Anandkumar, Hsu, Javanmard and Kakade: DLD and
+TWMLearn for A, the whitened third moment for the causal order). It
+prints A and Lambda in canonical form (unit-variance hidden variables
+h1..hK, numbered in the learned causal order) and diagnostics. Needs
+3K <= the number of observed variables.
+
+flags:
+`
+
+// runDAG is the dag subcommand.
+func runDAG(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dag", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, dagUsage)
+		fs.PrintDefaults()
+	}
+	k := fs.Int("k", 0, "number of hidden variables (required)")
+	seed := fs.Uint64("seed", 1, "random seed (partitions, directions)")
+	header := fs.String("header", "auto", "first line holds the names: yes, no or auto (yes if a field is not a number)")
+	comma := fs.String("comma", ",", "field separator (one character; \\t for a tab)")
+	prune := fs.Float64("prune", 0, "set the entries of Lambda with magnitude at most this to zero")
+	tau := fs.Float64("tau", 0.1, "support threshold: entries of A above tau times their column's largest, edges with |Lambda| above tau")
+	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
+	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *k < 1 {
+		fs.Usage()
+		return errors.New("dag: need -k K >= 1 and one DATA file")
+	}
+	opts := linear.CSVOptions{}
+	switch strings.ToLower(*header) {
+	case "auto", "":
+	case "yes", "true", "1":
+		opts.Header = 1
+	case "no", "false", "0":
+		opts.Header = -1
+	default:
+		return fmt.Errorf("dag: -header %q: want yes, no or auto", *header)
+	}
+	sep := strings.ReplaceAll(*comma, `\t`, "\t")
+	if utf8.RuneCountInString(sep) != 1 {
+		return fmt.Errorf("dag: -comma %q: want one character", *comma)
+	}
+	opts.Comma, _ = utf8.DecodeRuneInString(sep)
+
+	start := time.Now()
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	data, err := linear.ReadCSV(f, opts)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	N, n := data.NumSamples(), data.Dim()
+	fmt.Fprintf(stdout, "data       %d samples of %d variables (read in %.2fs)\n", N, n, time.Since(start).Seconds())
+	if 3**k > n {
+		return fmt.Errorf("dag: -k %d with %d observed variables (at most %d): %w", *k, n, n/3, linear.ErrTooManyFactors)
+	}
+	if N < 2 {
+		return fmt.Errorf("dag: %s: %d sample(s): %w", fs.Arg(0), N, linear.ErrBadData)
+	}
+
+	ctx := context.Background()
+	mo := moments.Options{Workers: *workers}
+	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
+	do.Seed = *seed
+	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	stages := newStageTimer()
+	do.Progress = stages.progress(stderr, *quiet)
+	start = time.Now()
+	sm, err := moments.NewSampleMoments(ctx, data, stages.pass(do.Progress, "moments", mo))
+	if err != nil {
+		return err
+	}
+	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: data, Opts: mo}, *k, do)
+	stages.end(stderr, *quiet)
+	if err != nil {
+		return err
+	}
+	learn := time.Since(start)
+
+	names := data.Names
+	if names == nil {
+		names = make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("x%d", i+1)
+		}
+	}
+	hidden := make([]string, *k)
+	for j := range hidden {
+		hidden[j] = fmt.Sprintf("h%d", j+1)
+	}
+	fmt.Fprintf(stdout, "learned    k = %d in %.2fs\n", *k, learn.Seconds())
+
+	fmt.Fprintf(stdout, "\nA (%d x %d; canonical form: unit-variance hidden variables), with the observed noise variances:\n", n, *k)
+	printMatrix(stdout, d.A, names, hidden, "noise var", d.NoiseVar)
+	fmt.Fprintf(stdout, "\nLambda (%d x %d, strictly lower triangular: h_i = sum_j Lambda_ij h_j + eta_i), with the hidden noise variances:\n", *k, *k)
+	printMatrix(stdout, d.Lambda, hidden, hidden, "eta var", d.EtaVar)
+
+	fmt.Fprintf(stdout, "\ncausal order: %s (parents come first)\n", strings.Join(hidden, " "))
+	fmt.Fprintf(stdout, "edges |Lambda_ij| > %g:\n", *tau)
+	found := false
+	for i := 0; i < *k; i++ {
+		var ps []string
+		for j := 0; j < i; j++ {
+			if v := d.Lambda.At(i, j); math.Abs(v) > *tau {
+				ps = append(ps, fmt.Sprintf("%s (%+.3f)", hidden[j], v))
+			}
+		}
+		if len(ps) > 0 {
+			found = true
+			fmt.Fprintf(stdout, "  %s <- %s\n", hidden[i], strings.Join(ps, ", "))
+		}
+	}
+	if !found {
+		fmt.Fprintln(stdout, "  none")
+	}
+	fmt.Fprintln(stdout)
+	printDiagnostics(stdout, d, *tau)
+	fmt.Fprintln(stdout, "\ntime:")
+	stages.print(stdout)
+	return nil
+}
+
+// printMatrix prints m with row and column labels and one extra column.
+func printMatrix(w io.Writer, m *mat.Dense, rows, cols []string, extraName string, extra []float64) {
+	r, c := m.Dims()
+	width := 4
+	for _, s := range rows {
+		width = max(width, utf8.RuneCountInString(s))
+	}
+	fmt.Fprintf(w, "  %-*s", width, "")
+	for j := 0; j < c; j++ {
+		fmt.Fprintf(w, " %7s", cols[j])
+	}
+	fmt.Fprintf(w, "  %9s\n", extraName)
+	for i := 0; i < r; i++ {
+		fmt.Fprintf(w, "  %-*s", width, rows[i])
+		for j := 0; j < c; j++ {
+			if v := m.At(i, j); v == 0 {
+				fmt.Fprintf(w, " %7s", ".")
+			} else {
+				fmt.Fprintf(w, " %7.3f", v)
+			}
+		}
+		fmt.Fprintf(w, "  %9.4g\n", extra[i])
+	}
+}
+
+// printDiagnostics prints what tells whether the model's assumptions
+// hold: the skewness of the hidden noises (ECA needs it away from zero),
+// the triangularity of the order, the expansion property and incoherence
+// of A's thresholded support, and the noise variances.
+func printDiagnostics(w io.Writer, d *linear.DAG, tau float64) {
+	fmt.Fprintln(w, "diagnostics:")
+	sk := make([]string, len(d.Skewness))
+	minSkew := math.Inf(1)
+	for j, s := range d.Skewness {
+		sk[j] = fmt.Sprintf("%.2f", s)
+		minSkew = math.Min(minSkew, math.Abs(s))
+	}
+	fmt.Fprintf(w, "  skewness of the hidden noises (up to sign): %s\n", strings.Join(sk, " "))
+	if minSkew < 0.1 {
+		fmt.Fprintf(w, "    warning: a skewness of %.3f; the order needs skewed hidden noises\n", minSkew)
+	}
+	fmt.Fprintf(w, "  triangularity %.4f (0 for an exact DAG; small when the order is reliable)\n", d.Triangularity)
+	a := thresholdColumns(d.A, tau)
+	rep := linear.CheckExpansion(a, 0)
+	how := "exact check"
+	if !rep.Exact {
+		how = "sufficient check"
+	}
+	switch {
+	case rep.Holds:
+		fmt.Fprintf(w, "  expansion of A's support (entries > %g x column max): holds (%s, largest column degree %d)\n", tau, how, rep.DMax)
+	case rep.Exact:
+		fmt.Fprintf(w, "  expansion of A's support (entries > %g x column max): FAILS: columns %v reach %d rows, fewer than %d + %d\n",
+			tau, plus1(rep.Violator), rep.Neighbours, len(rep.Violator), rep.DMax)
+	default:
+		fmt.Fprintf(w, "  expansion of A's support (entries > %g x column max): the sufficient check is inconclusive (largest column degree %d)\n", tau, rep.DMax)
+	}
+	if inc, err := linear.Incoherence(d.A); err != nil {
+		fmt.Fprintf(w, "  incoherence: %v\n", err)
+	} else {
+		n, k := d.A.Dims()
+		fmt.Fprintf(w, "  incoherence %.3f (1 to n/k = %.1f; small is good)\n", inc, float64(n)/float64(k))
+	}
+	fmt.Fprintf(w, "  observed noise variances %s; hidden %s\n", summary(d.NoiseVar), summary(d.EtaVar))
+}
+
+// thresholdColumns returns a with the entries at most tau times their
+// column's largest magnitude set to zero.
+func thresholdColumns(a *mat.Dense, tau float64) *mat.Dense {
+	out := a.Clone()
+	r, c := a.Dims()
+	for j := 0; j < c; j++ {
+		var top float64
+		for i := 0; i < r; i++ {
+			top = math.Max(top, math.Abs(a.At(i, j)))
+		}
+		for i := 0; i < r; i++ {
+			if math.Abs(a.At(i, j)) <= tau*top {
+				out.Set(i, j, 0)
+			}
+		}
+	}
+	return out
+}
+
+func plus1(s []int) []int {
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[i] = v + 1
+	}
+	return out
+}
+
+// summary formats the least, median and largest of v.
+func summary(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return fmt.Sprintf("min %.3g, median %.3g, max %.3g", s[0], s[len(s)/2], s[len(s)-1])
+}
+
+// stageTimer times the stages a learner reports through its Progress:
+// a stage lasts from its first report to the first report of the next
+// (or to end).
+type stageTimer struct {
+	names []string
+	times map[string]time.Duration
+	cur   string
+	since time.Time
+	shown time.Time // when a progress line was last written
+}
+
+func newStageTimer() *stageTimer { return &stageTimer{times: make(map[string]time.Duration)} }
+
+// add records a stage timed outside the learner.
+func (s *stageTimer) add(name string, d time.Duration) {
+	if _, ok := s.times[name]; !ok {
+		s.names = append(s.names, name)
+	}
+	s.times[name] += d
+}
+
+// pass returns opts whose Progress shows the passes over the samples as
+// the stage name through p.
+func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) moments.Options {
+	p(name, 0, 1)
+	opts.Progress = func(done, total int) { p(name, done, total) }
+	return opts
+}
+
+// progress returns the linear.Progress that times the stages and, unless
+// quiet, shows the current one on w.
+func (s *stageTimer) progress(w io.Writer, quiet bool) linear.Progress {
+	return func(stage string, done, total int) {
+		now := time.Now()
+		changed := stage != s.cur
+		if changed {
+			s.close()
+			s.cur, s.since = stage, now
+		}
+		// at most ten lines a second, so that a log stays short
+		if !quiet && (changed || done == total || now.Sub(s.shown) >= 100*time.Millisecond) {
+			s.shown = now
+			fmt.Fprintf(w, "\r%-60s", fmt.Sprintf("%s %d/%d", stage, done, total))
+		}
+	}
+}
+
+func (s *stageTimer) close() {
+	if s.cur != "" {
+		s.add(s.cur, time.Since(s.since))
+	}
+}
+
+// end closes the current stage, which so includes whatever the learner
+// did after its last report, and clears the progress line.
+func (s *stageTimer) end(w io.Writer, quiet bool) {
+	s.close()
+	s.cur = ""
+	if !quiet {
+		fmt.Fprintf(w, "\r%-60s\r", "")
+	}
+}
+
+// print lists the stages and their times.
+func (s *stageTimer) print(w io.Writer) {
+	var total time.Duration
+	for _, n := range s.names {
+		fmt.Fprintf(w, "  %-24s %8.2fs\n", n, s.times[n].Seconds())
+		total += s.times[n]
+	}
+	fmt.Fprintf(w, "  %-24s %8.2fs\n", "total", total.Seconds())
+}
