@@ -38,16 +38,20 @@ func (m *DAG) Dims() (n, k int) { return m.A.Dims() }
 
 // G returns (I - Lambda)^{-1}, by forward substitution (Lambda is
 // strictly lower triangular).
-func (m *DAG) G() *mat.Dense {
-	_, k := m.Dims()
+func (m *DAG) G() *mat.Dense { return unitLowerInverse(m.Lambda) }
+
+// unitLowerInverse returns (I - l)^{-1} for a strictly lower triangular
+// l, by forward substitution.
+func unitLowerInverse(l *mat.Dense) *mat.Dense {
+	k, _ := l.Dims()
 	g := mat.Identity(k)
 	for i := 0; i < k; i++ {
 		for j := 0; j < i; j++ {
 			// row i of G = e_i + sum_j Lambda_ij row j of G
-			if l := m.Lambda.At(i, j); l != 0 {
+			if v := l.At(i, j); v != 0 {
 				gi, gj := g.RawRow(i), g.RawRow(j)
 				for c := 0; c <= j; c++ {
-					gi[c] += l * gj[c]
+					gi[c] += v * gj[c]
 				}
 			}
 		}

@@ -1,0 +1,180 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+)
+
+// Options controls the single-view learners (CoefficientMatrix,
+// LearnHierarchy and the first part of LearnDAG). The zero value gives
+// the defaults of its parts.
+type Options struct {
+	// DLD controls the partition search of the denoising step.
+	DLD DLDOptions
+	// TWM controls the l1 recovery of the columns.
+	TWM TWMOptions
+	// Seed seeds the random partitions (and, in LearnDAG, the random
+	// directions and starts); the same seed gives the same bits.
+	Seed uint64
+	// Progress, if not nil, reports the stages of long runs.
+	Progress Progress
+}
+
+// Coefficients is the result of CoefficientMatrix.
+type Coefficients struct {
+	// A is the n x k coefficient matrix in the canonical form of the
+	// linear-BN paper: the hidden variables have unit variance (columns
+	// signed so that their largest entry is positive).
+	A *mat.Dense
+	// HiddenSigma is E[h h^T] (k x k) of the canonical hidden variables
+	// (unit diagonal): B L B^T with B the pseudo-inverse of A.
+	HiddenSigma *mat.Dense
+	// NoiseVar is the diagonal part found by DLD: the variances of the
+	// observed noises.
+	NoiseVar []float64
+	// DLD is the decomposition Sigma = L + diag(NoiseVar) used.
+	DLD *Decomposition
+	// TWM is the output of TWMLearn on L (columns of unit norm).
+	TWM *TWMResult
+}
+
+// CoefficientMatrix learns the coefficient matrix A of the single-view
+// linear model x = A h + eps (ALGORITHM 1 of the linear-BN paper, any
+// dependence among the hidden variables) from Sigma = E[x x^T] (n x n,
+// centred): DLDSearch splits Sigma into L = A E[h h^T] A^T and the noise
+// variances, TWMLearn finds the columns of A from L, and UnitVariance
+// scales them to the canonical form. The hidden factors come in the order
+// TWMLearn finds them. Errors: ErrTooManyFactors if 3k > n,
+// ErrRankDeficient, ErrNonFinite (see DLDSearch and TWMLearn).
+func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Options) (*Coefficients, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	return coefficientMatrix(ctx, sigma, k, &o, rand.New(rand.NewPCG(o.Seed, 0xc0ef)), "")
+}
+
+func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options, rng *rand.Rand, level string) (*Coefficients, error) {
+	ctx = ctxOrBackground(ctx)
+	n := checkSquare("CoefficientMatrix", sigma)
+	if k < 1 || 3*k > n {
+		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
+	}
+	o.Progress.report("DLD"+level, 0, 1)
+	dec, err := DLDSearch(ctx, sigma, k, rng, &o.DLD)
+	if err != nil {
+		return nil, err
+	}
+	o.Progress.report("TWMLearn"+level, 0, 1)
+	twm, err := TWMLearn(ctx, dec.L, k, &o.TWM)
+	if err != nil {
+		return nil, err
+	}
+	a, h, err := UnitVariance(twm.A, dec.L)
+	if err != nil {
+		return nil, err
+	}
+	o.Progress.report("TWMLearn"+level, 1, 1)
+	return &Coefficients{A: a, HiddenSigma: h, NoiseVar: dec.D, DLD: dec, TWM: twm}, nil
+}
+
+// UnitVariance rescales the columns of a (n x k, full column rank) so
+// that the hidden variables of L = A E[h h^T] A^T have unit variance (the
+// canonical form of the linear-BN paper): with B the pseudo-inverse of a
+// and H = B L B^T, it returns a diag(H_jj)^{1/2} and the hidden second
+// moment diag(H_jj)^{-1/2} H diag(H_jj)^{-1/2}, which has unit diagonal.
+// It returns an error matching ErrRankDeficient if a is rank deficient or
+// some H_jj is not positive.
+func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+	n, k := a.Dims()
+	if r, c := l.Dims(); r != n || c != n {
+		panic(fmt.Sprintf("linear: UnitVariance: A is %dx%d but L is %dx%d", n, k, r, c))
+	}
+	var b mat.Dense
+	rank, err := svd.PseudoInverse(&b, a, 1e-12)
+	if err != nil {
+		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
+	}
+	if rank < k {
+		return nil, nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)
+	}
+	var bl, h mat.Dense
+	bl.Mul(&b, l)
+	h.MulBT(&bl, &b)
+	symmetrize(&h)
+	d := make([]float64, k)
+	for j := range d {
+		v := h.At(j, j)
+		if !(v > 0) {
+			return nil, nil, fmt.Errorf("%w: hidden variable %d has variance %v", ErrRankDeficient, j, v)
+		}
+		d[j] = math.Sqrt(v)
+	}
+	out := a.Clone()
+	for i := 0; i < n; i++ {
+		row := out.RawRow(i)
+		for j := range row {
+			row[j] *= d[j]
+		}
+	}
+	for i := 0; i < k; i++ {
+		row := h.RawRow(i)
+		for j := range row {
+			row[j] /= d[i] * d[j]
+		}
+		row[i] = 1
+	}
+	return out, &h, nil
+}
+
+// HierarchyResult is the result of LearnHierarchy.
+type HierarchyResult struct {
+	// A[l] maps level l to level l+1 (A[0]: the top level to the
+	// second), each in canonical form (unit-variance parents), as in
+	// synth.Hierarchy.
+	A []*mat.Dense
+	// Levels[l] is the coefficient step that produced A[l]; its
+	// HiddenSigma is the second moment of level l.
+	Levels []*Coefficients
+	// TopSigma is the second moment of the top level (unit diagonal;
+	// close to the identity when the top variables are independent).
+	TopSigma *mat.Dense
+}
+
+// LearnHierarchy learns a multi-level DAG (hierarchical linear model,
+// Theorem 3.4 of the linear-BN paper, 5.5 of the topic-model paper) from
+// the second moment sigma of its observed level: sizes are the numbers of
+// hidden variables per level from the top (for 5 -> 30 -> 180, sizes =
+// [5, 30] and sigma is 180 x 180). The bottom coefficient matrix comes
+// from CoefficientMatrix(sigma); the hidden second moment it returns, B L
+// B^T, is the second moment of the level above including that level's
+// noise, and the same step is repeated on it up to the top. Any number
+// of levels is allowed. The errors are those of CoefficientMatrix, naming
+// the level.
+func LearnHierarchy(ctx context.Context, sigma *mat.Dense, sizes []int, opts *Options) (*HierarchyResult, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if len(sizes) == 0 {
+		panic("linear: LearnHierarchy: no hidden level")
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x41e7))
+	res := &HierarchyResult{A: make([]*mat.Dense, len(sizes)), Levels: make([]*Coefficients, len(sizes))}
+	s := sigma
+	for l := len(sizes) - 1; l >= 0; l-- {
+		c, err := coefficientMatrix(ctx, s, sizes[l], &o, rng, fmt.Sprintf(" (level %d)", l+1))
+		if err != nil {
+			return nil, fmt.Errorf("linear: LearnHierarchy: level %d (%d variables): %w", l+1, sizes[l], err)
+		}
+		res.A[l], res.Levels[l] = c.A, c
+		s = c.HiddenSigma
+	}
+	res.TopSigma = s
+	return res, nil
+}

@@ -1,0 +1,129 @@
+package linear
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/moments-go/moments/mat"
+)
+
+// CSVOptions controls ReadCSV. The zero value reads comma-separated
+// values and detects a header line.
+type CSVOptions struct {
+	// Comma is the field separator (0: ',').
+	Comma rune
+	// Header says whether the first line holds the variables' names: 1
+	// yes, -1 no, 0 (default) yes if one of its fields is not a number.
+	Header int
+}
+
+// Data are numeric samples read by ReadCSV: the rows of X are the
+// samples. It implements moments.Samples.
+type Data struct {
+	X *mat.Dense
+	// Names are the variables' names from the header (nil without one).
+	Names []string
+}
+
+// NumSamples returns the number of samples.
+func (d *Data) NumSamples() int { r, _ := d.X.Dims(); return r }
+
+// Dim returns the number of variables.
+func (d *Data) Dim() int { _, c := d.X.Dims(); return c }
+
+// Block copies samples lo..hi-1 into dst ((hi-lo) x Dim()).
+func (d *Data) Block(lo, hi int, dst *mat.Dense) {
+	r, c := dst.Dims()
+	if lo < 0 || hi > d.NumSamples() || r != hi-lo || c != d.Dim() {
+		panic(fmt.Sprintf("linear: Data.Block: rows %d..%d of %d into a %dx%d matrix", lo, hi, d.NumSamples(), r, c))
+	}
+	dst.Copy(d.X.Slice(lo, hi, 0, c))
+}
+
+// ReadCSV reads numeric samples, one a line, one variable a field (the
+// numeric CSV of SPEC.md section 7). Blank lines and lines starting with
+// '#' are skipped; spaces around fields are ignored. Errors are
+// *DataError values (matching ErrBadData) naming the line and field: a
+// field that is not a number, NaN or an infinity, a line with a
+// different number of fields from the first, no samples at all.
+func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
+	comma := opts.Comma
+	if comma == 0 {
+		comma = ','
+	}
+	sep := []byte(string(comma))
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var (
+		vals  []float64
+		names []string
+		cols  = -1
+		line  int
+		first = true
+	)
+	parse := func(f []byte) (float64, bool) {
+		v, err := strconv.ParseFloat(string(f), 64)
+		return v, err == nil || isRangeErr(err)
+	}
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 || b[0] == '#' {
+			continue
+		}
+		fields := bytes.Split(b, sep)
+		for i := range fields {
+			fields[i] = bytes.TrimSpace(fields[i])
+		}
+		if first {
+			first = false
+			cols = len(fields)
+			header := opts.Header > 0
+			if opts.Header == 0 {
+				for _, f := range fields {
+					if _, ok := parse(f); !ok {
+						header = true
+						break
+					}
+				}
+			}
+			if header {
+				for _, f := range fields {
+					names = append(names, string(f))
+				}
+				continue
+			}
+		}
+		if len(fields) != cols {
+			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected %d", len(fields), cols)}
+		}
+		for j, f := range fields {
+			v, ok := parse(f)
+			if !ok {
+				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a number", f)}
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not finite", f)}
+			}
+			vals = append(vals, v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &DataError{Line: line + 1, Msg: err.Error()}
+	}
+	if len(vals) == 0 {
+		return nil, &DataError{Line: line, Msg: "no samples"}
+	}
+	return &Data{X: mat.New(len(vals)/cols, cols, vals), Names: names}, nil
+}
+
+// isRangeErr reports a ParseFloat range error (the value is then +-Inf
+// or 0 and is judged by its finiteness).
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}

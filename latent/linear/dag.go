@@ -1,0 +1,653 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+)
+
+// ECAMethod selects how LearnDAG (Part 2 of ALGORITHM 2) finds the
+// directions of the independent hidden noises in whitened coordinates.
+type ECAMethod int
+
+const (
+	// ECATensor (the default) runs the robust tensor power method on
+	// the whitened third moment E[(W^T x)^(x)3] (one k x k x k tensor)
+	// less the contribution sum_i E[eps_i^3] w_i(x)w_i(x)w_i of the
+	// observed noises (w_i = W^T e_i), whose third moments are estimated
+	// along the way (see DAGOptions.Zetas): SPEC.md's beyond route, one
+	// pass over the samples instead of a DLD of Psi in every iteration.
+	// With WhitenedThirdMoments (SampleThird) the tensor comes from one
+	// pass; otherwise it is assembled from k slices Psi(W e_c) and the
+	// diagonal from n slices Psi(e_i) (fine for population moments).
+	ECATensor ECAMethod = iota
+	// ECAPower is the paper's simultaneous power iteration (Sec. 4 of
+	// the topic-model paper): v_i <- W^T L_Psi(W v_i) W v_i for all i,
+	// then orthonormalise, with L_Psi the low-rank part of Psi(W v_i)
+	// found by DLD in every iteration: k slices Psi per iteration.
+	ECAPower
+	// ECASingle is ALGORITHM 2 as written: the eigenvectors of W^T
+	// L_Psi(W theta) W for one random direction theta.
+	ECASingle
+)
+
+// String names the method.
+func (m ECAMethod) String() string {
+	switch m {
+	case ECATensor:
+		return "tensor"
+	case ECAPower:
+		return "power"
+	case ECASingle:
+		return "single"
+	}
+	return fmt.Sprintf("ECAMethod(%d)", int(m))
+}
+
+// DAGOptions controls LearnDAG and LearnObservedBN. The zero value gives
+// the defaults stated for each field.
+type DAGOptions struct {
+	// Options control the coefficient-matrix step (Part 1 and the A of
+	// Part 3) and seed every random choice.
+	Options
+	// Method selects the ECA step (default ECATensor).
+	Method ECAMethod
+	// MaxIter caps the iterations of the simultaneous power iteration
+	// (0: 100).
+	MaxIter int
+	// Tol stops the simultaneous power iteration once every direction
+	// moves by less than Tol (1 - |cos|; 0: 1e-14).
+	Tol float64
+	// Zetas, if positive, makes ECATensor estimate the third moments of
+	// the observed noises from DLD of that many random slices Psi(zeta)
+	// (one pass over the samples), as the lead design suggested; by
+	// default (0) they come from the diagonal third moments and the
+	// decomposition itself (see ECATensor), which proved less noisy.
+	Zetas int
+	// NoiseIters, if positive, caps the alternations of the default noise
+	// estimate of ECATensor at max(3, NoiseIters) (0: until the estimate
+	// settles to Tol relative, at most MaxIter).
+	NoiseIters int
+	// MaxNoiseSkew bounds the estimated third moments of the observed
+	// noises by MaxNoiseSkew sigma_i^3, sigma_i^2 their variances from DLD
+	// (0: 4, above the skewness of the usual families: 2 for the
+	// exponential, 2.83 for chi2_1; negative: no bound). With sampled
+	// moments the estimates of the strongly observed coordinates are
+	// noisy, and an unbounded one can spoil the decomposition.
+	MaxNoiseSkew float64
+	// LambdaFromSecond makes DAG.Lambda the estimate from the second
+	// moments given the causal order (Remark 4.4: the Cholesky factor of
+	// the hidden second moment in that order, LambdaSecond); by default
+	// it is the paper's estimate from the third moments, I - diag(C~)
+	// C~^{-1} restricted to the strictly lower triangle (LambdaThird),
+	// which on sampled moments proved both more accurate and less hurt by
+	// a misordered pair: a wrong order spreads Remark 4.4's error over a
+	// whole row. Both are returned.
+	LambdaFromSecond bool
+	// Prune sets to zero the entries of Lambda with magnitude at most
+	// Prune (0: none), the thresholded structure of SPEC.md section 5.
+	Prune float64
+}
+
+func (o *DAGOptions) defaults() DAGOptions {
+	var d DAGOptions
+	if o != nil {
+		d = *o
+	}
+	if d.MaxIter <= 0 {
+		d.MaxIter = 100
+	}
+	if d.MaxNoiseSkew == 0 {
+		d.MaxNoiseSkew = 4
+	}
+	if d.Tol <= 0 {
+		d.Tol = 1e-14
+	}
+	return d
+}
+
+// DAG is a learned linear model with hidden variables related by a DAG
+// (effective depth one): h = Lambda h + eta, x = A h + eps, with the
+// hidden variables in canonical form (unit variance) and numbered in a
+// topological order.
+type DAG struct {
+	// A is n x k: column j is the coefficients of hidden variable j
+	// (canonical form, largest entry positive).
+	A *mat.Dense
+	// Lambda is k x k and strictly lower triangular (see
+	// DAGOptions.LambdaFromSecond).
+	Lambda *mat.Dense
+	// LambdaSecond and LambdaThird are the estimates from the second
+	// moments given the order (Remark 4.4) and from the third moments
+	// (I - diag(C~) C~^{-1}, strictly lower part).
+	LambdaSecond, LambdaThird *mat.Dense
+	// EtaVar are the variances of the hidden noises eta (in canonical
+	// scale: 1 for the roots).
+	EtaVar []float64
+	// Skewness[j] is the eigenvalue of the whitened third moment matched
+	// to hidden variable j: the skewness E[eta_j^3]/sd(eta_j)^3 up to
+	// sign.
+	Skewness []float64
+	// Order[j] is the column of Coefficients.A (TWMLearn's order) placed
+	// at position j.
+	Order []int
+	// NoiseVar are the variances of the observed noises (from DLD of
+	// Sigma); NoiseThird their third moments, estimated by the tensor
+	// route (nil for the other methods).
+	NoiseVar, NoiseThird []float64
+	// C is A^+ S in the learned order (rows: hidden variables, columns:
+	// the matched ECA components): lower triangular up to noise, with
+	// the columns of G = (I - Lambda)^{-1} up to scale.
+	C *mat.Dense
+	// Triangularity is sum of |entries| strictly above the diagonal of
+	// C~^{-1} (rows scaled to a unit diagonal) over the sum of all
+	// off-diagonal |entries|: 0 for an exact DAG, small when the order is
+	// reliable.
+	Triangularity float64
+	// Iterations is the number of ECA iterations (power method).
+	Iterations int
+	// Coefficients is the coefficient-matrix step.
+	Coefficients *Coefficients
+}
+
+// LearnDAG learns a linear DAG model with hidden variables and effective
+// depth one (ALGORITHM 2 of the linear-BN paper, TMLearn of the
+// topic-model paper for single-view data) from Sigma = E[x x^T] and the
+// third moments: Part 1 splits Sigma by DLD (L_Sigma) and learns A by
+// TWMLearn (CoefficientMatrix); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
+// and finds the k directions of the independent hidden noises by ECA
+// (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
+// rows to its columns and finds the causal order (see CausalOrder), and
+// returns A and Lambda in that order. The hidden noises must have non-zero
+// skewness. Errors: those of CoefficientMatrix, ErrRankDeficient when
+// L_Sigma has fewer than k positive eigenvalues or C is singular,
+// ErrNoConvergence when the power iteration does not converge.
+func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
+	ctx = ctxOrBackground(ctx)
+	o := opts.defaults()
+	rng := rand.New(rand.NewPCG(o.Seed, 0xda6))
+	coef, err := coefficientMatrix(ctx, sigma, k, &o.Options, rand.New(rand.NewPCG(o.Seed, 0xc0ef)), "")
+	if err != nil {
+		return nil, err
+	}
+	w, winvT, err := whiten(coef.DLD.L, k)
+	if err != nil {
+		return nil, err
+	}
+	e := &eca{w: w, winvT: winvT, third: third, opts: &o, noisy: true, noiseVar: coef.DLD.D}
+	psiDLD := o.DLD
+	psiDLD.LowerRank = o.Method == ECAPower
+	e.denoise = func(psi *mat.Dense) (*mat.Dense, []float64, error) {
+		dec, err := DLD(psi, k, coef.DLD.Partition, &psiDLD)
+		if err != nil {
+			return nil, nil, fmt.Errorf("linear: LearnDAG: DLD of a slice Psi(zeta): %w", err)
+		}
+		return dec.L, dec.D, nil
+	}
+	v, eig, err := e.run(ctx, rng)
+	if err != nil {
+		return nil, err
+	}
+	var s mat.Dense
+	s.Mul(winvT, v)
+	var apinv, c mat.Dense
+	if _, err := svd.PseudoInverse(&apinv, coef.A, 1e-12); err != nil {
+		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
+	}
+	c.Mul(&apinv, &s)
+	res, err := dagFromC(&c, eig, coef.HiddenSigma, &o)
+	if err != nil {
+		return nil, err
+	}
+	res.A = permuteCols(coef.A, res.Order)
+	res.NoiseVar = coef.DLD.D
+	res.NoiseThird = e.noiseThird
+	res.Iterations = e.iters
+	res.Coefficients = coef
+	return res, nil
+}
+
+// dagFromC runs Part 3 on C (rows: hidden variables of the coefficient
+// step; columns: ECA components with eigenvalues eig): the matching, the
+// causal order, and both estimates of Lambda. hidden is the second moment
+// of the hidden variables in the rows' order.
+func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*DAG, error) {
+	k, _ := c.Dims()
+	order, match := CausalOrder(c)
+	res := &DAG{Order: order, Skewness: make([]float64, k)}
+	// C~: rows = nodes in order, columns = their matched components.
+	ct := mat.Zeros(k, k)
+	for i, ni := range order {
+		for j, nj := range order {
+			ct.Set(i, j, c.At(ni, match[nj]))
+		}
+		res.Skewness[i] = eig[match[ni]]
+	}
+	res.C = ct
+	ctinv, err := inverse(ct)
+	if err != nil {
+		return nil, fmt.Errorf("%w: C is singular: %v", ErrRankDeficient, err)
+	}
+	// Lambda from the third moments: I - diag(C~) C~^{-1}, and the
+	// triangularity of C~^{-1}.
+	lt := mat.Zeros(k, k)
+	var up, all float64
+	for i := 0; i < k; i++ {
+		d := ctinv.At(i, i)
+		for j := 0; j < k; j++ {
+			if j == i {
+				continue
+			}
+			v := ctinv.At(i, j) / d
+			all += math.Abs(v)
+			if j > i {
+				up += math.Abs(v)
+			} else {
+				lt.Set(i, j, -ct.At(i, i)*ctinv.At(i, j))
+			}
+		}
+	}
+	if all > 0 {
+		res.Triangularity = up / all
+	}
+	res.LambdaThird = lt
+	ls, etaVar, err := LambdaFromOrder(hidden, order)
+	if err != nil {
+		return nil, err
+	}
+	res.LambdaSecond, res.EtaVar = ls, etaVar
+	res.Lambda = lt
+	if o.LambdaFromSecond {
+		res.Lambda = ls
+	}
+	if o.Prune > 0 {
+		res.Lambda = res.Lambda.Clone()
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				if math.Abs(res.Lambda.At(i, j)) <= o.Prune {
+					res.Lambda.Set(i, j, 0)
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// CausalOrder finds the topological order hidden in C = P G Q D, where G
+// = (I - Lambda)^{-1} is lower triangular with unit diagonal in a
+// topological order, P and Q are permutations and D a diagonal scaling
+// (SPEC.md section 5, with noise). In LearnDAG, C = A^+ S is G_c Q up to
+// signs, G_c = G in canonical units, whose rows have unit norm (row i
+// holds the shares of var(h_i) due to each eta_j). Steps: (a) match rows
+// to columns by the assignment maximising the product of the |entries|
+// of C on it (cost -log|C_ij|, invariant to the scaling; the support of
+// G, ancestral and triangular, admits only the diagonal as a perfect
+// matching); (b) with G~ (row n, column m: C at row n and the column
+// matched to m; rows scaled to unit norm), repeatedly take as the next
+// node the remaining one whose row, restricted to the remaining nodes, is
+// closest to a unit vector (least sum of squares off the diagonal): a
+// root. Working on C rather than on C^{-1} = Q^T (I - Lambda) ... avoids
+// inverting the noise, and G's support holds every ancestral relation,
+// not only the edges: on the paper's Example 2 at N = 500k this rule
+// misorders at most one edge where the same rule on C^{-1} misorders up
+// to a third of them. It returns order (order[j]: the row of C placed at
+// position j) and match (match[r]: the column of C matched to row r).
+func CausalOrder(c *mat.Dense) (order, match []int) {
+	k := checkSquare("CausalOrder", c)
+	cost := mat.Zeros(k, k) // rows: columns of C (components); columns: rows of C (nodes)
+	for r := 0; r < k; r++ {
+		for n := 0; n < k; n++ {
+			cost.Set(r, n, -math.Log(math.Max(math.Abs(c.At(n, r)), 1e-300)))
+		}
+	}
+	comp2node, _ := eval.Assign(cost)
+	match = make([]int, k)
+	g := mat.Zeros(k, k)
+	for r, n := range comp2node {
+		match[n] = r
+		for i := 0; i < k; i++ {
+			g.Set(i, n, c.At(i, r))
+		}
+	}
+	for i := 0; i < k; i++ {
+		row := g.RawRow(i)
+		if nr := math.Sqrt(kernels.Dot(row, row)); nr > 0 {
+			kernels.Scal(1/nr, row)
+		}
+	}
+	remaining := make([]bool, k)
+	for i := range remaining {
+		remaining[i] = true
+	}
+	for len(order) < k {
+		best, bestScore := -1, math.Inf(1)
+		for n := 0; n < k; n++ {
+			if !remaining[n] {
+				continue
+			}
+			var s float64
+			for j := 0; j < k; j++ {
+				if j != n && remaining[j] {
+					s += g.At(n, j) * g.At(n, j)
+				}
+			}
+			if s < bestScore {
+				best, bestScore = n, s
+			}
+		}
+		order = append(order, best)
+		remaining[best] = false
+	}
+	return order, match
+}
+
+// LambdaFromOrder computes Lambda from the second moment of the hidden
+// variables given a topological order (Remark 4.4 of the topic-model
+// paper, 3.8 of the linear-BN paper): with hidden permuted to the order,
+// hidden = L L^T (Cholesky) and L = (I - Lambda)^{-1} diag(sd(eta)), so
+// Lambda = I - diag(L) L^{-1} and var(eta) = diag(L)^2. order[j] is the
+// variable at position j; Lambda (k x k, strictly lower triangular) and
+// the variances are in the order's positions. It returns an error
+// matching ErrRankDeficient if the second moment is not positive definite.
+func LambdaFromOrder(hidden *mat.Dense, order []int) (*mat.Dense, []float64, error) {
+	k := checkSquare("LambdaFromOrder", hidden)
+	if len(order) != k {
+		panic(fmt.Sprintf("linear: LambdaFromOrder: order has %d entries for %d variables", len(order), k))
+	}
+	l, err := cholesky(permuteSym(hidden, order))
+	if err != nil {
+		return nil, nil, err
+	}
+	linv := lowerInverse(l)
+	lambda := mat.Zeros(k, k)
+	etaVar := make([]float64, k)
+	for i := 0; i < k; i++ {
+		d := l.At(i, i)
+		etaVar[i] = d * d
+		for j := 0; j < i; j++ {
+			lambda.Set(i, j, -d*linv.At(i, j))
+		}
+	}
+	return lambda, etaVar, nil
+}
+
+// eca runs Part 2 of ALGORITHM 2.
+type eca struct {
+	w, winvT *mat.Dense // n x k: W and (W^+)^T
+	third    ThirdMoments
+	// denoise returns the low-rank part of a slice Psi(zeta) and its
+	// diagonal part (nil: the slice is used as it is, no noise).
+	denoise func(psi *mat.Dense) (*mat.Dense, []float64, error)
+	// noisy says that the observed variables have noise (whose third
+	// moments the tensor route estimates and removes).
+	noisy bool
+	// noiseVar are the variances of the observed noises (bounds of the
+	// third-moment estimates).
+	noiseVar   []float64
+	opts       *DAGOptions
+	iters      int
+	noiseThird []float64
+}
+
+// slices returns W^T L_Psi(W z_i) W for the columns z_i of z (k x m).
+func (e *eca) slices(ctx context.Context, z *mat.Dense) ([]*mat.Dense, error) {
+	var zeta mat.Dense
+	zeta.Mul(e.w, z)
+	psis, err := e.third.Psi(ctx, &zeta)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*mat.Dense, len(psis))
+	for i, p := range psis {
+		if err := checkFinite("Psi", p); err != nil {
+			return nil, fmt.Errorf("linear: %w", err)
+		}
+		lp := p
+		if e.denoise != nil {
+			if lp, _, err = e.denoise(p); err != nil {
+				return nil, err
+			}
+		}
+		var t, m mat.Dense
+		t.Mul(lp, e.w)
+		m.MulAT(e.w, &t)
+		symmetrize(&m)
+		out[i] = &m
+	}
+	return out, nil
+}
+
+// run returns the k directions (columns of V, orthonormal) and their
+// eigenvalues.
+func (e *eca) run(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64, error) {
+	switch e.opts.Method {
+	case ECASingle:
+		return e.single(ctx, rng)
+	case ECAPower:
+		return e.power(ctx, rng)
+	case ECATensor:
+		return e.tensor(ctx, rng)
+	}
+	panic(fmt.Sprintf("linear: unknown ECA method %v", e.opts.Method))
+}
+
+// single: eigenvectors of W^T L_Psi(W theta) W for a random unit theta.
+func (e *eca) single(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64, error) {
+	_, k := e.w.Dims()
+	theta := mat.Zeros(k, 1)
+	for i := 0; i < k; i++ {
+		theta.Set(i, 0, rng.NormFloat64())
+	}
+	e.opts.Progress.report("ECA", 0, 1)
+	m, err := e.slices(ctx, theta)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals, vecs, err := topEigSym(m[0], k)
+	if err != nil {
+		return nil, nil, fmt.Errorf("linear: ECA: %w", err)
+	}
+	// The eigenvalues are skew_i <v_i, theta>: divide out.
+	tv := make([]float64, k)
+	v := make([]float64, k)
+	for j := 0; j < k; j++ {
+		vecs.Col(v, j)
+		tv[j] = vals[j] / kernels.Dot(v, theta.RawData())
+		if tv[j] < 0 {
+			tv[j] = -tv[j]
+			kernels.Scal(-1, v)
+			vecs.SetCol(j, v)
+		}
+	}
+	e.iters = 1
+	e.opts.Progress.report("ECA", 1, 1)
+	return vecs, tv, nil
+}
+
+// power: the simultaneous power iteration v_i <- T(I, v_i, v_i),
+// orthonormalised in order.
+func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64, error) {
+	_, k := e.w.Dims()
+	v := mat.Zeros(k, k)
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			v.Set(i, j, rng.NormFloat64())
+		}
+	}
+	orthonormalize(v)
+	col := make([]float64, k)
+	next := mat.Zeros(k, k)
+	vals := make([]float64, k)
+	for it := 1; it <= e.opts.MaxIter; it++ {
+		e.opts.Progress.report("ECA power iteration", it-1, e.opts.MaxIter)
+		ms, err := e.slices(ctx, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, m := range ms {
+			v.Col(col, i)
+			u := m.MulVec(nil, col)
+			vals[i] = kernels.Dot(u, col)
+			next.SetCol(i, u)
+		}
+		orthonormalize(next)
+		var move float64
+		for i := 0; i < k; i++ {
+			var d float64
+			for j := 0; j < k; j++ {
+				d += v.At(j, i) * next.At(j, i)
+			}
+			move = math.Max(move, 1-math.Abs(d))
+		}
+		v.Copy(next)
+		e.iters = it
+		if move < e.opts.Tol {
+			for i := range vals {
+				if vals[i] < 0 {
+					vals[i] = -vals[i]
+					for j := 0; j < k; j++ {
+						v.Set(j, i, -v.At(j, i))
+					}
+				}
+			}
+			return v, vals, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%w: the simultaneous power iteration did not converge in %d iterations", ErrNoConvergence, e.opts.MaxIter)
+}
+
+// whiten returns W = U_k diag(lambda_k)^{-1/2} (n x k, W^T L W = I) and
+// (W^+)^T = U_k diag(lambda_k)^{1/2} from the top k eigenpairs of the
+// symmetric l, or an error matching ErrRankDeficient if an eigenvalue is
+// not positive.
+func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
+	ls := l.Clone()
+	symmetrize(ls)
+	vals, u, err := topEigSym(ls, k)
+	if err != nil {
+		return nil, nil, fmt.Errorf("linear: whitening: %w", err)
+	}
+	if !(vals[k-1] > 1e-12*vals[0]) {
+		return nil, nil, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
+	}
+	n, _ := u.Dims()
+	w, winvT := u.Clone(), u.Clone()
+	for i := 0; i < n; i++ {
+		wr, vr := w.RawRow(i), winvT.RawRow(i)
+		for j := 0; j < k; j++ {
+			s := math.Sqrt(vals[j])
+			wr[j] /= s
+			vr[j] *= s
+		}
+	}
+	return w, winvT, nil
+}
+
+// orthonormalize applies Gram-Schmidt (twice) to the columns of v in
+// order.
+func orthonormalize(v *mat.Dense) {
+	r, c := v.Dims()
+	cols := make([][]float64, c)
+	for j := range cols {
+		cols[j] = v.Col(nil, j)
+		for pass := 0; pass < 2; pass++ {
+			for i := 0; i < j; i++ {
+				kernels.Axpy(-kernels.Dot(cols[i], cols[j]), cols[i], cols[j])
+			}
+		}
+		if nv := math.Sqrt(kernels.Dot(cols[j], cols[j])); nv > 0 {
+			kernels.Scal(1/nv, cols[j])
+		}
+		_ = r
+		v.SetCol(j, cols[j])
+	}
+}
+
+// inverse returns the inverse of the square matrix a, or an error if its
+// condition number exceeds 1e14.
+func inverse(a *mat.Dense) (*mat.Dense, error) {
+	k := checkSquare("inverse", a)
+	f, err := svd.Factorize(a, nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.S[0] == 0 || f.S[k-1] <= 1e-14*f.S[0] {
+		return nil, fmt.Errorf("condition number above 1e14")
+	}
+	var inv mat.Dense
+	f.Solve(&inv, mat.Identity(k), 0)
+	return &inv, nil
+}
+
+// cholesky returns the lower triangular L with a = L L^T, or an error
+// matching ErrRankDeficient if a is not positive definite.
+func cholesky(a *mat.Dense) (*mat.Dense, error) {
+	k := checkSquare("cholesky", a)
+	l := mat.Zeros(k, k)
+	for j := 0; j < k; j++ {
+		d := a.At(j, j)
+		lj := l.RawRow(j)
+		d -= kernels.Dot(lj[:j], lj[:j])
+		if !(d > 1e-14*math.Abs(a.At(j, j))) {
+			return nil, fmt.Errorf("%w: the hidden second moment is not positive definite (pivot %d)", ErrRankDeficient, j)
+		}
+		d = math.Sqrt(d)
+		l.Set(j, j, d)
+		for i := j + 1; i < k; i++ {
+			li := l.RawRow(i)
+			l.Set(i, j, (a.At(i, j)-kernels.Dot(li[:j], lj[:j]))/d)
+		}
+	}
+	return l, nil
+}
+
+// lowerInverse returns the inverse of the lower triangular l (forward
+// substitution).
+func lowerInverse(l *mat.Dense) *mat.Dense {
+	k, _ := l.Dims()
+	inv := mat.Zeros(k, k)
+	for j := 0; j < k; j++ {
+		inv.Set(j, j, 1/l.At(j, j))
+		for i := j + 1; i < k; i++ {
+			var s float64
+			for m := j; m < i; m++ {
+				s += l.At(i, m) * inv.At(m, j)
+			}
+			inv.Set(i, j, -s/l.At(i, i))
+		}
+	}
+	return inv
+}
+
+// LearnDAGGivenOrder learns a DAG model from second moments only when an
+// oracle supplies the topological order (Remark 4.4 of the topic-model
+// paper, 3.8 of the linear-BN paper): A from CoefficientMatrix, then
+// order(A) returns the columns of A in a topological order of their
+// hidden variables, and Lambda comes from LambdaFromOrder. The result is
+// in that order (DAG.Lambda = DAG.LambdaSecond; the third-moment fields
+// are nil). Errors: those of CoefficientMatrix and LambdaFromOrder, and
+// the oracle's.
+func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func(a *mat.Dense) ([]int, error), opts *Options) (*DAG, error) {
+	coef, err := CoefficientMatrix(ctx, sigma, k, opts)
+	if err != nil {
+		return nil, err
+	}
+	ord, err := order(coef.A)
+	if err != nil {
+		return nil, fmt.Errorf("linear: LearnDAGGivenOrder: the order oracle: %w", err)
+	}
+	if len(ord) != k {
+		panic(fmt.Sprintf("linear: LearnDAGGivenOrder: the oracle returned %d indices for k = %d", len(ord), k))
+	}
+	l, etaVar, err := LambdaFromOrder(coef.HiddenSigma, ord)
+	if err != nil {
+		return nil, err
+	}
+	return &DAG{A: permuteCols(coef.A, ord), Lambda: l, LambdaSecond: l, EtaVar: etaVar, Order: ord, NoiseVar: coef.DLD.D, Coefficients: coef}, nil
+}

@@ -1,0 +1,73 @@
+// Package linear learns linear models with hidden variables from the low
+// order moments of single-view data (SPEC.md sections 3-5; the papers
+// "Learning Linear Bayesian Networks with Latent Variables" and
+// "Learning Topic Models and Latent Bayesian Networks Under Expansion
+// Constraints" by Anandkumar, Hsu, Javanmard and Kakade).
+//
+// # Models
+//
+// Observed x in R^n, hidden h in R^k, x = A h + eps with independent
+// observation noises eps (the single-view linear model). The columns of
+// A are identifiable from Sigma = E[x x^T] when their support has the
+// expansion property and A satisfies a rank condition (n >= 3k), up to
+// permutation and scale: the learners return A in the canonical form of
+// the linear-BN paper (hidden variables of unit variance, each column's
+// largest entry positive).
+//
+//   - DLD, DLDSearch: split a matrix C = A B^T + D into its rank-k and
+//     diagonal parts given a 3-way partition of the indices; the search
+//     tries random partitions and keeps the one whose diagonal blocks are
+//     most nearly diagonal (the paper's rule for sampled moments).
+//   - TWMLearn: the sparse columns of A from L = A H A^T by l1
+//     minimisation (the basic variant and the projection variant of
+//     App. G), on the batch l1 solver of package simplex, followed by a
+//     least-squares refinement of each column on its estimated zero set.
+//   - CoefficientMatrix: DLDSearch + TWMLearn + UnitVariance (ALGORITHM 1).
+//   - LearnHierarchy: multi-level DAGs, any number of levels (Theorem
+//     3.4 / 5.5): each level's hidden second moment B L B^T is the input
+//     of the next.
+//   - LearnDAG: hidden variables related by a DAG, h = Lambda h + eta with
+//     independent skewed eta (effective depth one, ALGORITHM 2 /
+//     TMLearn): A from Sigma, the directions of the hidden noises by ECA
+//     on the third moments (ECATensor: one whitened k x k x k tensor and
+//     the robust tensor power method of package tensor3; ECAPower and
+//     ECASingle: the paper's DLD of Psi(zeta) slices), the causal order
+//     from C = A^+ S (CausalOrder), and Lambda.
+//   - LearnDAGGivenOrder (Remark 4.4): Lambda from second moments when an
+//     oracle gives the topological order; LambdaFromOrder.
+//   - LearnObservedBN (Remark 4.3): fully observed linear BNs, the
+//     problem of LiNGAM.
+//   - Identifiability: CheckExpansion (exact for k <= MaxExactExpansion),
+//     ExpansionSufficient (polynomial), Incoherence (c_A), RankCondition,
+//     RowGaps, ColumnsLeadRows, L1Recovery.
+//   - Data: ReadCSV reads numeric samples (a moments.Samples);
+//     SampleThird gives the third moments of samples, with the whitened
+//     third moment in one pass (WhitenedThirdMoments); PsiFunc adapts a
+//     formula for Psi(zeta) such as a model's population moments.
+//
+// # Beyond the papers
+//
+// Three steps differ from the papers, all exact for exact moments and
+// much more accurate on sampled ones (see the package tests and
+// bench/cmd/linear):
+//
+//   - TWMLearn counts non-zeros relative to a noise level estimated from
+//     the l1 solutions (so exact moments count exact non-zeros) and
+//     refines each chosen column by least squares on its zero set, which
+//     it then clears (TWMOptions).
+//   - ECATensor replaces a DLD of Psi(W v) in every power iteration by
+//     one pass computing E[(W^T x)^(x)3], from which it removes the
+//     contribution of the observation noises, estimated by alternating
+//     with the decomposition (DAGOptions.Zetas for the DLD-of-slices
+//     estimate instead).
+//   - CausalOrder works on C, whose support holds every ancestral
+//     relation, rather than on C^{-1}.
+//
+// # Errors
+//
+// Data problems are errors matching ErrNonFinite, ErrTooManyFactors,
+// ErrRankDeficient, ErrNoConvergence or ErrBadData (a *DataError with the
+// line and field for malformed CSV); shape mismatches are programming
+// errors and panic. Every random choice comes from a seed in the options:
+// the same inputs give the same bits, for any number of workers.
+package linear

@@ -1,0 +1,49 @@
+package linear
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors that data can cause. The learners wrap them with details; test
+// for them with errors.Is.
+var (
+	// ErrNonFinite: a moment matrix or a sample holds NaN or Inf.
+	ErrNonFinite = errors.New("linear: NaN or Inf in the input")
+	// ErrTooManyFactors: k is not in 1..n/3 (the rank condition needs a
+	// partition of the n rows into three parts of rank k each) or does
+	// not fit the matrix at hand.
+	ErrTooManyFactors = errors.New("linear: too many hidden factors for the number of observed variables")
+	// ErrRankDeficient: a matrix the method needs of rank k is not
+	// (no partition of DLD gives blocks of rank k, the low-rank part has
+	// fewer than k positive eigenvalues, TWMLearn finds fewer than k
+	// independent columns, a hidden second moment is not positive
+	// definite). With sampled moments it usually means k is too large.
+	ErrRankDeficient = errors.New("linear: rank deficient")
+	// ErrNoConvergence: an iteration stopped at its cap.
+	ErrNoConvergence = errors.New("linear: no convergence")
+	// ErrBadData: malformed input (see DataError).
+	ErrBadData = errors.New("linear: bad data")
+)
+
+// DataError reports malformed input: the line (1-based; 0 when the
+// problem has no line) and field (1-based; 0 when it concerns the whole
+// line) where it was found. It matches ErrBadData under errors.Is.
+type DataError struct {
+	Line, Field int
+	Msg         string
+}
+
+// Error formats the position and the message.
+func (e *DataError) Error() string {
+	switch {
+	case e.Line > 0 && e.Field > 0:
+		return fmt.Sprintf("linear: line %d, field %d: %s", e.Line, e.Field, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("linear: line %d: %s", e.Line, e.Msg)
+	}
+	return "linear: " + e.Msg
+}
+
+// Unwrap returns ErrBadData.
+func (e *DataError) Unwrap() error { return ErrBadData }

@@ -1,0 +1,103 @@
+package linear
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/mat"
+)
+
+// alignCols matches the columns of est to those of truth (by |cosine|)
+// and returns est permuted and signed to agree with truth, with the
+// permutation (column j of the result is column perm[j] of est) and the
+// signs applied.
+func alignCols(truth, est *mat.Dense) (*mat.Dense, []int, []float64) {
+	perm := eval.MatchColumns(truth, est)
+	out := permuteCols(est, perm)
+	r, k := out.Dims()
+	signs := make([]float64, k)
+	for j := 0; j < k; j++ {
+		var dot float64
+		for i := 0; i < r; i++ {
+			dot += truth.At(i, j) * out.At(i, j)
+		}
+		signs[j] = 1
+		if dot < 0 {
+			signs[j] = -1
+			for i := 0; i < r; i++ {
+				out.Set(i, j, -out.At(i, j))
+			}
+		}
+	}
+	return out, perm, signs
+}
+
+// maxRelErr returns max |a - b| / max |a|.
+func maxRelErr(a, b *mat.Dense) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return d.NormMax() / a.NormMax()
+}
+
+// canonical scales the columns of a by s (the standard deviations of
+// the hidden variables), the canonical form of the linear-BN paper.
+func canonical(a *mat.Dense, s []float64) *mat.Dense {
+	out := a.Clone()
+	r, _ := out.Dims()
+	for i := 0; i < r; i++ {
+		row := out.RawRow(i)
+		for j := range row {
+			row[j] *= s[j]
+		}
+	}
+	return out
+}
+
+func diagSqrt(m *mat.Dense) []float64 {
+	n, _ := m.Dims()
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = math.Sqrt(m.At(i, i))
+	}
+	return d
+}
+
+func checkClose(t *testing.T, what string, truth, est *mat.Dense, tol float64) {
+	t.Helper()
+	if e := maxRelErr(truth, est); !(e <= tol) {
+		t.Errorf("%s: max relative error %.3g > %.3g", what, e, tol)
+	} else {
+		t.Logf("%s: max relative error %.3g", what, e)
+	}
+}
+
+// permuteRows returns m with row i replaced by signs[i] * row perm[i].
+func permuteRows(m *mat.Dense, perm []int, signs []float64) *mat.Dense {
+	_, c := m.Dims()
+	out := mat.Zeros(len(perm), c)
+	for i, p := range perm {
+		for j := 0; j < c; j++ {
+			out.Set(i, j, signs[i]*m.At(p, j))
+		}
+	}
+	return out
+}
+
+// rowScale returns diag(1/s) m.
+func rowScale(m *mat.Dense, s []float64) *mat.Dense {
+	out := m.Clone()
+	r, _ := out.Dims()
+	for i := 0; i < r; i++ {
+		row := out.RawRow(i)
+		for j := range row {
+			row[j] /= s[i]
+		}
+	}
+	return out
+}
+
+// slowTarget reports whether the tests may run on a slow target (CI runs
+// arm64 under qemu) or with -short: the largest cases are then skipped.
+func slowTarget() bool { return testing.Short() || runtime.GOARCH != "amd64" }

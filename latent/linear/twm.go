@@ -1,0 +1,526 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/simplex"
+	"github.com/moments-go/moments/svd"
+)
+
+// TWMOptions controls TWMLearn. The zero value gives the defaults stated
+// for each field.
+type TWMOptions struct {
+	// Basic selects the basic variant (one l1 problem per row, then a
+	// greedy choice of k independent candidates); the default is the
+	// projection variant of App. G of the topic-model paper (k rounds of
+	// n problems, each round excluding the span of the columns found).
+	Basic bool
+	// SparsityTol is tau, the largest relative size of an entry counted
+	// as zero (0: 0.01). Candidates are ranked by their sparsity count
+	// ||s||_0 = #{i : |s_i| > t ||s||_inf}, ties going to the smaller
+	// ||s||_1/||s||_inf, then to the smaller row index, where t =
+	// min(tau, max(NoiseSigmas sigma, 1e-6)) and sigma is the noise level
+	// of the moments (TWMResult.NoiseLevel): with sampled moments t is
+	// tau, with exact moments it is 1e-6 (about the accuracy of the l1
+	// solutions), so that exact non-zeros are counted and the sparsest
+	// vectors of the column space, the columns, are found whenever the
+	// expansion property holds.
+	SparsityTol float64
+	// NoiseSigmas is the multiple of the noise level in the threshold t
+	// (0: 10).
+	NoiseSigmas float64
+	// IndepTol is the relative residual below which the basic variant
+	// counts a candidate as dependent on those already chosen: the
+	// candidate's unit vector must keep at least this much norm after
+	// projection onto their span (0: 0.1, wide enough that two noisy
+	// copies of one column are not taken for two columns).
+	IndepTol float64
+	// RowTol skips the rows i whose constraint vector (e_i^T B, projected
+	// in the projection variant) has norm at most RowTol times the
+	// largest row norm of B (0: 1e-6): such rows carry no column.
+	RowTol float64
+	// NoRefine turns off the refinement of each column (a beyond-the-
+	// paper step, on by default). The l1 solution fixes only k-1 exact
+	// zeros; refinement takes the entries with |s_i| <= t' ||s||_inf as
+	// the column's zero set Z (t' as t, with RefineTol for tau) and
+	// replaces the column by the vector of the column space closest to
+	// vanishing on Z: U u, u the least right singular vector of U[Z,:], U
+	// the orthonormal basis of L's column space. This averages the
+	// sampling noise over all of Z instead of k-1 entries; exact moments
+	// give the exact columns either way.
+	NoRefine bool
+	// RefineTol is tau of the refinement's zero set (0: SparsityTol).
+	RefineTol float64
+	// Dense keeps the refined columns as they come out of the least-
+	// squares step; by default the entries of the zero set Z are then set
+	// to exactly zero, so that the support of A is the estimated support.
+	// Without refinement the columns are always returned as the l1
+	// solutions give them.
+	Dense bool
+	// Workers bounds the goroutines solving l1 problems (0: GOMAXPROCS).
+	// The rows are cut into fixed chunks, each with its own solver, so
+	// results do not depend on it.
+	Workers int
+	// L1 are the options of the l1 solver (nil: its defaults).
+	L1 *simplex.L1Options
+}
+
+func (o *TWMOptions) defaults() TWMOptions {
+	var d TWMOptions
+	if o != nil {
+		d = *o
+	}
+	if d.SparsityTol <= 0 {
+		d.SparsityTol = 0.01
+	}
+	if d.NoiseSigmas <= 0 {
+		d.NoiseSigmas = 10
+	}
+	if d.IndepTol <= 0 {
+		d.IndepTol = 0.1
+	}
+	if d.RowTol <= 0 {
+		d.RowTol = 1e-6
+	}
+	if d.RefineTol <= 0 {
+		d.RefineTol = d.SparsityTol
+	}
+	return d
+}
+
+// TWMResult is the output of TWMLearn.
+type TWMResult struct {
+	// A is n x k with unit-norm columns (the canonical form of the
+	// topic-model paper), each with its entry of largest magnitude
+	// positive, in the order found (sparsest first for the basic
+	// variant, round by round for the projection variant).
+	A *mat.Dense
+	// B is the n x k factor of L used, B B^T = L_k, the best rank-k
+	// approximation of L: B = U_k diag(sqrt(lambda_k)).
+	B *mat.Dense
+	// W is k x k: column j is the w with A e_j = B w (before the entries
+	// of the zero set are cleared; see TWMOptions.Dense).
+	W *mat.Dense
+	// Rows[j] is the row whose l1 problem gave column j.
+	Rows []int
+	// Sparsity[j] is the sparsity count of column j.
+	Sparsity []int
+	// NoiseLevel is sigma, the noise level of the entries that should be
+	// zero relative to the largest entry: the lower decile over the first
+	// round's candidates s of the lower quartile of |s_i|/||s||_inf over
+	// the entries not exactly zero, divided by 0.3186.
+	NoiseLevel float64
+	// ZeroTol is the relative threshold t of the sparsity count.
+	ZeroTol float64
+	// Problems is the number of l1 problems solved.
+	Problems int
+}
+
+// TWMLearn recovers the k sparse columns of A from a symmetric positive
+// semidefinite L = A H A^T of rank k (Pairs of a topic model, or the
+// low-rank part of Sigma returned by DLD) by l1 minimisation: with B = L^{1/2}
+// (n x k, from the top k eigenpairs), each problem is
+//
+//	min ||B w||_1  subject to  q^T w = 1,
+//
+// q = B^T e_i in the basic variant (TWMLearn, ER-SpUD) and q = P B^T e_j in
+// the projection variant (TWMLearn(proj), App. G), P the projector onto
+// the complement of the span of the w found so far; each s = B w is a
+// candidate column, the sparsest are kept (SPEC.md section 4), then
+// refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
+// the result is A up to the permutation and scale of its columns. It
+// returns an error matching ErrRankDeficient if L has fewer than k
+// positive eigenvalues (relative to the largest, 1e-12) or fewer than k
+// independent columns are found, ErrTooManyFactors if k > n, and
+// ErrNonFinite for NaN or Inf.
+func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
+	ctx = ctxOrBackground(ctx)
+	n := checkSquare("TWMLearn", l)
+	o := opts.defaults()
+	if k < 1 || k > n {
+		return nil, fmt.Errorf("%w: TWMLearn: k = %d with n = %d", ErrTooManyFactors, k, n)
+	}
+	if err := checkFinite("L", l); err != nil {
+		return nil, fmt.Errorf("linear: TWMLearn: %w", err)
+	}
+	ls := l.Clone()
+	symmetrize(ls)
+	vals, u, err := topEigSym(ls, k)
+	if err != nil {
+		return nil, fmt.Errorf("linear: TWMLearn: eigendecomposition: %w", err)
+	}
+	if vals[0] <= 0 || vals[k-1] <= 1e-12*vals[0] {
+		return nil, fmt.Errorf("%w: TWMLearn: L has fewer than k = %d positive eigenvalues (lambda_k/lambda_1 = %.3g)", ErrRankDeficient, k, vals[k-1]/math.Abs(vals[0]))
+	}
+	b := u.Clone()
+	for i := 0; i < n; i++ {
+		row := b.RawRow(i)
+		for j := range row {
+			row[j] *= math.Sqrt(vals[j])
+		}
+	}
+	t := &twm{b: b, n: n, k: k, o: &o, ctx: ctx}
+	if err := t.setup(); err != nil {
+		return nil, err
+	}
+	res := &TWMResult{B: b, W: mat.Zeros(k, k)}
+	// The first round: the problem of every row, unprojected.
+	first, err := t.solveAll(nil)
+	if err != nil {
+		return nil, err
+	}
+	res.NoiseLevel = noiseLevel(first)
+	floor := math.Max(o.NoiseSigmas*res.NoiseLevel, 1e-6)
+	res.ZeroTol = math.Min(o.SparsityTol, floor)
+	refineTol := math.Min(o.RefineTol, floor)
+	for i := range first {
+		first[i].rank(res.ZeroTol)
+	}
+	var chosen []*candidate
+	if o.Basic {
+		chosen, err = t.basic(first)
+	} else {
+		chosen, err = t.projection(first, res.ZeroTol)
+	}
+	res.Problems = t.problems
+	if err != nil {
+		return nil, err
+	}
+	res.A = mat.Zeros(n, k)
+	for j, c := range chosen {
+		s, w := c.s, c.w
+		if !o.NoRefine {
+			s, w = refine(u, vals, s, refineTol, o.Dense)
+		}
+		nrm := math.Sqrt(kernels.Dot(s, s))
+		// Sign: the entry of largest magnitude positive.
+		at := 0
+		for i, v := range s {
+			if math.Abs(v) > math.Abs(s[at]) {
+				at = i
+			}
+		}
+		scale := 1 / nrm
+		if s[at] < 0 {
+			scale = -scale
+		}
+		for i, v := range s {
+			res.A.Set(i, j, v*scale)
+		}
+		for i, v := range w {
+			res.W.Set(i, j, v*scale)
+		}
+		res.Rows = append(res.Rows, c.row)
+		res.Sparsity = append(res.Sparsity, sparsity(s, res.ZeroTol*maxAbs(s)))
+	}
+	return res, nil
+}
+
+// twmChunk is the number of rows one l1 solver handles: the rows are
+// cut into chunks of this size, independently of the number of workers.
+const twmChunk = 32
+
+// twm holds the state of one TWMLearn run.
+type twm struct {
+	ctx      context.Context
+	b        *mat.Dense
+	n, k     int
+	o        *TWMOptions
+	maxRow   float64
+	solvers  []*simplex.L1Solver // one per chunk of rows
+	problems int
+}
+
+func (t *twm) setup() error {
+	for i := 0; i < t.n; i++ {
+		t.maxRow = math.Max(t.maxRow, math.Sqrt(kernels.Dot(t.b.RawRow(i), t.b.RawRow(i))))
+	}
+	for lo := 0; lo < t.n; lo += twmChunk {
+		s, err := simplex.NewL1Solver(t.b, t.o.L1)
+		if err != nil {
+			return fmt.Errorf("linear: TWMLearn: %w", err)
+		}
+		t.solvers = append(t.solvers, s)
+	}
+	return nil
+}
+
+// solveAll solves the problem of every row whose constraint vector,
+// projected off the orthonormal vectors span, is not negligible, and
+// returns the candidates in row order.
+func (t *twm) solveAll(span [][]float64) ([]candidate, error) {
+	chunks := len(t.solvers)
+	out := make([][]candidate, chunks)
+	errs := make([]error, chunks)
+	counts := make([]int, chunks)
+	err := par.For(t.ctx, chunks, workers(t.o.Workers), func(c int) {
+		q := make([]float64, t.k)
+		for i := c * twmChunk; i < min((c+1)*twmChunk, t.n); i++ {
+			if t.ctx.Err() != nil {
+				return
+			}
+			copy(q, t.b.RawRow(i))
+			for pass := 0; pass < 2; pass++ {
+				for _, e := range span {
+					kernels.Axpy(-kernels.Dot(e, q), e, q)
+				}
+			}
+			if math.Sqrt(kernels.Dot(q, q)) <= t.o.RowTol*t.maxRow {
+				continue
+			}
+			r, err := t.solvers[c].Solve(q)
+			counts[c]++
+			if err != nil {
+				errs[c] = fmt.Errorf("linear: TWMLearn: round %d, l1 problem of row %d: %w", len(span)+1, i, err)
+				return
+			}
+			out[c] = append(out[c], newCandidate(i, r))
+		}
+	})
+	for c := range counts {
+		t.problems += counts[c]
+	}
+	if err != nil {
+		return nil, err
+	}
+	var all []candidate
+	for c := range out {
+		if errs[c] != nil {
+			return nil, errs[c]
+		}
+		all = append(all, out[c]...)
+	}
+	return all, nil
+}
+
+// basic picks k independent candidates, sparsest first.
+func (t *twm) basic(cands []candidate) ([]*candidate, error) {
+	order := make([]*candidate, len(cands))
+	for i := range cands {
+		order[i] = &cands[i]
+	}
+	slices.SortStableFunc(order, func(x, y *candidate) int {
+		if x.better(y) {
+			return -1
+		}
+		if y.better(x) {
+			return 1
+		}
+		return 0
+	})
+	var basis [][]float64 // orthonormal, of the chosen columns
+	var chosen []*candidate
+	for _, c := range order {
+		if len(chosen) == t.k {
+			break
+		}
+		v := slices.Clone(c.s)
+		nv := math.Sqrt(kernels.Dot(v, v))
+		if nv == 0 {
+			continue
+		}
+		kernels.Scal(1/nv, v)
+		for pass := 0; pass < 2; pass++ {
+			for _, e := range basis {
+				kernels.Axpy(-kernels.Dot(e, v), e, v)
+			}
+		}
+		r := math.Sqrt(kernels.Dot(v, v))
+		if r <= t.o.IndepTol {
+			continue
+		}
+		kernels.Scal(1/r, v)
+		basis = append(basis, v)
+		chosen = append(chosen, c)
+	}
+	if len(chosen) < t.k {
+		return nil, fmt.Errorf("%w: TWMLearn found %d independent columns of k = %d", ErrRankDeficient, len(chosen), t.k)
+	}
+	return chosen, nil
+}
+
+// projection runs the k rounds of the projection variant, the first
+// being cands; each keeps its sparsest candidate and adds its w to the
+// span that the next rounds project off.
+func (t *twm) projection(cands []candidate, zeroTol float64) ([]*candidate, error) {
+	var span [][]float64 // orthonormal basis of span(S) in R^k
+	var chosen []*candidate
+	for round := 0; round < t.k; round++ {
+		if round > 0 {
+			var err error
+			if cands, err = t.solveAll(span); err != nil {
+				return nil, err
+			}
+			for i := range cands {
+				cands[i].rank(zeroTol)
+			}
+		}
+		var best *candidate
+		for i := range cands {
+			if best == nil || cands[i].better(best) {
+				best = &cands[i]
+			}
+		}
+		if best == nil {
+			return nil, fmt.Errorf("%w: TWMLearn found %d independent columns of k = %d", ErrRankDeficient, round, t.k)
+		}
+		v := slices.Clone(best.w)
+		for pass := 0; pass < 2; pass++ {
+			for _, e := range span {
+				kernels.Axpy(-kernels.Dot(e, v), e, v)
+			}
+		}
+		nv := math.Sqrt(kernels.Dot(v, v))
+		if nv == 0 {
+			return nil, fmt.Errorf("%w: TWMLearn: round %d found a dependent column", ErrRankDeficient, round+1)
+		}
+		kernels.Scal(1/nv, v)
+		span = append(span, v)
+		chosen = append(chosen, best)
+	}
+	return chosen, nil
+}
+
+// candidate is one l1 solution with its ranking.
+type candidate struct {
+	row   int
+	s, w  []float64
+	inf   float64 // ||s||_inf
+	nnz   int
+	ratio float64 // ||s||_1 / ||s||_inf
+}
+
+func newCandidate(row int, r *simplex.L1Result) candidate {
+	c := candidate{row: row, s: r.S, w: r.W, inf: maxAbs(r.S), ratio: math.Inf(1)}
+	if c.inf > 0 {
+		c.ratio = r.Norm / c.inf
+	}
+	return c
+}
+
+// rank sets the sparsity count with the relative threshold tol.
+func (c *candidate) rank(tol float64) { c.nnz = sparsity(c.s, tol*c.inf) }
+
+// better reports whether c ranks before d: fewer non-zeros, then a
+// smaller l1/linf ratio, then a smaller row.
+func (c *candidate) better(d *candidate) bool {
+	if c.nnz != d.nnz {
+		return c.nnz < d.nnz
+	}
+	if c.ratio != d.ratio {
+		return c.ratio < d.ratio
+	}
+	return c.row < d.row
+}
+
+// sparsity counts the entries of s above t in magnitude.
+func sparsity(s []float64, t float64) int {
+	n := 0
+	for _, v := range s {
+		if math.Abs(v) > t {
+			n++
+		}
+	}
+	return n
+}
+
+// maxAbs returns the largest magnitude in s.
+func maxAbs(s []float64) float64 {
+	var m float64
+	for _, v := range s {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
+}
+
+// noiseLevel returns the lower decile over the candidates of the lower
+// quartile of the relative magnitudes |s_i|/||s||_inf of their entries
+// that the l1 solution does not set to exactly zero, over 0.3186 (the
+// lower quartile of |N(0,1)|): see TWMResult.NoiseLevel. With columns of
+// density up to about 60% the quartile falls among the entries that
+// should be zero; the decile over candidates skips those that are
+// mixtures of columns, which can be most of them.
+func noiseLevel(cands []candidate) float64 {
+	var levels, mag []float64
+	for _, c := range cands {
+		if c.inf == 0 {
+			continue
+		}
+		mag = mag[:0]
+		for _, v := range c.s {
+			if v != 0 {
+				mag = append(mag, math.Abs(v)/c.inf)
+			}
+		}
+		if len(mag) < 4 {
+			continue
+		}
+		slices.Sort(mag)
+		levels = append(levels, mag[len(mag)/4]/0.3186)
+	}
+	if len(levels) == 0 {
+		return 0
+	}
+	slices.Sort(levels)
+	return levels[len(levels)/10]
+}
+
+// refine replaces the candidate s by the vector of the column space of
+// U (n x k, orthonormal) closest to vanishing on Z = {i : |s_i| <= tol
+// ||s||_inf} (see TWMOptions.NoRefine), clearing the entries of Z unless
+// dense, and returns it with its w (U u = B w, B = U diag(sqrt(lambda))).
+// With fewer than k-1 rows in Z there is nothing to refine.
+func refine(u *mat.Dense, lambda, s []float64, tol float64, dense bool) ([]float64, []float64) {
+	n, k := u.Dims()
+	coef := u.MulVecT(nil, s) // coordinates of s in the basis U
+	w := make([]float64, k)
+	for j := range w {
+		w[j] = coef[j] / math.Sqrt(lambda[j])
+	}
+	t := tol * maxAbs(s)
+	var z []int
+	for i, v := range s {
+		if math.Abs(v) <= t {
+			z = append(z, i)
+		}
+	}
+	if len(z) < k-1 || k == 1 {
+		return s, w
+	}
+	f, err := svd.Factorize(gather(u, z, seq(k)), &svd.Options{Want: svd.WantV})
+	if err != nil || len(f.S) < k {
+		return s, w
+	}
+	v := make([]float64, k)
+	f.V.Col(v, k-1)
+	if kernels.Dot(v, coef) < 0 {
+		kernels.Scal(-1, v)
+	}
+	out := u.MulVec(make([]float64, n), v)
+	scale := math.Sqrt(kernels.Dot(s, s)) // keep the scale of s
+	kernels.Scal(scale, out)
+	for j := range w {
+		w[j] = scale * v[j] / math.Sqrt(lambda[j])
+	}
+	if !dense {
+		for _, i := range z {
+			out[i] = 0
+		}
+	}
+	return out, w
+}
+
+// seq returns 0..n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

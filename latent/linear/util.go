@@ -1,0 +1,191 @@
+package linear
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+)
+
+// Progress, if not nil, is called as a long computation advances, with
+// the stage's name, the work done and the total (in the stage's units).
+// Calls never overlap.
+type Progress func(stage string, done, total int)
+
+func (p Progress) report(stage string, done, total int) {
+	if p != nil {
+		p(stage, done, total)
+	}
+}
+
+// workers returns w, or GOMAXPROCS when w <= 0.
+func workers(w int) int {
+	if w > 0 {
+		return w
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// ctxOrBackground returns ctx, or context.Background() for nil.
+func ctxOrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
+// checkFinite returns an error wrapping ErrNonFinite naming the first
+// non-finite element of m.
+func checkFinite(what string, m *mat.Dense) error {
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range m.RawRow(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNonFinite, what, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSquare panics unless m is square; it returns the order.
+func checkSquare(fn string, m *mat.Dense) int {
+	r, c := m.Dims()
+	if r != c {
+		panic(fmt.Sprintf("linear: %s: matrix is %dx%d, want square", fn, r, c))
+	}
+	return r
+}
+
+// gather returns the submatrix m[rows, cols] as a new matrix.
+func gather(m *mat.Dense, rows, cols []int) *mat.Dense {
+	out := mat.Zeros(len(rows), len(cols))
+	for a, i := range rows {
+		src, dst := m.RawRow(i), out.RawRow(a)
+		for b, j := range cols {
+			dst[b] = src[j]
+		}
+	}
+	return out
+}
+
+// isSymmetric reports whether m equals its transpose exactly.
+func isSymmetric(m *mat.Dense) bool {
+	n, c := m.Dims()
+	if n != c {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			if m.At(i, j) != m.At(j, i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// symmetrize replaces m by (m + m^T)/2.
+func symmetrize(m *mat.Dense) {
+	n, _ := m.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			v := (m.At(i, j) + m.At(j, i)) / 2
+			m.Set(i, j, v)
+			m.Set(j, i, v)
+		}
+	}
+}
+
+// colNorm returns the Euclidean norm of column j of m.
+func colNorm(m *mat.Dense, j int) float64 {
+	r, _ := m.Dims()
+	var s float64
+	for i := 0; i < r; i++ {
+		v := m.At(i, j)
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// fixSigns flips each column of m so that its entry of largest
+// magnitude (the first one on ties) is positive, and returns the signs
+// applied.
+func fixSigns(m *mat.Dense) []float64 {
+	r, c := m.Dims()
+	signs := make([]float64, c)
+	for j := 0; j < c; j++ {
+		best, at := -1.0, 0
+		for i := 0; i < r; i++ {
+			if a := math.Abs(m.At(i, j)); a > best {
+				best, at = a, i
+			}
+		}
+		signs[j] = 1
+		if m.At(at, j) < 0 {
+			signs[j] = -1
+			for i := 0; i < r; i++ {
+				m.Set(i, j, -m.At(i, j))
+			}
+		}
+	}
+	return signs
+}
+
+// permuteCols returns m with its columns in the order perm (column j of
+// the result is column perm[j] of m).
+func permuteCols(m *mat.Dense, perm []int) *mat.Dense {
+	r, _ := m.Dims()
+	out := mat.Zeros(r, len(perm))
+	for i := 0; i < r; i++ {
+		src, dst := m.RawRow(i), out.RawRow(i)
+		for j, p := range perm {
+			dst[j] = src[p]
+		}
+	}
+	return out
+}
+
+// permuteSym returns m[perm, perm].
+func permuteSym(m *mat.Dense, perm []int) *mat.Dense { return gather(m, perm, perm) }
+
+// topEigSym returns the k largest eigenvalues of the symmetric matrix m
+// (decreasing) and their eigenvectors (n x k), from the singular value
+// decomposition of m: the singular vectors of a symmetric matrix are
+// eigenvectors, with eigenvalue sign(u^T m u) s. (svd.EigSym would do,
+// but the SVD copes with the exactly low-rank matrices met here.)
+func topEigSym(m *mat.Dense, k int) ([]float64, *mat.Dense, error) {
+	n, _ := m.Dims()
+	f, err := svd.Factorize(m, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := len(f.S)
+	vals := make([]float64, p)
+	u := make([]float64, n)
+	mu := make([]float64, n)
+	for j := 0; j < p; j++ {
+		f.U.Col(u, j)
+		m.MulVec(mu, u)
+		vals[j] = f.S[j]
+		if kernels.Dot(u, mu) < 0 {
+			vals[j] = -f.S[j]
+		}
+	}
+	idx := seq(p)
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(vals[b], vals[a]) })
+	out := make([]float64, k)
+	vec := mat.Zeros(n, k)
+	for j := 0; j < k; j++ {
+		out[j] = vals[idx[j]]
+		f.U.Col(u, idx[j])
+		vec.SetCol(j, u)
+	}
+	return out, vec, nil
+}
