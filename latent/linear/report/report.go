@@ -1,0 +1,189 @@
+// Package report compares learned linear models with the truth and draws
+// the scatter plots of the papers' Figures 5 and 6: the alignment of
+// learned hidden variables to the true ones (order, sign and, for
+// hierarchies, the rows of the upper levels), the metrics of SPEC.md
+// section 5.2, and hand-written SVG. bench/cmd/linear and the moments
+// command use it.
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/linear"
+	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/mat"
+)
+
+// Metrics are the measures of SPEC.md section 5.2 for one factor matrix.
+type Metrics struct {
+	// Dist is dist(truth, estimate).
+	Dist float64
+	// Prec and Rec are the precision and recall of the raw support
+	// (every non-zero entry of the estimate).
+	Prec, Rec float64
+	// PrecT and RecT are those of the thresholded support: entries above
+	// Tau times the largest magnitude of their column.
+	PrecT, RecT float64
+	Tau         float64
+}
+
+// Compare measures est against truth, whose columns are in est's labels
+// already (see AlignDAG and AlignHierarchy), with the threshold tau.
+func Compare(truth, est *mat.Dense, tau float64) Metrics {
+	_, k := truth.Dims()
+	id := make([]int, k)
+	for i := range id {
+		id[i] = i
+	}
+	m := Metrics{Dist: eval.Dist(truth, est), Tau: tau}
+	m.Prec, m.Rec = eval.Support(truth, est, id, 0)
+	m.PrecT, m.RecT = eval.Support(truth, est, id, tau)
+	return m
+}
+
+// Add accumulates b into m (for averages).
+func (m *Metrics) Add(b Metrics) {
+	m.Dist += b.Dist
+	m.Prec += b.Prec
+	m.Rec += b.Rec
+	m.PrecT += b.PrecT
+	m.RecT += b.RecT
+	m.Tau = b.Tau
+}
+
+// Scale multiplies every measure by s.
+func (m *Metrics) Scale(s float64) {
+	m.Dist *= s
+	m.Prec *= s
+	m.Rec *= s
+	m.PrecT *= s
+	m.RecT *= s
+}
+
+// Columns matches the columns of est to those of truth (eval.MatchColumns)
+// and returns est with its columns in truth's order and signed to agree
+// with them, the permutation (column j of the result is column perm[j]
+// of est) and the signs.
+func Columns(truth, est *mat.Dense) (*mat.Dense, []int, []float64) {
+	perm := eval.MatchColumns(truth, est)
+	r, k := truth.Dims()
+	out := mat.Zeros(r, k)
+	signs := make([]float64, k)
+	for j, p := range perm {
+		var dot float64
+		for i := 0; i < r; i++ {
+			dot += truth.At(i, j) * est.At(i, p)
+		}
+		signs[j] = 1
+		if dot < 0 {
+			signs[j] = -1
+		}
+		for i := 0; i < r; i++ {
+			out.Set(i, j, signs[j]*est.At(i, p))
+		}
+	}
+	return out, perm, signs
+}
+
+// CanonicalDAG returns A and Lambda of m in the canonical form that
+// LearnDAG identifies: hidden variables scaled to unit variance, so A
+// diag(sd(h)) and diag(sd(h))^{-1} Lambda diag(sd(h)).
+func CanonicalDAG(m *synth.DAG) (a, lambda *mat.Dense) {
+	g := m.G()
+	_, k := m.Dims()
+	sd := make([]float64, k)
+	for i := 0; i < k; i++ {
+		var v float64
+		for j := 0; j < k; j++ {
+			v += g.At(i, j) * g.At(i, j) * m.Eta[j].Var
+		}
+		sd[i] = math.Sqrt(v)
+	}
+	a = m.A.Clone()
+	n, _ := a.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			a.Set(i, j, a.At(i, j)*sd[j])
+		}
+	}
+	lambda = m.Lambda.Clone()
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			lambda.Set(i, j, lambda.At(i, j)*sd[j]/sd[i])
+		}
+	}
+	return a, lambda
+}
+
+// AlignDAG returns the learned A and Lambda of d in the labels of the
+// truth (the columns of A matched to those of trueA and signed, Lambda
+// permuted and signed alike).
+func AlignDAG(trueA *mat.Dense, d *linear.DAG, lambda *mat.Dense) (a, l *mat.Dense) {
+	a, perm, signs := Columns(trueA, d.A)
+	k := len(perm)
+	l = mat.Zeros(k, k)
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			l.Set(i, j, signs[i]*signs[j]*lambda.At(perm[i], perm[j]))
+		}
+	}
+	return a, l
+}
+
+// AlignHierarchy returns, for every level l of h, the true A_l in
+// canonical form (unit-variance variables at both of its levels) and the
+// learned one aligned to it: columns matched and signed, and rows
+// following the matching of the level below.
+func AlignHierarchy(h *synth.Hierarchy, res *linear.HierarchyResult) (truth, est []*mat.Dense) {
+	levels := len(h.A)
+	truth = make([]*mat.Dense, levels)
+	est = make([]*mat.Dense, levels)
+	sd := func(l int) []float64 {
+		s := h.LevelSigma(l)
+		n, _ := s.Dims()
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = math.Sqrt(s.At(i, i))
+		}
+		return d
+	}
+	var perm []int
+	var signs []float64
+	for l := levels - 1; l >= 0; l-- {
+		t := h.A[l].Clone()
+		above := sd(l)
+		r, c := t.Dims()
+		below := make([]float64, r) // the observed level keeps its units
+		for i := range below {
+			below[i] = 1
+		}
+		if l < levels-1 {
+			below = sd(l + 1)
+		}
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				t.Set(i, j, t.At(i, j)*above[j]/below[i])
+			}
+		}
+		e := res.A[l]
+		if l < levels-1 {
+			rows := mat.Zeros(r, c)
+			for i, p := range perm {
+				for j := 0; j < c; j++ {
+					rows.Set(i, j, signs[i]*e.At(p, j))
+				}
+			}
+			e = rows
+		}
+		truth[l] = t
+		est[l], perm, signs = Columns(t, e)
+	}
+	return truth, est
+}
+
+// Format formats m as "dist  prec/rec  precT/recT".
+func (m Metrics) Format() string {
+	return fmt.Sprintf("%.4f  %.3f/%.3f  %.3f/%.3f", m.Dist, m.Prec, m.Rec, m.PrecT, m.RecT)
+}
