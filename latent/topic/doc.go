@@ -22,6 +22,12 @@
 // (which fixes its sign), alpha comes from the eigenvalues, and topics are
 // projected onto the probability simplex with the moved mass reported.
 //
+// Correlated learns correlated topic models (TMLearn of "Learning Topic
+// Models and Latent Bayesian Networks Under Expansion Constraints"): the
+// topics' activities related by a linear Bayesian network, the topics
+// sparse with the expansion property; it forms the central cross moments
+// of the documents and runs latent/linear.LearnCrossDAG.
+//
 // Result.Infer estimates the topic proportions of a document by a few
 // variational fixed-point iterations given the topics and alpha, from
 // which come labels (the most probable topic) and held-out perplexity.
