@@ -17,7 +17,8 @@ type Panel struct {
 // ScatterSVG writes the panels as one SVG image, cols panels a row, each
 // with its axes, ticks, the diagonal y = x and the points (true entries
 // on the x axis, estimates on the y axis, as in the papers' Figures 5
-// and 6). Points with both coordinates exactly zero are drawn too. The
+// and 6). Points with both coordinates exactly zero are drawn too; points
+// with a NaN or infinite coordinate are left out. The
 // SVG is written by hand: no plotting dependency.
 func ScatterSVG(w io.Writer, title string, cols int, panels []Panel) error {
 	const (
@@ -40,13 +41,25 @@ func ScatterSVG(w io.Writer, title string, cols int, panels []Panel) error {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for i := range pan.X {
 			for _, v := range []float64{pan.X[i], pan.Y[i]} {
-				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				if finite(v) {
 					lo, hi = math.Min(lo, v), math.Max(hi, v)
 				}
 			}
 		}
-		if !(hi > lo) {
+		if math.IsInf(lo, 1) { // no finite point
 			lo, hi = -1, 1
+		}
+		// A range too narrow for its magnitude (one value, or values an
+		// ulp apart) is widened around its centre: otherwise the points
+		// fall outside the frame, or the tick step is lost in lo and the
+		// tick loop below never ends.
+		if hi-lo <= 1e-6*math.Max(math.Abs(lo), math.Abs(hi)) {
+			c := (lo + hi) / 2
+			w := math.Abs(c) / 10
+			if w == 0 {
+				w = 1
+			}
+			lo, hi = c-w, c+w
 		}
 		step := niceStep((hi - lo) / 5)
 		lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
@@ -61,7 +74,7 @@ func ScatterSVG(w io.Writer, title string, cols int, panels []Panel) error {
 		}
 		fmt.Fprintf(bw, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c33" stroke-dasharray="4 3"/>`+"\n", sx(lo), sy(lo), sx(hi), sy(hi))
 		for i := range pan.X {
-			if math.IsNaN(pan.X[i]) || math.IsNaN(pan.Y[i]) {
+			if !finite(pan.X[i]) || !finite(pan.Y[i]) {
 				continue
 			}
 			fmt.Fprintf(bw, `<circle cx="%.1f" cy="%.1f" r="1.8" fill="#1f5fbf" fill-opacity="0.6"/>`, sx(pan.X[i]), sy(pan.Y[i]))
@@ -73,6 +86,8 @@ func ScatterSVG(w io.Writer, title string, cols int, panels []Panel) error {
 	fmt.Fprintln(bw, "</svg>")
 	return bw.Flush()
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // niceStep rounds s up to 1, 2 or 5 times a power of ten.
 func niceStep(s float64) float64 {
