@@ -36,7 +36,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -226,7 +225,7 @@ func example2(gamma float64, ns []int, models int, tau, tau2, lambdaAbs float64,
 			c.ok++
 			ta, tl := report.CanonicalDAG(m)
 			ea, el := report.AlignDAG(ta, d, d.Lambda)
-			abs := report.Compare(tl, pruned(el, lambdaAbs), 0)
+			abs := report.Compare(tl, report.Pruned(el, lambdaAbs), 0)
 			c.add(0, report.Compare(tl, el, tau), abs)
 			c.add(1, report.Compare(ta, ea, tau), report.Compare(ta, ea, tau2))
 			c.oracle[0] += oracleRecall(tl, tau)
@@ -260,20 +259,6 @@ func row(m, m2 report.Metrics, p paperRow, i int) string {
 	}
 	return fmt.Sprintf("%-8.4f %-7s %-11s %-11s %-11s %-11s", m.Dist, pd, fmt.Sprintf("%.3f/%.3f", m.Prec, m.Rec), pp,
 		fmt.Sprintf("%.3f/%.3f", m.PrecT, m.RecT), fmt.Sprintf("%.3f/%.3f", m2.PrecT, m2.RecT))
-}
-
-// pruned returns m with the entries of magnitude at most t set to zero.
-func pruned(m *mat.Dense, t float64) *mat.Dense {
-	out := m.Clone()
-	r, c := out.Dims()
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if math.Abs(out.At(i, j)) <= t {
-				out.Set(i, j, 0)
-			}
-		}
-	}
-	return out
 }
 
 // oracleRecall is the recall of the support of truth thresholded at tau

@@ -187,3 +187,21 @@ func AlignHierarchy(h *synth.Hierarchy, res *linear.HierarchyResult) (truth, est
 func (m Metrics) Format() string {
 	return fmt.Sprintf("%.4f  %.3f/%.3f  %.3f/%.3f", m.Dist, m.Prec, m.Rec, m.PrecT, m.RecT)
 }
+
+// Pruned returns a copy of m with the entries of magnitude at most t set
+// to zero: the support "above t in canonical units" used for Lambda,
+// whose last columns hold at most a few entries (so a threshold relative
+// to a column's largest entry would keep noise there).
+func Pruned(m *mat.Dense, t float64) *mat.Dense {
+	out := m.Clone()
+	r, c := out.Dims()
+	for i := 0; i < r; i++ {
+		row := out.RawRow(i)
+		for j := 0; j < c; j++ {
+			if math.Abs(row[j]) <= t {
+				row[j] = 0
+			}
+		}
+	}
+	return out
+}
