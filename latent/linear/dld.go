@@ -105,10 +105,11 @@ func (o *DLDOptions) defaults() DLDOptions {
 // when every A[I] and B[I] has rank k. It returns an error matching
 // ErrRankDeficient when a block C[I,J] or the k x k matrix to invert has
 // numerical rank below k, ErrTooManyFactors when a part has fewer than k
-// indices, and ErrNonFinite for NaN or Inf in C or when D or L would
+// indices, ErrNonFinite for NaN or Inf in C or when D or L would
 // overflow (C is scaled by a power of two to the unit range for the
-// computation, so that any finite C can be decomposed). Only opts.RCond
-// is used.
+// computation, so that any finite C can be decomposed), and
+// ErrNoConvergence when an SVD does not converge. Only opts.RCond is
+// used.
 func DLD(c *mat.Dense, k int, p Partition, opts *DLDOptions) (*Decomposition, error) {
 	n := checkSquare("DLD", c)
 	o := opts.defaults()
@@ -137,33 +138,50 @@ func DLD(c *mat.Dense, k int, p Partition, opts *DLDOptions) (*Decomposition, er
 			return nil, fmt.Errorf("%w: part %d has %d indices, fewer than k = %d", ErrTooManyFactors, i, len(part), k)
 		}
 	}
-	cs, e := scaleDown(c)
-	dec, err := dld(cs, k, p, &o, isSymmetric(c))
+	e := scaleExp(c)
+	dec, err := dld(scaled(c, e), k, p, &o, isSymmetric(c))
 	if err != nil {
 		return nil, err
 	}
 	return dec.scaleUp(c, e)
 }
 
-// scaleDown returns c divided by 2^e, the power of two just above its
-// largest magnitude (c itself and 0 for a zero matrix). DLD works on
-// the scaled matrix, whose products of blocks can neither overflow nor
-// underflow, whatever the scale of C.
-func scaleDown(c *mat.Dense) (*mat.Dense, int) {
+// svdErr wraps an error of package svd with msg, so that a failure to
+// converge also matches ErrNoConvergence.
+func svdErr(err error, msg string) error {
+	if errors.Is(err, svd.ErrNoConvergence) {
+		return fmt.Errorf("%w: %s: %w", ErrNoConvergence, msg, err)
+	}
+	return fmt.Errorf("linear: %s: %w", msg, err)
+}
+
+// scaleExp returns the exponent e of the power of two just above the
+// largest magnitude in the finite matrix c (0 for a zero matrix): DLD
+// and TWMLearn work on c / 2^e, whose products can neither overflow nor
+// underflow, whatever the scale of the input.
+func scaleExp(c *mat.Dense) int {
 	m := c.NormMax()
 	if m == 0 {
-		return c, 0
+		return 0
 	}
 	_, e := math.Frexp(m)
+	return e
+}
+
+// scaled returns c / 2^e (c itself for e = 0).
+func scaled(c *mat.Dense, e int) *mat.Dense {
+	if e == 0 {
+		return c
+	}
 	s := c.Clone()
-	n, _ := s.Dims()
-	for i := 0; i < n; i++ {
+	r, _ := s.Dims()
+	for i := 0; i < r; i++ {
 		row := s.RawRow(i)
 		for j, v := range row {
 			row[j] = math.Ldexp(v, -e)
 		}
 	}
-	return s, e
+	return s
 }
 
 // scaleUp returns the decomposition of the scaled matrix as that of c
@@ -174,7 +192,7 @@ func (dec *Decomposition) scaleUp(c *mat.Dense, e int) (*Decomposition, error) {
 	for i, d := range dec.D {
 		d = math.Ldexp(d, e)
 		l := c.At(i, i) - d
-		if math.IsInf(d, 0) || math.IsInf(l, 0) {
+		if math.IsInf(d, 0) || math.IsInf(l, 0) || math.IsNaN(l) {
 			return nil, fmt.Errorf("%w: DLD: the diagonal part of row %d overflows", ErrNonFinite, i)
 		}
 		dec.D[i] = d
@@ -207,7 +225,7 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		}
 		f, err := svd.Factorize(gather(c, p[a], p[b]), nil)
 		if err != nil {
-			return nil, fmt.Errorf("linear: DLD: SVD of block (%d,%d): %w", a, b, err)
+			return nil, svdErr(err, fmt.Sprintf("DLD: SVD of block (%d,%d)", a, b))
 		}
 		rank := 0
 		for rank < k && f.S[rank] > rcond*f.S[0] {
@@ -246,7 +264,7 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		y.MulAT(uk, gather(c, p[kk], p[i]))
 		fm, err := svd.Factorize(&m, nil)
 		if err != nil {
-			return nil, fmt.Errorf("linear: DLD: SVD of the core of part %d: %w", i, err)
+			return nil, svdErr(err, fmt.Sprintf("DLD: SVD of the core of part %d", i))
 		}
 		if fm.S[0] == 0 || (fm.S[r-1] <= rcond*fm.S[0] && !o.LowerRank) {
 			return nil, fmt.Errorf("%w: DLD: core matrix of part %d is singular", ErrRankDeficient, i)
@@ -267,6 +285,11 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 			dec.D[p[i][a]] = row[a] - lrow[a]
 		}
 	}
+	if math.IsInf(all, 0) || math.IsNaN(all) {
+		// With C scaled to the unit range, only a core matrix singular
+		// to working precision can make the low-rank part overflow.
+		return nil, fmt.Errorf("%w: DLD: the low-rank part overflows (a core matrix is numerically singular)", ErrRankDeficient)
+	}
 	if all > 0 {
 		dec.OffDiagRatio = off / all
 	}
@@ -279,8 +302,10 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 // ties), stopping early once a ratio reaches opts.StopRatio. Partitions
 // are drawn in order and evaluated in parallel in fixed batches, so the
 // result depends only on C, k, the random stream and the options. It
-// returns an error matching ErrTooManyFactors if 3k > n and
-// ErrRankDeficient if no partition works.
+// returns an error matching ErrTooManyFactors if 3k > n,
+// ErrRankDeficient if no partition works, and otherwise the first error
+// of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNonFinite
+// when the result overflows).
 func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("DLDSearch", c)
@@ -292,7 +317,8 @@ func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 		return nil, fmt.Errorf("linear: DLDSearch: %w", err)
 	}
 	sym := isSymmetric(c)
-	cs, e := scaleDown(c)
+	e := scaleExp(c)
+	cs := scaled(c, e)
 	const batch = 8
 	var best *Decomposition
 	var firstErr error

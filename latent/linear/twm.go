@@ -134,11 +134,14 @@ type TWMResult struct {
 // the complement of the span of the w found so far; each s = B w is a
 // candidate column, the sparsest are kept (SPEC.md section 4), then
 // refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
-// the result is A up to the permutation and scale of its columns. It
-// returns an error matching ErrRankDeficient if L has fewer than k
-// positive eigenvalues (relative to the largest, 1e-12) or fewer than k
-// independent columns are found, ErrTooManyFactors if k > n, and
-// ErrNonFinite for NaN or Inf.
+// the result is A up to the permutation and scale of its columns (L is
+// scaled by a power of four to the unit range for the computation, so
+// any finite L will do). It returns an error matching ErrRankDeficient
+// if L has fewer than k positive eigenvalues (relative to the largest
+// eigenvalue or entry, 1e-12) or fewer than k independent columns are
+// found, ErrTooManyFactors if k > n, ErrNonFinite for NaN or Inf, and
+// ErrNoConvergence when the eigendecomposition does not converge or the
+// l1 solver fails (the error wraps the solver's too).
 func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("TWMLearn", l)
@@ -149,14 +152,21 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	if err := checkFinite("L", l); err != nil {
 		return nil, fmt.Errorf("linear: TWMLearn: %w", err)
 	}
-	ls := l.Clone()
+	// Work on L / 2^e, e even so that B = L^{1/2} scales back exactly:
+	// a finite L of any magnitude neither overflows nor underflows.
+	e := scaleExp(l)
+	e += e & 1
+	ls := scaled(l, e).Clone()
 	symmetrize(ls)
 	vals, u, err := topEigSym(ls, k)
 	if err != nil {
-		return nil, fmt.Errorf("linear: TWMLearn: eigendecomposition: %w", err)
+		return nil, svdErr(err, "TWMLearn: eigendecomposition")
 	}
-	if vals[0] <= 0 || vals[k-1] <= 1e-12*vals[0] {
-		return nil, fmt.Errorf("%w: TWMLearn: L has fewer than k = %d positive eigenvalues (lambda_k/lambda_1 = %.3g)", ErrRankDeficient, k, vals[k-1]/math.Abs(vals[0]))
+	// Relative to the scale of L, not only to lambda_1: an indefinite L
+	// may have positive eigenvalues that are rounding errors beside its
+	// negative ones (for PSD L, lambda_1 bounds every entry).
+	if top := math.Max(vals[0], ls.NormMax()); vals[0] <= 0 || vals[k-1] <= 1e-12*top {
+		return nil, fmt.Errorf("%w: TWMLearn: L has fewer than k = %d positive eigenvalues (lambda_k/max(lambda_1, max|L_ij|) = %.3g)", ErrRankDeficient, k, vals[k-1]/top)
 	}
 	b := u.Clone()
 	for i := 0; i < n; i++ {
@@ -219,6 +229,10 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 		res.Rows = append(res.Rows, c.row)
 		res.Sparsity = append(res.Sparsity, sparsity(s, res.ZeroTol*maxAbs(s)))
 	}
+	if e != 0 {
+		res.B = scaled(res.B, -e/2)
+		res.W = scaled(res.W, e/2)
+	}
 	return res, nil
 }
 
@@ -277,7 +291,9 @@ func (t *twm) solveAll(span [][]float64) ([]candidate, error) {
 			r, err := t.solvers[c].Solve(q)
 			counts[c]++
 			if err != nil {
-				errs[c] = fmt.Errorf("linear: TWMLearn: round %d, l1 problem of row %d: %w", len(span)+1, i, err)
+				// The problem always has a solution: a failure
+				// (iteration cap, numerical trouble) is the solver's.
+				errs[c] = fmt.Errorf("%w: TWMLearn: round %d, l1 problem of row %d: %w", ErrNoConvergence, len(span)+1, i, err)
 				return
 			}
 			out[c] = append(out[c], newCandidate(i, r))
