@@ -155,7 +155,7 @@ func (j *rowJacobi) run() bool {
 		// that can exceed tol).
 		fr := float64(r)
 		maxCos := math.Sqrt(j.maxCos2)
-		if j.rotated == 0 || (maxCos < math.Sqrt(fr)*j.tol && fr*maxCos*j.maxSin < j.tol) {
+		if j.rotated == 0 || sweepConverged(fr, maxCos, j.maxSin, j.tol) {
 			j.finish()
 			return true
 		}
@@ -310,7 +310,7 @@ func (j *rowJacobi) runSlots() (converged, done bool) {
 			return false, false
 		}
 		maxCos := math.Sqrt(c2)
-		if rot == 0 || (maxCos < math.Sqrt(fr)*j.tol && fr*maxCos*sn < j.tol) {
+		if rot == 0 || sweepConverged(fr, maxCos, sn, j.tol) {
 			j.maxCos2 = c2
 			copyBack()
 			j.finish()
@@ -667,4 +667,22 @@ func (j *rowJacobi) finish() {
 			j.swap(p, q)
 		}
 	}
+}
+
+// sweepConverged is the test at the end of a sweep of r rows whose largest
+// cosine was maxCos and largest rotation sine maxSin: dgesvj's test (the
+// cosines are below sqrt(r) tol and the rotations too small to change
+// them), or stagnation at the rounding level: every rotation had a sine
+// below tol, so it left the rows as they were to working precision, and
+// the cosines, though above sqrt(r) tol, are rounding noise of dot
+// products (below 4 r tol). Without the second case a pair whose computed
+// cosine settles just above sqrt(r) tol is rotated by the same negligible
+// angle in every sweep until MaxSweeps (found by fuzzing: the 2 x 2
+// matrix [[-1.03125, 0.84375], [0, -1.3125]] settles at a cosine of
+// 2.46e-16 with tol 1.57e-16).
+func sweepConverged(r, maxCos, maxSin, tol float64) bool {
+	if r*maxCos*maxSin >= tol {
+		return false
+	}
+	return maxCos < math.Sqrt(r)*tol || maxSin < tol && maxCos < 4*r*tol
 }
