@@ -84,7 +84,7 @@ func (s *scaler) equilibrate() {
 	}
 	for i, v := range rmax {
 		if v > 0 {
-			s.row[i] = 1 / v
+			s.row[i] = clampScale(1 / v)
 		}
 	}
 	for j := 0; j < s.n; j++ {
@@ -93,7 +93,7 @@ func (s *scaler) equilibrate() {
 			hi = math.Max(hi, math.Abs(s.val[k])*s.row[s.idx[k]])
 		}
 		if hi > 0 {
-			s.col[j] = 1 / hi
+			s.col[j] = clampScale(1 / hi)
 		}
 	}
 }
@@ -126,7 +126,7 @@ func (s *scaler) geometric() {
 		}
 		for i := 0; i < m; i++ {
 			if rmax[i] > 0 {
-				s.row[i] = 1 / math.Sqrt(rmin[i]*rmax[i])
+				s.row[i] = clampScale(1 / (math.Sqrt(rmin[i]) * math.Sqrt(rmax[i])))
 			}
 		}
 		for j := 0; j < n; j++ {
@@ -140,7 +140,7 @@ func (s *scaler) geometric() {
 				hi = math.Max(hi, a)
 			}
 			if hi > 0 {
-				s.col[j] = 1 / math.Sqrt(lo*hi)
+				s.col[j] = clampScale(1 / (math.Sqrt(lo) * math.Sqrt(hi)))
 			}
 		}
 		sp := s.spread()
@@ -167,4 +167,17 @@ func roundPow2(s []float64) {
 		e = math.Max(-40, math.Min(40, e))
 		s[i] = math.Ldexp(1, int(e))
 	}
+}
+
+// maxScale bounds the scale factors to [1/maxScale, maxScale]: the
+// reciprocal of a subnormal entry overflows to +Inf (and one of an entry
+// near 2^-1000 leaves no room for the rest of its row), which made the
+// scaled problem meaningless (found by fuzzing: an l1 problem with an
+// entry of 3.39e-321 was reported infeasible). An entry that small
+// beside entries of order one cannot be brought near one anyway.
+const maxScale = 0x1p256
+
+// clampScale returns x bounded to [1/maxScale, maxScale].
+func clampScale(x float64) float64 {
+	return math.Max(1/maxScale, math.Min(maxScale, x))
 }

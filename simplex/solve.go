@@ -113,6 +113,18 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 	s := newSolver(ctx, p, &o)
 	st := s.run()
 	res := s.result(p, st)
+	if st == Optimal && !primalFeasible(p, res) {
+		st, res.Status = Numerical, Numerical
+	}
+	if st == Numerical && !o.NoScaling && o.Basis == nil {
+		// Scaling can do harm on data with extreme entries; the
+		// unscaled problem is the fallback.
+		o.NoScaling = true
+		return Solve(ctx, p, &o)
+	}
+	if st == Numerical {
+		return res, fmt.Errorf("%w: no optimum that satisfies the unscaled constraints", ErrNumerical)
+	}
 	switch st {
 	case Optimal:
 		return res, nil
@@ -120,6 +132,40 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 		return res, fmt.Errorf("simplex: solve stopped: %w", ctx.Err())
 	}
 	return res, st.Err()
+}
+
+// feasTol is the relative violation of a bound or constraint, in the
+// original data, above which primalFeasible rejects a claimed optimum.
+const feasTol = 1e-6
+
+// primalFeasible checks res.X against the column bounds and res.RowActivity
+// against the row bounds of p, each violation relative to 1 + the bound's
+// magnitude + the sum of the magnitudes of the row's terms (so that
+// cancellation in large terms is allowed for). A solve on scaled data can
+// meet a scaling that makes its tolerances meaningless (extreme entries);
+// this keeps it from reporting such a point as optimal.
+func primalFeasible(p *Problem, res *Result) bool {
+	viol := func(v, lo, up, size float64) bool {
+		t := feasTol * (1 + size)
+		return v < lo-t*(1+math.Abs(lo)) && !math.IsInf(lo, -1) || v > up+t*(1+math.Abs(up)) && !math.IsInf(up, 1)
+	}
+	for j, v := range res.X {
+		if viol(v, p.ColLower[j], p.ColUpper[j], 0) {
+			return false
+		}
+	}
+	size := make([]float64, p.A.Rows)
+	for j := 0; j < p.A.Cols; j++ {
+		for k := p.A.ColStart[j]; k < p.A.ColStart[j+1]; k++ {
+			size[p.A.RowIndex[k]] += math.Abs(p.A.Value[k] * res.X[j])
+		}
+	}
+	for i, v := range res.RowActivity {
+		if viol(v, p.RowLower[i], p.RowUpper[i], size[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lpData is the problem in the form the solver works on: scaled, with a

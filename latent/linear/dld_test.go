@@ -249,9 +249,11 @@ func TestTWMLearnScale(t *testing.T) {
 
 // TestTWMLearnIndefinite: inputs from FuzzTWMLearn. An indefinite L
 // whose positive eigenvalues are rounding errors beside its negative
-// ones (+-0.126 and 3e-64 here) is rank deficient; the error of a
-// failed l1 problem matches ErrNoConvergence (the l1 solver reported an
-// infeasible problem for a non-zero q, which cannot be).
+// ones (+-0.126 and 3e-64 here) is rank deficient; the second input's
+// l1 problems (entries from 1e-321 to 1) made the l1 solver report an
+// infeasible problem for a non-zero q until package simplex bounded its
+// scale factors; any failure of an l1 problem must match
+// ErrNoConvergence.
 func TestTWMLearnIndefinite(t *testing.T) {
 	l := mat.FromRows([][]float64{
 		{1.398043286095289e-76, 1.398043286095289e-76, 1.5310991896536132e+213, -2.5132528176538534e+232, 1.398043286095289e-76, 6.378489473675153e+116, 1.398043286095289e-76},
