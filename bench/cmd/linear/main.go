@@ -139,6 +139,7 @@ type cell struct {
 	ok     int
 	fails  []string
 	oracle [2]float64 // recall of the truth thresholded at tau (summed)
+	sweep  [len(sweepAbs)]report.Metrics
 	time   time.Duration
 	sample time.Duration
 }
@@ -230,6 +231,9 @@ func example2(gamma float64, ns []int, models int, tau, tau2, lambdaAbs float64,
 			c.add(1, report.Compare(ta, ea, tau), report.Compare(ta, ea, tau2))
 			c.oracle[0] += oracleRecall(tl, tau)
 			c.oracle[1] += oracleRecall(ta, tau)
+			for i, t := range sweepAbs {
+				c.sweep[i].Add(report.Compare(tl, report.Pruned(el, t), 0))
+			}
 			if s == 1 && gamma == 0.5 && (n >= 300000 || len(ns) <= 3) {
 				x, y := report.Entries(tl, el)
 				panels = append(panels, report.Panel{Title: "Λ, N = " + short(n), XLabel: "Λij", YLabel: "Λ̂ij", X: x, Y: y})
@@ -242,6 +246,13 @@ func example2(gamma float64, ns []int, models int, tau, tau2, lambdaAbs float64,
 		fmt.Printf("%-7s | %s | %s | %s\n", short(n), row(c.m[0], c.m2[0], p, 0), row(c.m[1], c.m2[1], p, 1), timing(&c, models))
 		if n == ns[len(ns)-1] {
 			fmt.Printf("        (the truth itself thresholded at %.2g of its column's largest keeps %.3f of Lambda's and %.3f of A's non-zeros: the recall a perfect estimate would get)\n", tau, c.oracle[0]/float64(c.ok), c.oracle[1]/float64(c.ok))
+			fmt.Printf("        Lambda's support above t (canonical units), P/R:")
+			for i, t := range sweepAbs {
+				m := c.sweep[i]
+				m.Scale(1 / float64(c.ok))
+				fmt.Printf("  t=%g %.3f/%.3f", t, m.Prec, m.Rec)
+			}
+			fmt.Println()
 		}
 		for _, f := range c.fails {
 			fmt.Println("   failed:", f)
@@ -260,6 +271,10 @@ func row(m, m2 report.Metrics, p paperRow, i int) string {
 	return fmt.Sprintf("%-8.4f %-7s %-11s %-11s %-11s %-11s", m.Dist, pd, fmt.Sprintf("%.3f/%.3f", m.Prec, m.Rec), pp,
 		fmt.Sprintf("%.3f/%.3f", m.PrecT, m.RecT), fmt.Sprintf("%.3f/%.3f", m2.PrecT, m2.RecT))
 }
+
+// sweepAbs are the thresholds of the precision/recall sweep of Lambda's
+// support printed under the largest N of Table 2.
+var sweepAbs = [...]float64{0.005, 0.01, 0.015, 0.02, 0.03, 0.05}
 
 // oracleRecall is the recall of the support of truth thresholded at tau
 // times its columns' largest magnitudes.
