@@ -1,13 +1,12 @@
 package linear
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -55,68 +54,33 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 	if comma == 0 {
 		comma = ','
 	}
-	sep := []byte(string(comma))
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	var (
-		vals  []float64
-		names []string
-		cols  = -1
-		line  int
-		first = true
-	)
 	parse := func(f []byte) (float64, bool) {
 		v, err := strconv.ParseFloat(string(f), 64)
 		return v, err == nil || isRangeErr(err)
 	}
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 || b[0] == '#' {
-			continue
-		}
-		fields := bytes.Split(b, sep)
-		for i := range fields {
-			fields[i] = bytes.TrimSpace(fields[i])
-		}
-		if first {
-			first = false
+	var vals []float64
+	cols := 0
+	names, lines, err := csvscan.Records(r, comma, opts.Header,
+		func(f []byte) bool { _, ok := parse(f); return ok },
+		func(line int, fields [][]byte) error {
 			cols = len(fields)
-			header := opts.Header > 0
-			if opts.Header == 0 {
-				for _, f := range fields {
-					if _, ok := parse(f); !ok {
-						header = true
-						break
-					}
+			for j, f := range fields {
+				v, ok := parse(f)
+				if !ok {
+					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a number", f)}
 				}
-			}
-			if header {
-				for _, f := range fields {
-					names = append(names, string(f))
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not finite", f)}
 				}
-				continue
+				vals = append(vals, v)
 			}
-		}
-		if len(fields) != cols {
-			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected %d", len(fields), cols)}
-		}
-		for j, f := range fields {
-			v, ok := parse(f)
-			if !ok {
-				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a number", f)}
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not finite", f)}
-			}
-			vals = append(vals, v)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &DataError{Line: line + 1, Msg: err.Error()}
+			return nil
+		})
+	if err != nil {
+		return nil, dataError(err)
 	}
 	if len(vals) == 0 {
-		return nil, &DataError{Line: line, Msg: "no samples"}
+		return nil, &DataError{Line: lines, Msg: "no samples"}
 	}
 	return &Data{X: mat.New(len(vals)/cols, cols, vals), Names: names}, nil
 }

@@ -2,12 +2,13 @@ package treemix
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // MaxStates is the largest number of states a variable may have: states
@@ -226,60 +227,29 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 	if opts.States > 0 {
 		limit = opts.States
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	var (
-		cols    [][]uint8
-		names   []string
-		line    int
-		first   = true
-		maxSeen = -1
-		sep     = []byte(string(comma))
-	)
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 || b[0] == '#' {
-			continue
-		}
-		fields := bytes.Split(b, sep)
-		if first {
-			first = false
-			header := opts.Header > 0
-			if opts.Header == 0 {
-				for _, f := range fields {
-					if _, err := strconv.Atoi(string(bytes.TrimSpace(f))); err != nil {
-						header = true
-						break
-					}
+	var cols [][]uint8
+	maxSeen := -1
+	names, lines, err := csvscan.Records(r, comma, opts.Header,
+		func(f []byte) bool { _, err := strconv.Atoi(string(f)); return err == nil },
+		func(line int, fields [][]byte) error {
+			if cols == nil {
+				cols = make([][]uint8, len(fields))
+			}
+			for j, f := range fields {
+				v, err := strconv.Atoi(string(f))
+				if err != nil || v < 0 {
+					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
 				}
-			}
-			cols = make([][]uint8, len(fields))
-			if header {
-				for _, f := range fields {
-					names = append(names, string(bytes.TrimSpace(f)))
+				if v >= limit {
+					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
 				}
-				continue
+				maxSeen = max(maxSeen, v)
+				cols[j] = append(cols[j], uint8(v))
 			}
-		}
-		if len(fields) != len(cols) {
-			return nil, &DataError{Line: line, Msg: fmt.Sprintf("%d fields, expected %d", len(fields), len(cols))}
-		}
-		for j, f := range fields {
-			f = bytes.TrimSpace(f)
-			v, err := strconv.Atoi(string(f))
-			if err != nil || v < 0 {
-				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
-			}
-			if v >= limit {
-				return nil, &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
-			}
-			maxSeen = max(maxSeen, v)
-			cols[j] = append(cols[j], uint8(v))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &DataError{Line: line + 1, Msg: err.Error()}
+			return nil
+		})
+	if err != nil {
+		return nil, dataError(err)
 	}
 	d := opts.States
 	if d == 0 {
@@ -290,7 +260,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		n = len(cols[0])
 	}
 	if n == 0 {
-		return nil, &DataError{Line: line, Msg: "no samples"}
+		return nil, &DataError{Line: lines, Msg: "no samples"}
 	}
 	x := NewData(n, len(cols), d)
 	for j, c := range cols {

@@ -2,7 +2,8 @@ package treemix
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // Errors that data can cause. The learners wrap them with details; test
@@ -39,14 +40,16 @@ type DataError struct {
 }
 
 // Error formats the position and the message.
-func (e *DataError) Error() string {
-	switch {
-	case e.Line > 0 && e.Field > 0:
-		return fmt.Sprintf("treemix: line %d, field %d: %s", e.Line, e.Field, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("treemix: line %d: %s", e.Line, e.Msg)
+func (e *DataError) Error() string { return csvscan.Format("treemix", e.Line, e.Field, e.Msg) }
+
+// dataError turns the position errors of the CSV scanner into
+// *DataError and passes other errors through.
+func dataError(err error) error {
+	var e *csvscan.Error
+	if errors.As(err, &e) {
+		return &DataError{Line: e.Line, Field: e.Field, Msg: e.Msg}
 	}
-	return "treemix: " + e.Msg
+	return err
 }
 
 // Unwrap returns ErrBadData.
