@@ -77,7 +77,7 @@ func (s *linSrc) spd(k int) *mat.Dense {
 	for i := 0; i < k; i++ {
 		h.Set(i, i, h.At(i, i)+1)
 	}
-	linSymmetrize(&h)
+	h.Symmetrize()
 	return &h
 }
 
@@ -130,16 +130,6 @@ func (s *linSrc) perturb(c *mat.Dense) {
 	}
 }
 
-func linSymmetrize(m *mat.Dense) {
-	n, _ := m.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			v := (m.At(i, j) + m.At(j, i)) / 2
-			m.Set(i, j, v)
-			m.Set(j, i, v)
-		}
-	}
-}
 
 // linRows returns a[rows, :].
 func linRows(a *mat.Dense, rows []int) *mat.Dense {
@@ -206,7 +196,7 @@ func dldFrom(data []byte) (dldModel, *linSrc) {
 	var c mat.Dense
 	c.MulBT(a, b)
 	if kind == 1 {
-		linSymmetrize(&c)
+		c.Symmetrize()
 	}
 	d := make([]float64, n)
 	for i := range d {
@@ -443,7 +433,7 @@ func twmFrom(data []byte) twmModel {
 	var ah, l mat.Dense
 	ah.Mul(m.a, m.h)
 	l.MulBT(&ah, m.a)
-	linSymmetrize(&l)
+	l.Symmetrize()
 	m.l, m.k, m.exact = &l, k, kind != 3
 	if kind == 3 {
 		s.perturb(&l)

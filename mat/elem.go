@@ -123,3 +123,20 @@ func rowOf(a *Dense, i, n int) []float64 {
 	}
 	return a.data[i*a.stride : i*a.stride+n]
 }
+
+// Symmetrize replaces the square matrix m by (m + m^T)/2, in place, so
+// that it is exactly symmetric: the remedy for products such as Y^T X
+// with Y = D X, symmetric only in exact arithmetic. It panics if m is not
+// square.
+func (m *Dense) Symmetrize() {
+	if m.rows != m.cols {
+		panic(fmt.Sprintf("mat: Symmetrize: matrix is %dx%d, not square", m.rows, m.cols))
+	}
+	for i := 0; i < m.rows; i++ {
+		for j := 0; j < i; j++ {
+			v := (m.data[i*m.stride+j] + m.data[j*m.stride+i]) / 2
+			m.data[i*m.stride+j] = v
+			m.data[j*m.stride+i] = v
+		}
+	}
+}

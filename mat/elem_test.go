@@ -134,3 +134,19 @@ func TestElementwiseInterleaved(t *testing.T) {
 		p.checkPadding(t, op.name+" interleaved")
 	}
 }
+
+func TestSymmetrize(t *testing.T) {
+	m := FromRows([][]float64{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})
+	v := m.Slice(0, 2, 1, 3) // [[2 3] [5 6]], stride 3
+	v.Symmetrize()
+	want := FromRows([][]float64{{1, 2, 4}, {4, 4, 6}, {7, 8, 9}})
+	if !Equal(m, want) {
+		t.Errorf("Symmetrize on a view:\n%v\nwant\n%v", m, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Symmetrize of a 2x3 matrix did not panic")
+		}
+	}()
+	New(2, 3, nil).Symmetrize()
+}

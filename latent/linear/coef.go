@@ -106,7 +106,7 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	var bl, h mat.Dense
 	bl.Mul(&b, l)
 	h.MulBT(&bl, &b)
-	symmetrize(&h)
+	h.Symmetrize()
 	d := make([]float64, k)
 	for j := range d {
 		v := h.At(j, j)

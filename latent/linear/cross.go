@@ -61,7 +61,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	o := opts.defaults()
 	o.Method = ECATensor
 	l := pairs.Clone()
-	symmetrize(l)
+	l.Symmetrize()
 	o.Progress.report("TWMLearn", 0, 1)
 	twm, err := TWMLearn(ctx, l, k, &o.TWM)
 	if err != nil {

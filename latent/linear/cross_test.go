@@ -31,7 +31,7 @@ func crossMoments(m *synth.DAG) (*mat.Dense, CrossTriples) {
 	}
 	var pairs mat.Dense
 	pairs.MulBT(bd, b)
-	symmetrize(&pairs)
+	pairs.Symmetrize()
 	return &pairs, func(_ context.Context, w *mat.Dense) (*tensor3.Sym, error) {
 		_, kw := w.Dims()
 		var y mat.Dense

@@ -417,7 +417,7 @@ func (e *eca) slices(ctx context.Context, z *mat.Dense) ([]*mat.Dense, error) {
 		var t, m mat.Dense
 		t.Mul(lp, e.w)
 		m.MulAT(e.w, &t)
-		symmetrize(&m)
+		m.Symmetrize()
 		out[i] = &m
 	}
 	return out, nil
@@ -528,7 +528,7 @@ func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64,
 // not positive.
 func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
 	ls := l.Clone()
-	symmetrize(ls)
+	ls.Symmetrize()
 	vals, u, err := topEigSym(ls, k)
 	if err != nil {
 		return nil, nil, fmt.Errorf("linear: whitening: %w", err)

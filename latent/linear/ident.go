@@ -317,7 +317,7 @@ func L1Recovery(a, h *mat.Dense, opts *TWMOptions) ([]bool, error) {
 	}
 	var l mat.Dense
 	l.MulBT(ah, a)
-	symmetrize(&l)
+	l.Symmetrize()
 	res, err := TWMLearn(context.Background(), &l, k, &o)
 	if err != nil {
 		return nil, err

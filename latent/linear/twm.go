@@ -157,7 +157,7 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	e := scaleExp(l)
 	e += e & 1
 	ls := scaled(l, e).Clone()
-	symmetrize(ls)
+	ls.Symmetrize()
 	vals, u, err := topEigSym(ls, k)
 	if err != nil {
 		return nil, svdErr(err, "TWMLearn: eigendecomposition")

@@ -91,17 +91,6 @@ func isSymmetric(m *mat.Dense) bool {
 	return true
 }
 
-// symmetrize replaces m by (m + m^T)/2.
-func symmetrize(m *mat.Dense) {
-	n, _ := m.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			v := (m.At(i, j) + m.At(j, i)) / 2
-			m.Set(i, j, v)
-			m.Set(j, i, v)
-		}
-	}
-}
 
 // colNorm returns the Euclidean norm of column j of m.
 func colNorm(m *mat.Dense, j int) float64 {

@@ -132,7 +132,7 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 		return nil, err
 	}
 	for _, p := range acc.sums {
-		symmetrize(p)
+		p.Symmetrize()
 		p.Scale(1/float64(total), p)
 	}
 	return acc.sums, nil
@@ -146,18 +146,6 @@ func center(b *mat.Dense, mean []float64) {
 	}
 }
 
-// symmetrize replaces p by (p + p^T)/2: Y^T X with Y = diag(z) X is
-// symmetric in exact arithmetic only.
-func symmetrize(p *mat.Dense) {
-	n, _ := p.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			v := (p.At(i, j) + p.At(j, i)) / 2
-			p.Set(i, j, v)
-			p.Set(j, i, v)
-		}
-	}
-}
 
 // ErrNonFinite reports NaN or Inf in the data.
 var ErrNonFinite = errors.New("data holds NaN or Inf")

@@ -123,7 +123,7 @@ func (a *TriplesAccumulator) Finalize() (triples *tensor3.Sym, pairs *mat.Dense,
 	p, docs2 := a.pairs.Finalize()
 	var wp mat.Dense
 	wp.MulAT(a.w, p)
-	symmetrize(&wp)
+	wp.Symmetrize()
 	return t, &wp, a.docs3, docs2
 }
 

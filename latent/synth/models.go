@@ -141,7 +141,7 @@ func (h *Hierarchy) LevelSigma(l int) *mat.Dense {
 		var as, next mat.Dense
 		as.Mul(h.A[i], s)
 		next.MulBT(&as, h.A[i])
-		symmetrize(&next)
+		next.Symmetrize()
 		for j, nz := range h.Noise[i+1] {
 			next.Set(j, j, next.At(j, j)+nz.Var)
 		}
@@ -262,22 +262,10 @@ func lowRankPlusDiag(b *mat.Dense, w, e []float64) *mat.Dense {
 	}
 	var s mat.Dense
 	s.MulBT(bw, b)
-	symmetrize(&s)
+	s.Symmetrize()
 	for i := 0; i < n; i++ {
 		s.Set(i, i, s.At(i, i)+e[i])
 	}
 	return &s
 }
 
-// symmetrize replaces s by (s + s^T)/2, which makes it exactly
-// symmetric.
-func symmetrize(s *mat.Dense) {
-	n, _ := s.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			v := (s.At(i, j) + s.At(j, i)) / 2
-			s.Set(i, j, v)
-			s.Set(j, i, v)
-		}
-	}
-}
