@@ -16,18 +16,23 @@ import (
 // for W d x k (d the dimension of src). t must be empty or of dimension
 // k; it may be src itself when k = d.
 //
-// The cost is about d^3 k + d^2 k^2 + 2 d k^3 flops, almost all of it in
-// matrix products (kernels.Gemm, in parallel), and no intermediate holds
-// more than d^2 k values. With T1[a][b][r] = sum_c src[a][b][c] W[c][r],
-// symmetric in a and b, only the rows b >= a of T1 are computed: for a
-// batch of consecutive a, the d x (d-a) matrices X_a[c][b-a] =
-// src[a][b][c] are unpacked side by side (the symmetric slice
-// src[a][a:][a:] and the stored block of group a) and multiplied by W^T
-// in one product. Each is then contracted with W[b][q] into
-// K_a[q][r] = sum_{b>=a} W[b][q] T1[a][b][r] (the term b = a halved), and
-// with H = sum_a W[a] (x) K_a the result is
-// t[p][q][r] = H[p][q][r] + H[q][p][r]. The result does not depend on the
-// number of goroutines. It panics if W does not have d rows.
+// The cost is about d^3 k / 3 + d^2 k^2 + 2 d k^3 flops, almost all of
+// it in matrix products (kernels.Gemm) that read the packed storage
+// directly, and no intermediate holds more than d k^2 values. Each
+// stored value src[i][j][l], i <= j <= l, stands for its m distinct
+// permutations (m = 6, 3 or 1), so with c = m/6
+//
+//	t = Sym(G),  G[p][q][r] = sum_{i<=j<=l} c T[i][j][l] W[i][p] W[j][q] W[l][r]
+//
+// where Sym(G)[p][q][r] sums G over the 6 orderings of (p, q, r). Group
+// j of the storage is the (j+1) x (d-j) matrix T[i][j][l], so for each j
+// (in parallel) one product gives P_j[i][r] = sum_l c T[i][j][l] W[l][r]
+// and a second Q_j = W[:j+1]^T P_j; a last product sums
+// G[p][q][r] = sum_j W[j][q] Q_j[p][r]. The weights c are 1 and 1/2,
+// exact in floating point: the terms i = j = l (c = 1/6) are left out of
+// G and added to t as the rank-one updates sum_j T[j][j][j] W_j (x) W_j
+// (x) W_j. The result does not depend on the number of goroutines. It
+// panics if W does not have d rows.
 func (t *Sym) Multilinear(src *Sym, w *mat.Dense) {
 	d := src.d
 	rows, k := w.Dims()
@@ -42,113 +47,85 @@ func (t *Sym) Multilinear(src *Sym, w *mat.Dense) {
 	copy(t.data, out.data)
 }
 
-// multilinearCols bounds the columns of one batch of slices: the batch
-// of a's whose slices go through one matrix product. It depends on
-// nothing but the shape, so neither does the result.
-const multilinearCols = 2048
-
 func multilinear(out, src *Sym, wd []float64, ldw int) {
 	d, k := src.d, out.d
 	kk := k * k
-	ksBuf := getScratch(d * kk)
-	defer putScratch(ksBuf)
-	ks := *ksBuf // K_a^T, one k x k block per a
-	workers := kernels.Workers()
-	// A batch has at most multilinearCols columns, or one slice of d.
-	maxCols := min(max(d, multilinearCols), d*(d+1)/2)
-	xBuf, rtBuf := getScratch(d*maxCols), getScratch(k*maxCols)
-	defer putScratch(xBuf)
-	defer putScratch(rtBuf)
-	x, rt := *xBuf, *rtBuf
-	off := make([]int, d+1)
-	for a0 := 0; a0 < d; {
-		// The batch a0 <= a < a1: X (d x cols) holds, side by side for
-		// each a, the d x (d-a) matrix X_a[c][b-a] = src[a][b][c].
-		a1, cols := a0, 0
-		for a1 < d && (a1 == a0 || cols+d-a1 <= multilinearCols) {
-			off[a1] = cols
-			cols += d - a1
-			a1++
+	qsBuf := scratch.get(d * kk)
+	defer scratch.put(qsBuf)
+	qs := *qsBuf // Q_j^T, one k x k block per j
+	parallelFor(kernels.Workers(), 0, d, func(j int) {
+		m := d - j // columns l = j..d-1 of group j
+		ld := j + 1
+		buf := groupScratch.get(m*k + k*ld + k)
+		defer groupScratch.put(buf)
+		wj, pt, col := (*buf)[:m*k], (*buf)[m*k:m*k+k*ld], (*buf)[m*k+k*ld:]
+		// wj = W[j:], its first row (l = j) halved.
+		for c := 0; c < m; c++ {
+			copy(wj[c*k:(c+1)*k], wd[(j+c)*ldw:(j+c)*ldw+k])
 		}
-		parallelFor(workers, a0, a1, func(a int) { unpackSlice(x, cols, off[a], src, a) })
-		// rt = W^T X: rt[r][off_a + b-a] = T1[a][b][r].
-		kernels.Gemm(true, false, k, cols, d, 1, wd, ldw, x, cols, 0, rt, cols)
-		parallelFor(workers, a0, a1, func(a int) {
-			o := off[a]
-			for r := 0; r < k; r++ {
-				rt[r*cols+o] *= 0.5 // the term b = a
-			}
-			// K_a^T[r][q] = sum_{b>=a} T1[a][b][r] W[b][q].
-			kernels.Gemm(false, false, k, k, d-a, 1, rt[o:], cols, wd[a*ldw:], ldw, 0, ks[a*kk:(a+1)*kk], k)
-		})
-		a0 = a1
-	}
-	// h[p][r*k+q] = sum_a W[a][p] K_a[q][r].
-	hBuf := getScratch(k * kk)
-	defer putScratch(hBuf)
+		kernels.Scal(0.5, wj[:k])
+		// P_j^T[r][i] = sum_l c T[i][j][l] W[l][r]: rows i < j straight from
+		// the block, c = 1/2 at l = j; row i = j has c = 1/2 for l > j
+		// and leaves out l = j (the Gemv).
+		blk := src.block(j)
+		if j > 0 {
+			kernels.Gemm(true, true, k, j, m, 1, wj, k, blk, m, 0, pt, ld)
+		}
+		clear(col)
+		if m > 1 {
+			kernels.Gemv(true, m-1, k, 0.5, wd[(j+1)*ldw:], ldw, blk[j*m+1:(j+1)*m], 0, col)
+		}
+		for r := 0; r < k; r++ {
+			pt[r*ld+j] = col[r]
+		}
+		// Q_j^T[r][p] = sum_{i<=j} P_j^T[r][i] W[i][p].
+		kernels.Gemm(false, false, k, k, ld, 1, pt, ld, wd, ldw, 0, qs[j*kk:(j+1)*kk], k)
+	})
+	// h[q][r*k+p] = sum_j W[j][q] Q_j^T[r][p] = G[p][q][r].
+	hBuf := scratch.get(k * kk)
+	defer scratch.put(hBuf)
 	h := *hBuf
-	kernels.Gemm(true, false, k, kk, d, 1, wd, ldw, ks, kk, 0, h, kk)
+	kernels.Gemm(true, false, k, kk, d, 1, wd, ldw, qs, kk, 0, h, kk)
+	// The diagonal terms, then Sym(G) on top.
+	diag := make([]float64, d)
+	for j := range diag {
+		diag[j] = src.row(j, j)[0]
+	}
+	kernels.Sym3Rows(k, d, 1, wd, ldw, diag, out.data)
+	g := func(p, q, r int) float64 { return h[q*kk+r*k+p] }
 	for q := 0; q < k; q++ {
 		for p := 0; p <= q; p++ {
 			row := out.row(p, q)
 			for c := range row {
 				r := q + c
-				row[c] = h[p*kk+r*k+q] + h[q*kk+r*k+p]
+				row[c] += g(p, q, r) + g(q, p, r) + g(p, r, q) + g(r, p, q) + g(q, r, p) + g(r, q, p)
 			}
 		}
 	}
 }
 
-// unpackSlice writes X_a[c][b-a] = src[a][b][c] (all c, b >= a) into
-// columns off..off+d-a of x (row stride ld): rows c < a are rows of the
-// stored block of group a, rows c >= a the symmetric slice
-// src[a][a:][a:], copied from row a of each group b >= a and mirrored.
-func unpackSlice(x []float64, ld, off int, src *Sym, a int) {
-	d := src.d
-	m := d - a
-	blk := src.block(a)
-	for c := 0; c < a; c++ {
-		copy(x[c*ld+off:c*ld+off+m], blk[c*m:(c+1)*m])
-	}
-	for b := 0; b < m; b++ {
-		copy(x[(a+b)*ld+off+b:(a+b)*ld+off+m], src.row(a, a+b))
-	}
-	mirrorUpper(x[a*ld+off:], ld, m)
-}
+// scratchPool recycles temporary arrays of Multilinear, which would
+// otherwise be allocated (and zeroed) anew on every call. Arrays of
+// different sizes go to different pools, so that a small request does
+// not take (and drop) a large array.
+type scratchPool struct{ sync.Pool }
 
-// mirrorUpper copies the strict upper triangle of the m x m matrix s
-// (row stride ld) to the lower one, in square blocks that stay in cache.
-func mirrorUpper(s []float64, ld, m int) {
-	const blk = 32
-	for i0 := 0; i0 < m; i0 += blk {
-		i1 := min(i0+blk, m)
-		for j0 := i0; j0 < m; j0 += blk {
-			j1 := min(j0+blk, m)
-			for i := i0; i < i1; i++ {
-				row := s[i*ld : i*ld+j1]
-				for j := max(j0, i+1); j < j1; j++ {
-					s[j*ld+i] = row[j]
-				}
-			}
-		}
-	}
-}
+var (
+	scratch      scratchPool // the d k^2 and k^3 arrays of a call
+	groupScratch scratchPool // the per-group arrays, about d k values
+)
 
-// scratch recycles the large temporary arrays of Multilinear, which
-// would otherwise be allocated (and zeroed) anew on every call.
-var scratch sync.Pool
-
-// getScratch returns a slice of n values with unspecified contents.
-func getScratch(n int) *[]float64 {
-	if p, ok := scratch.Get().(*[]float64); ok && cap(*p) >= n {
+// get returns a slice of n values with unspecified contents.
+func (s *scratchPool) get(n int) *[]float64 {
+	if p, ok := s.Get().(*[]float64); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
-	s := make([]float64, n)
-	return &s
+	b := make([]float64, n)
+	return &b
 }
 
-func putScratch(p *[]float64) { scratch.Put(p) }
+func (s *scratchPool) put(p *[]float64) { s.Put(p) }
 
 // parallelFor runs f(i) for lo <= i < hi on up to workers goroutines,
 // handing out the indices one at a time.
