@@ -130,7 +130,6 @@ func (s *linSrc) perturb(c *mat.Dense) {
 	}
 }
 
-
 // linRows returns a[rows, :].
 func linRows(a *mat.Dense, rows []int) *mat.Dense {
 	_, k := a.Dims()

@@ -91,7 +91,6 @@ func isSymmetric(m *mat.Dense) bool {
 	return true
 }
 
-
 // colNorm returns the Euclidean norm of column j of m.
 func colNorm(m *mat.Dense, j int) float64 {
 	r, _ := m.Dims()

@@ -146,7 +146,6 @@ func center(b *mat.Dense, mean []float64) {
 	}
 }
 
-
 // ErrNonFinite reports NaN or Inf in the data.
 var ErrNonFinite = errors.New("data holds NaN or Inf")
 

@@ -268,4 +268,3 @@ func lowRankPlusDiag(b *mat.Dense, w, e []float64) *mat.Dense {
 	}
 	return &s
 }
-
