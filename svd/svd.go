@@ -174,15 +174,19 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	// (on the slot layout of the small Jacobi kernel they cost less than
 	// the second factorization, the triangular solve and the product with Q2).
 	accumulate := left && right && k <= slotsMax && kernels.JacobiSweepTFast()
-	var f2 *lq.QR
+	var f2 *lq.LQ
 	var x *mat.Dense
 	if right && !accumulate {
-		// L1 = Q2 R: X0 = R.
-		if f2, err = lq.FactorQR(&l1); err != nil {
+		// L1 = Q2 R: X0 = R, from the LQ factorization L1ᵀ = Rᵀ Q2ᵀ
+		// computed in place (the QR factorization of L1 without the
+		// copies).
+		transposeSquare(&l1)
+		if f2, err = lq.FactorInPlace(&l1); err != nil {
 			return nil, err
 		}
 		x = &mat.Dense{}
-		f2.R(x)
+		f2.L(x)
+		transposeSquare(x)
 	} else {
 		transposeSquare(&l1) // k x k
 		x = &l1
@@ -192,7 +196,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	if right && left && !accumulate {
 		x0 = x.Clone()
 	}
-	j := rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps}
+	j := rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps, threshold: true}
 	if accumulate {
 		// The rotations accumulate in the top k x k block of V_Z, which
 		// then holds Gᵀ (see below).
@@ -219,11 +223,14 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		// 3. X0ᵀ J = W Σ = X_finalᵀ; X0ᵀ = Rᵀ is lower triangular.
 		jm = solveJ(x0, x, j.nrm)
 		if jm == nil {
-			// Sweep again from X0 with the rotations accumulated.
-			x.Copy(x0)
+			// Sweep again from X0 with the rotations accumulated (X0
+			// extracted again: solveJ may have overwritten x0).
+			f2.L(x)
+			transposeSquare(x)
+			flushTinyRows(x)
 			acc = mat.Identity(k)
 			j = rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps,
-				acc: acc.RawData(), lda: acc.Stride(), na: k}
+				acc: acc.RawData(), lda: acc.Stride(), na: k, threshold: true}
 			converged := j.run()
 			res.Sweeps += j.sweeps
 			if !converged {
@@ -253,13 +260,12 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		// Without the second factorization, U_Z = P W; with it,
 		// U_Z = P Q2 J (L1 = Q2 R = Q2 J Σ Wᵀ). Row perm[i] of U_Z is row
 		// i of W or of Q2 J.
-		uz = mat.Zeros(k, k)
 		if f2 != nil {
-			f2.MulQ(jm, jm) // Q2 J
-			for i, p := range f1.Perm() {
-				uz.SetRow(p, jm.RawRow(i))
-			}
+			f2.MulQT(jm, jm) // Q2 J
+			permuteRows(jm, f1.Perm())
+			uz = jm
 		} else {
+			uz = mat.Zeros(k, k)
 			wd, ld := wt.RawData(), wt.Stride()
 			for i, p := range f1.Perm() {
 				row := uz.RawRow(p)
@@ -321,7 +327,8 @@ func Values(a *mat.Dense) ([]float64, error) {
 }
 
 // solveJ returns J = X0⁻ᵀ*X_finalᵀ for X0 = J*Σ*Wᵀ (x0 the upper
-// triangle X0, x the rows after the sweeps, Σ*Wᵀ, of norms sigma),
+// triangle X0, which it may overwrite, x the rows after the sweeps, Σ*Wᵀ,
+// of norms sigma),
 // with its columns scaled to unit norm, or nil if J is not orthogonal to
 // working accuracy (||JᵀJ - I||_1 > 10*k*eps, which keeps LAPACK's test
 // ratio for the orthogonality of U below 10) or cannot be computed (a
@@ -367,7 +374,14 @@ func solveJ(x0, x *mat.Dense, sigma []float64) *mat.Dense {
 	// Unit columns (the norms carry most of the error), then the check.
 	// The columns of J have norms near 1: plain sums of squares are
 	// accurate.
-	g := make([]float64, k*k)
+	// x0 is no longer needed: it holds JᵀJ when it is compact.
+	var g []float64
+	if lx == k {
+		g = xd[:k*k]
+		clear(g[:k])
+	} else {
+		g = make([]float64, k*k)
+	}
 	cn := g[:k]
 	for i := 0; i < k; i++ {
 		for c, v := range jd[i*k : (i+1)*k] {
