@@ -89,6 +89,7 @@ type WhiteningError struct {
 	MaxCond  float64
 }
 
+// Error says which k failed, with the spectrum and condition number.
 func (e *WhiteningError) Error() string {
 	return fmt.Sprintf("topic: Pairs cannot be whitened to k = %d dimensions: top eigenvalues %.3g (condition %.3g, limit %.3g); try a smaller k",
 		e.K, e.Spectrum, e.Cond, e.MaxCond)

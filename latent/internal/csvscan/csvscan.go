@@ -19,6 +19,7 @@ type Error struct {
 	Msg         string
 }
 
+// Error formats the position and the message.
 func (e *Error) Error() string { return Format("csv", e.Line, e.Field, e.Msg) }
 
 // Format writes "pkg: line L, field F: msg", leaving out what is zero.

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"io"
+	"os"
+)
+
+// Example prints the commands of moments (what `moments help` prints).
+func Example() {
+	if err := run([]string{"help"}, os.Stdout, io.Discard); err != nil {
+		panic(err)
+	}
+	// Output:
+	// usage: moments [command] [arguments]
+	//
+	// Without a command (or with flags alone) it runs example.
+	//
+	// commands:
+	//   dag      learn a linear DAG with hidden variables from numeric CSV
+	//   demo     self-check and speed of the numerics
+	//   example  Example 2 of the topic-model paper, learned (the default)
+	//   info     what the kernels found on this machine
+	//   lda      learn an LDA topic model from a corpus (spectral)
+	//   treemix  learn a mixture of trees from discrete CSV data
+}
