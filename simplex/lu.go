@@ -104,11 +104,10 @@ type factorWork struct {
 	uV                 []float64
 	mark               []int
 	colQ, rowQ         []int
-	// count buckets for the Markowitz search (kernel)
-	colHead, colNext, colPrev []int
-	rowHead, rowNext, rowPrev []int
-	colIn, rowIn              []int
-	rowOfPos                  []int
+	// count buckets of the columns and rows for the Markowitz search
+	// (kernel)
+	colB, rowB countBuckets
+	rowOfPos   []int
 }
 
 func growInts(s []int, n int) []int {
@@ -380,8 +379,8 @@ func (f *luFactor) pivotGeneral(r, c int, buckets bool) {
 	w.pivVal = append(w.pivVal, v)
 	w.uStart = append(w.uStart, len(w.uJ))
 	if buckets {
-		w.unlinkRow(r)
-		w.unlinkCol(c)
+		w.rowB.unlink(r)
+		w.colB.unlink(c)
 	}
 	// L column: the rest of column c.
 	cs, cl := w.cStart[c], w.cLen[c]
@@ -413,7 +412,7 @@ func (f *luFactor) pivotGeneral(r, c int, buckets bool) {
 			f.schur(j, lBeg, lEnd, u)
 		}
 		if buckets {
-			w.relinkCol(j)
+			w.colB.relink(j, w.cLen[j])
 		} else if w.cLen[j] == 1 {
 			w.colQ = append(w.colQ, j)
 		}
@@ -423,7 +422,7 @@ func (f *luFactor) pivotGeneral(r, c int, buckets bool) {
 		i := f.lIdx[k]
 		w.removeFromRow(i, c)
 		if buckets {
-			w.relinkRow(i)
+			w.rowB.relink(i, w.rLen[i])
 		} else if w.rLen[i] == 1 {
 			w.rowQ = append(w.rowQ, i)
 		}
@@ -485,102 +484,76 @@ func (f *luFactor) schur(j, lBeg, lEnd int, u float64) {
 	}
 }
 
-// Count buckets of the kernel's rows and columns: doubly linked lists of
-// the active lines with a given number of entries. colIn[c] is the count
-// under which c is linked (-1: not linked).
-
-func (w *factorWork) linkCol(c int) {
-	n := w.cLen[c]
-	w.colIn[c] = n
-	w.colPrev[c] = -1
-	w.colNext[c] = w.colHead[n]
-	if h := w.colHead[n]; h >= 0 {
-		w.colPrev[h] = c
-	}
-	w.colHead[n] = c
+// countBuckets holds lines (rows or columns of the kernel) in doubly
+// linked lists by their number of entries: head[n] is the first line
+// with n entries, next and prev link the lines, in[i] is the count under
+// which line i is linked (-1: not linked).
+type countBuckets struct {
+	head, next, prev, in []int
 }
 
-func (w *factorWork) unlinkCol(c int) {
-	n := w.colIn[c]
+// reset makes room for m lines of up to m entries, none linked.
+func (b *countBuckets) reset(m int) {
+	b.head = growInts(b.head, m+1)
+	b.next = growInts(b.next, m)
+	b.prev = growInts(b.prev, m)
+	b.in = growInts(b.in, m)
+	for i := range b.head {
+		b.head[i] = -1
+	}
+	for i := range b.in {
+		b.in[i] = -1
+	}
+}
+
+// link puts line i, of n entries, at the head of bucket n.
+func (b *countBuckets) link(i, n int) {
+	b.in[i] = n
+	b.prev[i] = -1
+	b.next[i] = b.head[n]
+	if h := b.head[n]; h >= 0 {
+		b.prev[h] = i
+	}
+	b.head[n] = i
+}
+
+// unlink takes line i out of its bucket, if it is in one.
+func (b *countBuckets) unlink(i int) {
+	n := b.in[i]
 	if n < 0 {
 		return
 	}
-	if p := w.colPrev[c]; p >= 0 {
-		w.colNext[p] = w.colNext[c]
+	if p := b.prev[i]; p >= 0 {
+		b.next[p] = b.next[i]
 	} else {
-		w.colHead[n] = w.colNext[c]
+		b.head[n] = b.next[i]
 	}
-	if nx := w.colNext[c]; nx >= 0 {
-		w.colPrev[nx] = w.colPrev[c]
+	if nx := b.next[i]; nx >= 0 {
+		b.prev[nx] = b.prev[i]
 	}
-	w.colIn[c] = -1
+	b.in[i] = -1
 }
 
-func (w *factorWork) linkRow(r int) {
-	n := w.rLen[r]
-	w.rowIn[r] = n
-	w.rowPrev[r] = -1
-	w.rowNext[r] = w.rowHead[n]
-	if h := w.rowHead[n]; h >= 0 {
-		w.rowPrev[h] = r
-	}
-	w.rowHead[n] = r
-}
-
-func (w *factorWork) unlinkRow(r int) {
-	n := w.rowIn[r]
-	if n < 0 {
-		return
-	}
-	if p := w.rowPrev[r]; p >= 0 {
-		w.rowNext[p] = w.rowNext[r]
-	} else {
-		w.rowHead[n] = w.rowNext[r]
-	}
-	if nx := w.rowNext[r]; nx >= 0 {
-		w.rowPrev[nx] = w.rowPrev[r]
-	}
-	w.rowIn[r] = -1
-}
-
-func (w *factorWork) relinkCol(c int) {
-	w.unlinkCol(c)
-	w.linkCol(c)
-}
-
-func (w *factorWork) relinkRow(r int) {
-	w.unlinkRow(r)
-	w.linkRow(r)
+// relink moves line i to the bucket of its current count n.
+func (b *countBuckets) relink(i, n int) {
+	b.unlink(i)
+	b.link(i, n)
 }
 
 // kernel eliminates the active submatrix left after the singletons.
 func (f *luFactor) kernel() {
 	w := &f.fw
 	m := f.m
-	w.colHead = growInts(w.colHead, m+1)
-	w.rowHead = growInts(w.rowHead, m+1)
-	w.colNext = growInts(w.colNext, m)
-	w.colPrev = growInts(w.colPrev, m)
-	w.rowNext = growInts(w.rowNext, m)
-	w.rowPrev = growInts(w.rowPrev, m)
-	for i := range w.colHead {
-		w.colHead[i] = -1
-		w.rowHead[i] = -1
-	}
-	w.colIn = growInts(w.colIn, m)
-	w.rowIn = growInts(w.rowIn, m)
-	for i := 0; i < m; i++ {
-		w.colIn[i] = -1
-		w.rowIn[i] = -1
-	}
+	w.colB.reset(m)
+	w.rowB.reset(m)
 	for c := 0; c < m; c++ {
 		if w.colActive[c] {
-			w.linkCol(c)
+			w.colB.link(c, w.cLen[c])
 		}
 	}
 	for r := 0; r < m; r++ {
 		if w.rowActive[r] {
-			w.linkRow(r)
+			w.rowB.link(r, w.rLen[r])
 		}
 	}
 	for len(w.pivRow) < m {
@@ -616,7 +589,7 @@ func (f *luFactor) search() (int, int) {
 	bestAbs := 0.0
 	lines := 0
 	for n := 1; n <= m; n++ {
-		for c := w.colHead[n]; c >= 0; c = w.colNext[c] {
+		for c := w.colB.head[n]; c >= 0; c = w.colB.next[c] {
 			cmax := w.colMax(c)
 			thr := math.Max(luPivotTol*cmax, luAbsTol)
 			s := w.cStart[c]
@@ -636,7 +609,7 @@ func (f *luFactor) search() (int, int) {
 				return bestR, bestC
 			}
 		}
-		for r := w.rowHead[n]; r >= 0; r = w.rowNext[r] {
+		for r := w.rowB.head[n]; r >= 0; r = w.rowB.next[r] {
 			s := w.rStart[r]
 			for t := s; t < s+w.rLen[r]; t++ {
 				c := w.rJ[t]
