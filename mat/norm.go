@@ -149,3 +149,26 @@ func equalFunc(a, b *Dense, eq func(x, y float64) bool) bool {
 	}
 	return true
 }
+
+// NonFinite returns the position of the first NaN or infinite element of
+// m in row-major order, and found = false when every element is finite.
+// A row whose sum of magnitudes (kernels.Asum, which propagates NaN and
+// Inf) is finite is finite; only a row whose sum is not is searched
+// element by element (finite values may add up to +Inf).
+func (m *Dense) NonFinite() (i, j int, found bool) {
+	if m.cols == 0 {
+		return 0, 0, false
+	}
+	for i = 0; i < m.rows; i++ {
+		row := m.data[i*m.stride : i*m.stride+m.cols]
+		if s := kernels.Asum(row); s-s == 0 {
+			continue
+		}
+		for j, v := range row {
+			if v-v != 0 {
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
+}

@@ -147,3 +147,18 @@ func TestEqualApprox(t *testing.T) {
 		t.Fatalf("empty matrices of one shape differ")
 	}
 }
+
+func TestNonFinite(t *testing.T) {
+	big := 1e308
+	m := FromRows([][]float64{{1, 2, 3}, {big, big, big}, {4, math.Inf(-1), math.NaN()}})
+	if i, j, found := m.NonFinite(); !found || i != 2 || j != 1 {
+		t.Errorf("NonFinite = %d, %d, %v; want 2, 1, true (row 1 sums to +Inf but is finite)", i, j, found)
+	}
+	if _, _, found := m.Slice(0, 2, 0, 3).NonFinite(); found {
+		t.Error("a finite view reported non-finite")
+	}
+	// Elements beyond a view's columns are not its own.
+	if _, _, found := m.Slice(2, 3, 0, 1).NonFinite(); found {
+		t.Error("a view saw the elements of its parent")
+	}
+}

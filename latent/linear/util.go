@@ -43,13 +43,8 @@ func ctxOrBackground(ctx context.Context) context.Context {
 // checkFinite returns an error wrapping ErrNonFinite naming the first
 // non-finite element of m.
 func checkFinite(what string, m *mat.Dense) error {
-	r, c := m.Dims()
-	for i := 0; i < r; i++ {
-		for j, v := range m.RawRow(i)[:c] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNonFinite, what, i, j, v)
-			}
-		}
+	if i, j, found := m.NonFinite(); found {
+		return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNonFinite, what, i, j, m.At(i, j))
 	}
 	return nil
 }
