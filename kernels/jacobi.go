@@ -152,14 +152,7 @@ func jacobiStepsGeneric(x []float64, n, ld int, rows, steps []int, sq []float64,
 		if !(gg > tol2*ab) {
 			continue
 		}
-		d := b - a
-		r := math.Sqrt(d*d + 4*gg)
-		e := math.Abs(d) + r
-		w := 1 / math.Sqrt(2*r*e)
-		c, s, h := e*w, 2*g*w, 2*gg/e
-		if d > 0 {
-			s, h = -s, -h
-		}
+		c, s, h := jacobiRotation(a, b, g, gg)
 		for k := range u {
 			u[k], v[k] = c*u[k]+s*v[k], c*v[k]-s*u[k]
 		}
@@ -185,6 +178,23 @@ func jacobiStepsGeneric(x []float64, n, ld int, rows, steps []int, sq []float64,
 	return rotated, left, maxCos2, maxSin
 }
 
+// jacobiRotation returns the rotation that makes two rows of squared
+// norms a and b and dot product g (gg = g²) orthogonal: the cosine c, the
+// sine s, and h, the change of a (a+h and b-h are the new squared norms).
+// It is the formula of the comment of jacobiStepsGeneric, which the
+// assembly kernels follow operation for operation.
+func jacobiRotation(a, b, g, gg float64) (c, s, h float64) {
+	d := b - a
+	r := math.Sqrt(d*d + 4*gg)
+	e := math.Abs(d) + r
+	w := 1 / math.Sqrt(2*r*e)
+	c, s, h = e*w, 2*g*w, 2*gg/e
+	if d > 0 {
+		s, h = -s, -h
+	}
+	return c, s, h
+}
+
 // jacobiStepsVec computes what jacobiStepsGeneric does with the dot
 // products, rotations and sums of squares of the active path's vector
 // kernels (dot, rot, sumSq): the paths without an assembly jacobiSteps
@@ -205,14 +215,7 @@ func jacobiStepsVec(x []float64, n, ld int, rows []int, sq []float64, tol2 float
 		if !(gg > tol2*ab) {
 			continue
 		}
-		d := b - a
-		r := math.Sqrt(d*d + 4*gg)
-		e := math.Abs(d) + r
-		w := 1 / math.Sqrt(2*r*e)
-		c, s, h := e*w, 2*g*w, 2*gg/e
-		if d > 0 {
-			s, h = -s, -h
-		}
+		c, s, h := jacobiRotation(a, b, g, gg)
 		rot(u, v, c, s)
 		a1, b1 := a+h, b-h
 		if a1 < 0.01*a {

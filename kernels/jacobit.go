@@ -104,14 +104,7 @@ func jacobiSweepTGeneric(t []float64, m, n, ntot int, sq []float64, tol2 float64
 			if !(gg > tol2*ab) {
 				continue
 			}
-			d := b - a
-			r := math.Sqrt(d*d + 4*gg)
-			e := math.Abs(d) + r
-			w := 1 / math.Sqrt(2*r*e)
-			c, sn, h := e*w, 2*g*w, 2*gg/e
-			if d > 0 {
-				sn, h = -sn, -h
-			}
+			c, sn, h := jacobiRotation(a, b, g, gg)
 			var na, nb float64
 			for k := 0; k < ntot; k++ {
 				u, v := t[k*ld+i], t[k*ld+s+i]
