@@ -647,14 +647,21 @@ func (dc *decomposer) extract(ops []configOps, target []int) []*Table {
 			}
 		}
 	}
+	return dc.tables(joint, target)
+}
+
+// tables turns the joint estimates P(H = h, Y_A = q), one row per h,
+// into the smoothed conditional tables P(Y_A | H = h) over target, the
+// smoothing weighted by the samples' share of each component.
+func (dc *decomposer) tables(joint [][]float64, target []int) []*Table {
 	n := float64(dc.src.Samples())
-	out := make([]*Table, r)
-	for h := range r {
+	out := make([]*Table, dc.r)
+	for h := range out {
 		var mass float64
 		for _, x := range joint[h] {
 			mass += math.Max(x, 0)
 		}
-		out[h] = &Table{Vars: slices.Clone(target), States: d, P: smoothed(joint[h], n*mass)}
+		out[h] = &Table{Vars: slices.Clone(target), States: dc.d, P: smoothed(joint[h], n*mass)}
 	}
 	return out
 }
@@ -678,16 +685,7 @@ func (dc *decomposer) demix(t *Table, target []int) []*Table {
 			joint[h][q] = ph[h]
 		}
 	}
-	n := float64(dc.src.Samples())
-	out := make([]*Table, r)
-	for h := range r {
-		var mass float64
-		for _, x := range joint[h] {
-			mass += math.Max(x, 0)
-		}
-		out[h] = &Table{Vars: slices.Clone(target), States: d, P: smoothed(joint[h], n*mass)}
-	}
-	return out
+	return dc.tables(joint, target)
 }
 
 // weights returns P(H) from P(Y_u*) = M_{u*|H} P(H), and M_{u*|H}.
