@@ -632,3 +632,664 @@ finish:
 	VMOVSD        X0, maxSin+168(FP)
 	VZEROUPPER
 	RET
+
+// jodd selects the odd lanes of two vectors (the s slots of cs, where
+// jacobiPlanAVX512 keeps the dot products).
+DATA jodd<>+0(SB)/8, $1
+DATA jodd<>+8(SB)/8, $3
+DATA jodd<>+16(SB)/8, $5
+DATA jodd<>+24(SB)/8, $7
+DATA jodd<>+32(SB)/8, $9
+DATA jodd<>+40(SB)/8, $11
+DATA jodd<>+48(SB)/8, $13
+DATA jodd<>+56(SB)/8, $15
+GLOBL jodd<>(SB), RODATA|NOPTR, $64
+
+// The frame of jacobiPlanAVX512: per group of (up to) 8 pairs of one
+// step, the row pointers and indices, the rotations, the bit masks of
+// the pairs rotated and of the norms to recompute; the counters; the
+// group's pointer into fuse and its size; the start of cs; and, for the
+// pair being rotated, the cs indices and row pointers of its fused dot
+// products.
+#define QPP 0
+#define QPQ 64
+#define QIP 128
+#define QIQ 192
+#define QC 256
+#define QS 320
+#define QMROT 384
+#define QMRA 392
+#define QMRB 400
+#define QROT 408
+#define QLEFT 416
+#define QSTEP 424
+#define QNSTEPS 432
+#define QFUSE 448
+#define QGCNT 456
+#define QCS 464
+#define QT1 472
+#define QW1 480
+#define QT2 488
+#define QW2 496
+
+// func jacobiPlanAVX512(x []float64, n, ld int, rows []int, steps []int, sq []float64, tol2 float64, cs []float64, fuse []int32) (rotated, left int, maxCos2, maxSin float64)
+TEXT ·jacobiPlanAVX512(SB), $504-200
+	MOVQ         x_base+0(FP), R8
+	MOVQ         n+24(FP), R9
+	MOVQ         ld+32(FP), R10
+	SHLQ         $3, R10                // row stride in bytes
+	MOVQ         rows_base+40(FP), R11  // pairs of the current group
+	MOVQ         steps_base+64(FP), R12
+	MOVQ         steps_len+72(FP), AX
+	MOVQ         AX, QNSTEPS(SP)
+	MOVQ         sq_base+88(FP), R13
+	MOVQ         cs_base+120(FP), R14   // cs of the current group
+	MOVQ         R14, QCS(SP)
+	MOVQ         fuse_base+144(FP), AX
+	MOVQ         AX, QFUSE(SP)          // fuse of the current group
+	VBROADCASTSD tol2+112(FP), Z29
+	MOVQ         C_FOUR, AX
+	VPBROADCASTQ AX, Z22
+	MOVQ         C_ONE, AX
+	VPBROADCASTQ AX, Z23
+	MOVQ         C_SIGN, AX
+	VPBROADCASTQ AX, Z24
+	MOVQ         C_ABS, AX
+	VPBROADCASTQ AX, Z25
+	MOVQ         C_HI, AX
+	VPBROADCASTQ AX, Z26
+	MOVQ         C_LO, AX
+	VPBROADCASTQ AX, Z27
+	MOVQ         C_CENT, AX
+	VPBROADCASTQ AX, Z28
+	VPXORQ       Z20, Z20, Z20          // max cos²
+	VPXORQ       Z21, Z21, Z21          // max |s|
+	MOVQ         $0, QROT(SP)
+	MOVQ         $0, QLEFT(SP)
+	MOVQ         $0, QSTEP(SP)
+
+qgroup:
+	MOVQ  QSTEP(SP), BX
+	TESTQ BX, BX
+	JNZ   qtake
+	// Next step.
+	DECQ  QNSTEPS(SP)
+	JS    qfinish
+	MOVQ  (R12), BX
+	ADDQ  $8, R12
+	TESTQ BX, BX
+	JZ    qgroup
+
+qtake:
+	MOVQ BX, AX
+	CMPQ BX, $8
+	JBE  qtakeall
+	MOVQ $8, BX
+
+qtakeall:
+	SUBQ BX, AX
+	MOVQ AX, QSTEP(SP)                  // pairs of the step after this group
+	MOVQ BX, QGCNT(SP)
+
+	// Phase 1: row indices and pointers into the frame; the dot
+	// products that no earlier pair formed.
+	XORQ DX, DX
+
+q1pair:
+	MOVQ  DX, CX
+	SHLQ  $4, CX
+	MOVQ  (R11)(CX*1), SI
+	MOVQ  8(R11)(CX*1), DI
+	MOVQ  SI, QIP(SP)(DX*8)
+	MOVQ  DI, QIQ(SP)(DX*8)
+	IMULQ R10, SI
+	ADDQ  R8, SI
+	IMULQ R10, DI
+	ADDQ  R8, DI
+	MOVQ  SI, QPP(SP)(DX*8)
+	MOVQ  DI, QPQ(SP)(DX*8)
+	MOVQ  QFUSE(SP), AX
+	LEAQ  (DX)(DX*4), CX
+	MOVL  16(AX)(CX*4), CX              // fuse[5i+4]: on its own?
+	TESTQ CX, CX
+	JZ    q1next
+	JZERO4
+	MOVQ  R9, CX
+	CMPQ  CX, $32
+	JB    q1d16
+
+q1d32:
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VMOVUPD     128(SI), Z6
+	VMOVUPD     192(SI), Z7
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	VFMADD231PD 128(DI), Z6, Z2
+	VFMADD231PD 192(DI), Z7, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $32, CX
+	CMPQ        CX, $32
+	JAE         q1d32
+
+q1d16:
+	CMPQ        CX, $16
+	JB          q1d8
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $16, CX
+
+q1d8:
+	TESTQ       CX, CX
+	JZ          q1sum
+	VMOVUPD     (SI), Z6
+	VFMADD231PD (DI), Z6, Z2
+
+q1sum:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	JHSUM
+	MOVQ   DX, AX
+	SHLQ   $4, AX
+	VMOVSD X0, 8(R14)(AX*1)             // the s slot of the pair
+
+q1next:
+	INCQ DX
+	CMPQ DX, BX
+	JB   q1pair
+
+	// Phase 2: the rotations of the group, one pair per lane, as in
+	// jacobiStepsAVX512 with g read from the g of the group.
+	MOVQ        BX, CX
+	MOVQ        $1, AX
+	SHLQ        CX, AX
+	DECQ        AX
+	KMOVW       AX, K5
+	VMOVDQU64.Z QIP(SP), K5, Z6         // indices of the p rows
+	VMOVDQU64.Z QIQ(SP), K5, Z7         // and of the q rows
+	VPXORQ      Z9, Z9, Z9
+	VPXORQ      Z10, Z10, Z10
+	KMOVW       K5, K2
+	VGATHERQPD  (R13)(Z6*8), K2, Z9     // a
+	KMOVW       K5, K2
+	VGATHERQPD  (R13)(Z7*8), K2, Z10    // b
+	MOVQ        BX, CX                  // g: the s slots of cs
+	SHLQ        $1, CX
+	MOVQ        $1, AX
+	SHLQ        CX, AX
+	DECQ        AX
+	KMOVW       AX, K2
+	SHRQ        $8, AX
+	KMOVW       AX, K3
+	VMOVUPD.Z   (R14), K2, Z0
+	VMOVUPD.Z   64(R14), K3, Z1
+	VMOVDQU64   jodd<>(SB), Z8
+	VPERMI2PD   Z1, Z0, Z8
+	VCMPPD      $0x1d, Z27, Z9, K5, K6  // a >= lo
+	VCMPPD      $0x12, Z26, Z9, K6, K6  // a <= hi
+	VCMPPD      $0x1d, Z27, Z10, K6, K6 // b >= lo
+	VCMPPD      $0x12, Z26, Z10, K6, K6 // b <= hi
+	KMOVW       K6, CX
+	POPCNTL     CX, CX
+	MOVQ        BX, AX
+	SUBQ        CX, AX
+	ADDQ        AX, QLEFT(SP)
+	VMULPD      Z8, Z8, Z11             // gg
+	VMULPD      Z10, Z9, Z12            // ab
+	VMULPD      Z12, Z29, Z13           // tol2*ab
+	VCMPPD      $0x1e, Z13, Z11, K6, K7 // gg > tol2*ab
+	VSUBPD      Z9, Z10, Z13            // d = b - a
+	VMULPD      Z22, Z11, Z14           // 4gg
+	VFMADD231PD Z13, Z13, Z14           // d² + 4gg
+	VSQRTPD     Z14, Z14                // r
+	VPANDQ      Z25, Z13, Z15           // |d|
+	VADDPD      Z14, Z15, Z15           // e = |d| + r
+	VMULPD      Z15, Z14, Z16           // re
+	VADDPD      Z16, Z16, Z16           // 2re
+	VSQRTPD     Z16, Z16
+	VDIVPD      Z16, Z23, Z16           // w = 1/sqrt(2re)
+	VMULPD      Z16, Z15, Z17           // c = e*w
+	VADDPD      Z8, Z8, Z18             // 2g
+	VMULPD      Z16, Z18, Z18           // s = 2g*w
+	VADDPD      Z11, Z11, Z19           // 2gg
+	VDIVPD      Z15, Z19, Z19           // h = 2gg/e
+	VPXORQ      Z0, Z0, Z0
+	VCMPPD      $0x1e, Z0, Z13, K2      // d > 0
+	VPXORQ      Z24, Z18, K2, Z18       // s = -s
+	VPXORQ      Z24, Z19, K2, Z19       // h = -h
+	VMOVUPD     Z17, QC(SP)
+	VMOVUPD     Z18, QS(SP)
+	VADDPD      Z19, Z9, Z13            // a1 = a + h
+	VSUBPD      Z19, Z10, Z14           // b1 = b - h
+	VMULPD      Z28, Z9, Z15
+	VCMPPD      $0x1d, Z15, Z13, K7, K3 // a1 >= 0.01a
+	VMULPD      Z28, Z10, Z15
+	VCMPPD      $0x1d, Z15, Z14, K7, K4 // b1 >= 0.01b
+	KMOVW       K7, AX
+	MOVQ        AX, QMROT(SP)
+	KMOVW       K3, CX
+	XORQ        AX, CX
+	MOVQ        CX, QMRA(SP)            // rotated, a1 to recompute
+	KMOVW       K4, CX
+	XORQ        AX, CX
+	MOVQ        CX, QMRB(SP)
+	POPCNTL     AX, AX
+	ADDQ        AX, QROT(SP)
+	VSCATTERQPD Z13, K3, (R13)(Z6*8)
+	VSCATTERQPD Z14, K4, (R13)(Z7*8)
+	VDIVPD      Z12, Z11, Z15           // gg/ab
+	VMAXPD      Z15, Z20, K7, Z20
+	VPANDQ      Z25, Z18, Z15           // |s|
+	VMAXPD      Z15, Z21, K7, Z21
+	// cs: (c, s) where rotated, (1, 0) where in range, else (0, 0).
+	VMOVAPD.Z   Z23, K6, Z15
+	VMOVAPD     Z17, K7, Z15
+	VMOVAPD.Z   Z18, K7, Z16
+	VMOVDQU64   jperm<>+0(SB), Z0
+	VPERMI2PD   Z16, Z15, Z0            // c0 s0 c1 s1 c2 s2 c3 s3
+	VMOVDQU64   jperm<>+64(SB), Z1
+	VPERMI2PD   Z16, Z15, Z1            // c4 s4 ... c7 s7
+	MOVQ        BX, CX
+	SHLQ        $1, CX
+	MOVQ        $1, AX
+	SHLQ        CX, AX
+	DECQ        AX
+	KMOVW       AX, K2
+	SHRQ        $8, AX
+	KMOVW       AX, K3
+	VMOVUPD     Z0, K2, (R14)
+	VMOVUPD     Z1, K3, 64(R14)
+
+	// Phase 3: rotate the rows of the rotated pairs, forming the dot
+	// products fused into them; the fused dot products of the pairs not
+	// rotated; recompute the squared norms whose update cancelled.
+	XORQ DX, DX
+
+q3pair:
+	LEAQ  (DX)(DX*4), CX
+	MOVQ  QFUSE(SP), BX
+	LEAQ  (BX)(CX*4), BX                // fuse of pair DX
+	MOVLQSX (BX), AX
+	MOVQ  AX, QT1(SP)
+	MOVLQSX 4(BX), AX
+	IMULQ R10, AX
+	ADDQ  R8, AX
+	MOVQ  AX, QW1(SP)
+	MOVLQSX 8(BX), AX
+	MOVQ  AX, QT2(SP)
+	MOVLQSX 12(BX), AX
+	IMULQ R10, AX
+	ADDQ  R8, AX
+	MOVQ  AX, QW2(SP)
+	MOVQ  QPP(SP)(DX*8), SI
+	MOVQ  QPQ(SP)(DX*8), DI
+	MOVQ  QMROT(SP), AX
+	BTQ   DX, AX
+	JCC   q3norot
+	VBROADCASTSD QC(SP)(DX*8), Z30
+	VBROADCASTSD QS(SP)(DX*8), Z31
+	MOVQ  QT1(SP), AX
+	MOVQ  QT2(SP), CX
+	TESTQ AX, AX
+	JS    q3rotq
+	TESTQ CX, CX
+	JNS   q3both
+	MOVQ  QW1(SP), BX
+	JMP   q3one
+
+q3rotq:
+	TESTQ  CX, CX
+	JS     q3rot0
+	// Only row q has a fused dot product: rotate (q, p) by (c, -s),
+	// which gives (q', p').
+	XCHGQ  SI, DI
+	VPXORQ Z24, Z31, Z31
+	MOVQ   CX, AX
+	MOVQ   QW2(SP), BX
+
+q3one:
+	// Rotate the rows at SI and DI, and add (SI')·(BX) into g[AX].
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	MOVQ   R9, CX
+	CMPQ   CX, $16
+	JB     q3one8
+
+q3one16:
+	VMOVUPD     (SI), Z0
+	VMOVUPD     64(SI), Z1
+	VMOVUPD     (DI), Z2
+	VMOVUPD     64(DI), Z3
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z3, Z31, Z5
+	VMULPD      Z0, Z31, Z6
+	VMULPD      Z1, Z31, Z7
+	VFMADD231PD Z0, Z30, Z4
+	VFMADD231PD Z1, Z30, Z5
+	VFMSUB231PD Z2, Z30, Z6
+	VFMSUB231PD Z3, Z30, Z7
+	VFMADD231PD (BX), Z4, Z8
+	VFMADD231PD 64(BX), Z5, Z9
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z5, 64(SI)
+	VMOVUPD     Z6, (DI)
+	VMOVUPD     Z7, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, BX
+	SUBQ        $16, CX
+	CMPQ        CX, $16
+	JAE         q3one16
+
+q3one8:
+	TESTQ       CX, CX
+	JZ          q3onesum
+	VMOVUPD     (SI), Z0
+	VMOVUPD     (DI), Z2
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z0, Z31, Z6
+	VFMADD231PD Z0, Z30, Z4
+	VFMSUB231PD Z2, Z30, Z6
+	VFMADD231PD (BX), Z4, Z8
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z6, (DI)
+
+q3onesum:
+	VADDPD Z9, Z8, Z0
+	JHSUM
+	MOVQ   QCS(SP), CX
+	VMOVSD X0, (CX)(AX*8)
+	JMP    q3rec
+
+q3both:
+	// Rotate, adding p'·(W1) into g[T1] and q'·(W2) into g[T2].
+	MOVQ   QW1(SP), AX
+	MOVQ   QW2(SP), BX
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	MOVQ   R9, CX
+	CMPQ   CX, $16
+	JB     q3both8
+
+q3both16:
+	VMOVUPD     (SI), Z0
+	VMOVUPD     64(SI), Z1
+	VMOVUPD     (DI), Z2
+	VMOVUPD     64(DI), Z3
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z3, Z31, Z5
+	VMULPD      Z0, Z31, Z6
+	VMULPD      Z1, Z31, Z7
+	VFMADD231PD Z0, Z30, Z4
+	VFMADD231PD Z1, Z30, Z5
+	VFMSUB231PD Z2, Z30, Z6
+	VFMSUB231PD Z3, Z30, Z7
+	VFMADD231PD (AX), Z4, Z8
+	VFMADD231PD 64(AX), Z5, Z9
+	VFMADD231PD (BX), Z6, Z10
+	VFMADD231PD 64(BX), Z7, Z11
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z5, 64(SI)
+	VMOVUPD     Z6, (DI)
+	VMOVUPD     Z7, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, AX
+	ADDQ        $128, BX
+	SUBQ        $16, CX
+	CMPQ        CX, $16
+	JAE         q3both16
+
+q3both8:
+	TESTQ       CX, CX
+	JZ          q3bothsum
+	VMOVUPD     (SI), Z0
+	VMOVUPD     (DI), Z2
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z0, Z31, Z6
+	VFMADD231PD Z0, Z30, Z4
+	VFMSUB231PD Z2, Z30, Z6
+	VFMADD231PD (AX), Z4, Z8
+	VFMADD231PD (BX), Z6, Z10
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z6, (DI)
+
+q3bothsum:
+	MOVQ   QCS(SP), CX
+	VADDPD Z9, Z8, Z0
+	JHSUM
+	MOVQ   QT1(SP), AX
+	VMOVSD X0, (CX)(AX*8)
+	VADDPD Z11, Z10, Z0
+	JHSUM
+	MOVQ   QT2(SP), AX
+	VMOVSD X0, (CX)(AX*8)
+	JMP    q3rec
+
+q3rot0:
+	// No fused dot product: the rotation alone.
+	MOVQ R9, CX
+	CMPQ CX, $16
+	JB   q3rot8
+
+q3rot16:
+	VMOVUPD     (SI), Z0
+	VMOVUPD     64(SI), Z1
+	VMOVUPD     (DI), Z2
+	VMOVUPD     64(DI), Z3
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z3, Z31, Z5
+	VMULPD      Z0, Z31, Z6
+	VMULPD      Z1, Z31, Z7
+	VFMADD231PD Z0, Z30, Z4
+	VFMADD231PD Z1, Z30, Z5
+	VFMSUB231PD Z2, Z30, Z6
+	VFMSUB231PD Z3, Z30, Z7
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z5, 64(SI)
+	VMOVUPD     Z6, (DI)
+	VMOVUPD     Z7, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $16, CX
+	CMPQ        CX, $16
+	JAE         q3rot16
+
+q3rot8:
+	TESTQ       CX, CX
+	JZ          q3rec
+	VMOVUPD     (SI), Z0
+	VMOVUPD     (DI), Z2
+	VMULPD      Z2, Z31, Z4
+	VMULPD      Z0, Z31, Z6
+	VFMADD231PD Z0, Z30, Z4
+	VFMSUB231PD Z2, Z30, Z6
+	VMOVUPD     Z4, (SI)
+	VMOVUPD     Z6, (DI)
+	JMP         q3rec
+
+q3norot:
+	// Not rotated: the fused dot products from the rows as they are.
+	MOVQ  QT1(SP), AX
+	TESTQ AX, AX
+	JS    q3norotq
+	MOVQ  QW1(SP), BX
+	JZERO4
+	MOVQ  R9, CX
+	CMPQ  CX, $32
+	JB    q3np16
+
+q3np32:
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VMOVUPD     128(SI), Z6
+	VMOVUPD     192(SI), Z7
+	VFMADD231PD (BX), Z4, Z0
+	VFMADD231PD 64(BX), Z5, Z1
+	VFMADD231PD 128(BX), Z6, Z2
+	VFMADD231PD 192(BX), Z7, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, BX
+	SUBQ        $32, CX
+	CMPQ        CX, $32
+	JAE         q3np32
+
+q3np16:
+	CMPQ        CX, $16
+	JB          q3np8
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VFMADD231PD (BX), Z4, Z0
+	VFMADD231PD 64(BX), Z5, Z1
+	ADDQ        $128, SI
+	ADDQ        $128, BX
+	SUBQ        $16, CX
+
+q3np8:
+	TESTQ       CX, CX
+	JZ          q3npsum
+	VMOVUPD     (SI), Z4
+	VFMADD231PD (BX), Z4, Z2
+
+q3npsum:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	JHSUM
+	MOVQ   QCS(SP), CX
+	VMOVSD X0, (CX)(AX*8)
+
+q3norotq:
+	MOVQ  QT2(SP), AX
+	TESTQ AX, AX
+	JS    q3next
+	MOVQ  QW2(SP), BX
+	JZERO4
+	MOVQ  R9, CX
+	CMPQ  CX, $32
+	JB    q3nq16
+
+q3nq32:
+	VMOVUPD     (DI), Z4
+	VMOVUPD     64(DI), Z5
+	VMOVUPD     128(DI), Z6
+	VMOVUPD     192(DI), Z7
+	VFMADD231PD (BX), Z4, Z0
+	VFMADD231PD 64(BX), Z5, Z1
+	VFMADD231PD 128(BX), Z6, Z2
+	VFMADD231PD 192(BX), Z7, Z3
+	ADDQ        $256, DI
+	ADDQ        $256, BX
+	SUBQ        $32, CX
+	CMPQ        CX, $32
+	JAE         q3nq32
+
+q3nq16:
+	CMPQ        CX, $16
+	JB          q3nq8
+	VMOVUPD     (DI), Z4
+	VMOVUPD     64(DI), Z5
+	VFMADD231PD (BX), Z4, Z0
+	VFMADD231PD 64(BX), Z5, Z1
+	ADDQ        $128, DI
+	ADDQ        $128, BX
+	SUBQ        $16, CX
+
+q3nq8:
+	TESTQ       CX, CX
+	JZ          q3nqsum
+	VMOVUPD     (DI), Z4
+	VFMADD231PD (BX), Z4, Z2
+
+q3nqsum:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	JHSUM
+	MOVQ   QCS(SP), CX
+	VMOVSD X0, (CX)(AX*8)
+	JMP    q3next
+
+q3rec:
+	MOVQ   QMRA(SP), AX
+	BTQ    DX, AX
+	JCC    q3recb
+	MOVQ   QPP(SP)(DX*8), SI
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ   R9, CX
+
+q3sa8:
+	VMOVUPD     (SI), Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ        $64, SI
+	SUBQ        $8, CX
+	JNZ         q3sa8
+	JHSUM
+	MOVQ        QIP(SP)(DX*8), CX
+	VMOVSD      X0, (R13)(CX*8)
+
+q3recb:
+	MOVQ   QMRB(SP), AX
+	BTQ    DX, AX
+	JCC    q3next
+	MOVQ   QPQ(SP)(DX*8), SI
+	VPXORQ Z0, Z0, Z0
+	MOVQ   R9, CX
+
+q3sb8:
+	VMOVUPD     (SI), Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ        $64, SI
+	SUBQ        $8, CX
+	JNZ         q3sb8
+	JHSUM
+	MOVQ        QIQ(SP)(DX*8), CX
+	VMOVSD      X0, (R13)(CX*8)
+
+q3next:
+	INCQ DX
+	MOVQ QGCNT(SP), BX
+	CMPQ DX, BX
+	JB   q3pair
+
+	MOVQ BX, AX
+	SHLQ $4, AX
+	ADDQ AX, R11
+	ADDQ AX, R14
+	LEAQ (BX)(BX*4), AX
+	SHLQ $2, AX
+	ADDQ AX, QFUSE(SP)
+	JMP  qgroup
+
+qfinish:
+	MOVQ          QROT(SP), AX
+	MOVQ          AX, rotated+168(FP)
+	MOVQ          QLEFT(SP), AX
+	MOVQ          AX, left+176(FP)
+	VMOVAPD       Z20, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VMAXPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VMAXSD        X1, X0, X0
+	VMOVSD        X0, maxCos2+184(FP)
+	VMOVAPD       Z21, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VMAXPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VMAXSD        X1, X0, X0
+	VMOVSD        X0, maxSin+192(FP)
+	VZEROUPPER
+	RET

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -251,57 +252,70 @@ func TestJacobiSteps(t *testing.T) {
 					rows = append(rows, stable[:2*c]...)
 					steps = append(steps, c)
 				}
-				x0, sq0 := append([]float64(nil), x...), append([]float64(nil), sq...)
-				wantX, wantSq := append([]float64(nil), x...), append([]float64(nil), sq...)
-				wantCs := make([]float64, len(rows))
-				wr, wl, wc, ws := jacobiStepsGeneric(wantX, n, ld, rows, steps, wantSq, tol*tol, wantCs)
-				cs := make([]float64, len(rows)+1)
-				cs[len(rows)] = sentinel
-				gr, gl, gc, gs := JacobiSteps(x, n, ld, rows, steps, sq, tol, cs)
-				if cs[len(rows)] != sentinel {
-					t.Fatalf("n=%d: JacobiStep wrote past cs", n)
-				}
-				if gr != wr || gl != wl {
-					t.Fatalf("n=%d rows=%d: rotated, left = %d, %d; reference %d, %d", n, nrows, gr, gl, wr, wl)
-				}
-				if !close(gc, wc, 1e-12) || !close(gs, ws, 1e-12) {
-					t.Fatalf("n=%d rows=%d: max cos², sin = %v, %v; reference %v, %v", n, nrows, gc, gs, wc, ws)
-				}
-				for i := range cs[:len(rows)] {
-					if !(math.Abs(cs[i]-wantCs[i]) <= 1e-12*math.Abs(wantCs[i])+1e-15) {
-						t.Fatalf("n=%d rows=%d: cs[%d] = %v, reference %v", n, nrows, i, cs[i], wantCs[i])
-					}
-				}
-				// A squared norm recomputed after cancellation errs by
-				// rounding relative to the pair's squared norms.
-				pairSq := append([]float64(nil), sq0...)
-				for i := 0; i+1 < len(rows); i += 2 {
-					s := sq0[rows[i]] + sq0[rows[i+1]]
-					pairSq[rows[i]], pairSq[rows[i+1]] = s, s
-				}
-				for i := range sq {
-					if !close(sq[i], wantSq[i], 1e-12) && !(math.Abs(sq[i]-wantSq[i]) <= 1e-26*float64(n)*pairSq[i]) {
-						t.Fatalf("n=%d rows=%d: sq[%d] = %v, reference %v (was %v)", n, nrows, i, sq[i], wantSq[i], sq0[i])
-					}
-				}
-				for i := 0; i < nrows; i++ {
-					scale := math.Sqrt(wantSq[i]) + math.Sqrt(sq0[i]) + 1e-300
-					for k := 0; k < ld; k++ {
-						got, want := x[i*ld+k], wantX[i*ld+k]
-						if k >= n {
-							if got != x0[i*ld+k] {
-								t.Fatalf("n=%d: padding of row %d changed", n, i)
-							}
-							continue
-						}
-						if math.Abs(got-want) > 1e-13*scale {
-							t.Fatalf("n=%d rows=%d: x[%d][%d] = %v, reference %v", n, nrows, i, k, got, want)
-						}
-					}
-				}
+				checkJacobiRun(t, fmt.Sprintf("n=%d rows=%d", n, nrows), x, n, ld, nrows, rows, steps, sq, tol,
+					func(x, sq, cs []float64) (int, int, float64, float64) {
+						return JacobiSteps(x, n, ld, rows, steps, sq, tol, cs)
+					})
 			}
 		}
 	})
+}
+
+// checkJacobiRun runs f (JacobiSteps or a plan of the same schedule) on
+// copies of x and sq and compares its results with jacobiStepsGeneric's:
+// counts exactly, the rest to rounding.
+func checkJacobiRun(t *testing.T, label string, x []float64, n, ld, nrows int, rows, steps []int, sq []float64, tol float64,
+	f func(x, sq, cs []float64) (int, int, float64, float64)) {
+	t.Helper()
+	x0, sq0 := x, sq
+	x, sq = append([]float64(nil), x0...), append([]float64(nil), sq0...)
+	wantX, wantSq := append([]float64(nil), x0...), append([]float64(nil), sq0...)
+	wantCs := make([]float64, len(rows))
+	wr, wl, wc, ws := jacobiStepsGeneric(wantX, n, ld, rows, steps, wantSq, tol*tol, wantCs)
+	cs := make([]float64, len(rows)+1)
+	cs[len(rows)] = sentinel
+	gr, gl, gc, gs := f(x, sq, cs)
+	if cs[len(rows)] != sentinel {
+		t.Fatalf("%s: wrote past cs", label)
+	}
+	if gr != wr || gl != wl {
+		t.Fatalf("%s: rotated, left = %d, %d; reference %d, %d", label, gr, gl, wr, wl)
+	}
+	if !close(gc, wc, 1e-12) || !close(gs, ws, 1e-12) {
+		t.Fatalf("%s: max cos², sin = %v, %v; reference %v, %v", label, gc, gs, wc, ws)
+	}
+	for i := range cs[:len(rows)] {
+		if !(math.Abs(cs[i]-wantCs[i]) <= 1e-12*math.Abs(wantCs[i])+1e-15) {
+			t.Fatalf("%s: cs[%d] = %v, reference %v", label, i, cs[i], wantCs[i])
+		}
+	}
+	// A squared norm recomputed after cancellation errs by rounding
+	// relative to the pair's squared norms.
+	pairSq := append([]float64(nil), sq0...)
+	for i := 0; i+1 < len(rows); i += 2 {
+		s := sq0[rows[i]] + sq0[rows[i+1]]
+		pairSq[rows[i]], pairSq[rows[i+1]] = s, s
+	}
+	for i := range sq {
+		if !close(sq[i], wantSq[i], 1e-12) && !(math.Abs(sq[i]-wantSq[i]) <= 1e-26*float64(n)*pairSq[i]) {
+			t.Fatalf("%s: sq[%d] = %v, reference %v (was %v)", label, i, sq[i], wantSq[i], sq0[i])
+		}
+	}
+	for i := 0; i < nrows; i++ {
+		scale := math.Sqrt(wantSq[i]) + math.Sqrt(sq0[i]) + 1e-300
+		for k := 0; k < ld; k++ {
+			got, want := x[i*ld+k], wantX[i*ld+k]
+			if k >= n {
+				if got != x0[i*ld+k] {
+					t.Fatalf("%s: padding of row %d changed", label, i)
+				}
+				continue
+			}
+			if math.Abs(got-want) > 1e-13*scale {
+				t.Fatalf("%s: x[%d][%d] = %v, reference %v", label, i, k, got, want)
+			}
+		}
+	}
 }
 
 // close reports whether x and y agree to a relative tolerance (or are
@@ -319,4 +333,137 @@ func randomSteps(r *rand.Rand, np int) []int {
 		np -= c
 	}
 	return steps
+}
+
+// TestJacobiPlan checks plans against jacobiStepsGeneric on two kinds of
+// schedules: a wavefront over a block of rows (the row-cyclic order of
+// svd, where nearly every dot product is fused into a rotation of the
+// step before) and random steps over rows whose fate does not hang on
+// rounding (where fused dot products meet rows not rotated, both rows of
+// a pair fused, and rows outside the fast range).
+func TestJacobiPlan(t *testing.T) {
+	forEachPath(t, func(t *testing.T, p Path) {
+		r := rand.New(rand.NewPCG(34, uint64(p)))
+		for _, n := range []int{1, 7, 8, 16, 24, 40, 64, 72, 104, 257, 304} {
+			for _, nrows := range []int{2, 3, 9, 17, 40} {
+				ld := n + r.IntN(3)
+				if r.IntN(2) == 0 {
+					ld = n
+				}
+				check := func(what string, x, sq []float64, rows, steps []int) {
+					plan := NewJacobiPlan(rows, steps)
+					if what == "wavefront" && len(steps) > 3 && plan.fused() == 0 {
+						t.Fatalf("wavefront of %d steps: no dot product fused", len(steps))
+					}
+					checkJacobiRun(t, fmt.Sprintf("%s n=%d rows=%d", what, n, nrows), x, n, ld, nrows, rows, steps, sq, 1e-8,
+						func(x, sq, cs []float64) (int, int, float64, float64) {
+							return plan.Steps(x, n, ld, sq, 1e-8, cs)
+						})
+				}
+				x, sq, _, kinds := stepCase(r, nrows, n, ld)
+				// With fewer columns than rows, rotations leave rows of
+				// rounding noise, whose later fate is arbitrary: no
+				// wavefront then. Nearly parallel rows are made ordinary
+				// for it, for the same reason.
+				if n >= nrows {
+					xw, sqw := append([]float64(nil), x...), append([]float64(nil), sq...)
+					for i, k := range kinds {
+						if k == 4 {
+							sqw[i] = 0
+							for c := i * ld; c < i*ld+n; c++ {
+								xw[c] = r.NormFloat64()
+								sqw[i] += xw[c] * xw[c]
+							}
+						}
+					}
+					i0 := r.IntN(nrows - 1)
+					rows, steps := wavefront(i0, min(nrows, i0+1+r.IntN(8)), nrows)
+					check("wavefront", xw, sqw, rows, steps)
+				}
+				// Random steps over the stable rows.
+				var stable []int
+				for i, k := range kinds {
+					if k != 4 && !(i+1 < nrows && kinds[i+1] == 4) {
+						stable = append(stable, i)
+					}
+				}
+				if len(stable) < 2 || n < 4 {
+					continue
+				}
+				var rows, steps []int
+				for k := 2 + r.IntN(10); k > 0; k-- {
+					r.Shuffle(len(stable), func(i, j int) { stable[i], stable[j] = stable[j], stable[i] })
+					c := r.IntN(len(stable)/2 + 1)
+					rows = append(rows, stable[:2*c]...)
+					steps = append(steps, c)
+				}
+				check("random", x, sq, rows, steps)
+			}
+		}
+	})
+}
+
+// wavefront returns the schedule of the pairs (p, q), p in [i0, i1) and
+// p < q < nrows, by anti-diagonals p + q of the grid (as svd sweeps a
+// block of rows).
+func wavefront(i0, i1, nrows int) (rows, steps []int) {
+	last := nrows - 1 - i0
+	for w := 1; w <= i1-i0-1+last; w++ {
+		c := 0
+		for t := max(0, w-last); t <= min(i1-i0-1, (w-1)/2); t++ {
+			rows = append(rows, i0+t, i0+w-t)
+			c++
+		}
+		steps = append(steps, c)
+	}
+	return rows, steps
+}
+
+// fused returns the number of dot products of the plan that are formed
+// in the rotation of an earlier pair.
+func (p *JacobiPlan) fused() int {
+	c := 0
+	for i := 0; i < len(p.fuse)/5; i++ {
+		if p.fuse[5*i+4] == 0 {
+			c++
+		}
+	}
+	return c
+}
+
+func TestJacobiPlanPanics(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		rows, steps []int
+	}{
+		{"odd rows", []int{0, 1, 2}, []int{1}},
+		{"counts", []int{0, 1, 2, 3}, []int{1}},
+		{"negative count", []int{0, 1}, []int{2, -1}},
+		{"negative row", []int{0, -1}, []int{1}},
+		{"row twice in a step", []int{0, 1, 1, 2}, []int{2}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			NewJacobiPlan(c.rows, c.steps)
+		}()
+	}
+	p := NewJacobiPlan([]int{0, 3}, []int{1})
+	for _, f := range []func(){
+		func() { p.Steps(make([]float64, 30), 8, 8, make([]float64, 3), 1e-8, make([]float64, 2)) }, // row 3 beyond x and sq
+		func() { p.Steps(make([]float64, 32), 8, 8, make([]float64, 4), 1e-8, make([]float64, 1)) }, // cs too short
+		func() { p.Steps(make([]float64, 32), 8, 7, make([]float64, 4), 1e-8, make([]float64, 2)) }, // stride
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("Steps: no panic")
+				}
+			}()
+			f()
+		}()
+	}
 }
