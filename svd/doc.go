@@ -14,10 +14,11 @@
 // triangular solve that yields them accurate; and one-sided Jacobi
 // rotations of the rows of the triangle finish the job. Row-major
 // storage makes the rotations act on contiguous rows. The sweeps run on
-// the batched kernels kernels.JacobiSteps and kernels.JacobiSweepT: every
+// the batched kernels kernels.JacobiPlan and kernels.JacobiSweepT: every
 // step of a sweep is a set of disjoint pairs of rows whose dot products,
 // rotations and row updates are each done at once (the rotations in the
-// lanes of a vector), in de Rijk's row-cyclic order executed as a
+// lanes of a vector, the dot products of the next step while the rows
+// are rotated), in de Rijk's row-cyclic order executed as a
 // wavefront over blocks of rows that stay in cache, or, for at most 32
 // rows, in the round-robin order on a transposed copy of the rows. The
 // method computes singular values with high relative accuracy for

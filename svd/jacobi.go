@@ -30,11 +30,14 @@ const eps = 0x1p-53
 // every quantity relative to the norms.
 //
 // The speed of a sweep is the speed of its steps, sets of disjoint pairs
-// that kernels.JacobiSteps (or, for at most 32 rows with AVX-512,
+// that a kernels.JacobiPlan (or, for at most 32 rows with AVX-512,
 // kernels.JacobiSweepT) rotates together: their dot products first, then
 // their rotations in the lanes of a vector, then the rows, so that the
 // latency of the square roots and divisions is paid once per step rather
-// than once per pair. Three orders:
+// than once per pair; with AVX-512 the dot products of the next step are
+// formed while the rows are rotated, so that a rotated row is read once
+// per step. The schedules and their plans are made once for each size
+// (sweepOrder). Three orders:
 //
 //   - up to 32 rows with the AVX-512 kernels: the round-robin order on a
 //     transposed copy of the rows (runSlots), a whole sweep per call;
@@ -72,15 +75,17 @@ type rowJacobi struct {
 	// the sweep (they stay zero: no rotation touches them).
 	sq   []float64
 	zero []bool
-	// The schedule: pairs of rows (interleaved) and the number of pairs
-	// in each step; the rotations of the pairs; the offsets and
-	// rotations for acc; scratch rows.
-	rows, steps, aoff []int
-	// The schedules of all block rows (row-cyclic order).
-	blockRows, blockSteps [][]int
-	cs, acs               []float64
-	s1, s2                []float64
-	keys                  []float64
+	// The sweep order, and the part of it that exec runs next: pairs of
+	// rows (interleaved), prepared for kernels.JacobiPlan.Steps; the
+	// rotations of the pairs; the offsets and rotations for acc; scratch
+	// rows.
+	order   *schedule
+	rows    []int
+	plan    *kernels.JacobiPlan
+	aoff    []int
+	cs, acs []float64
+	s1, s2  []float64
+	keys    []float64
 }
 
 // Squared norms in [sqLo, sqHi] take the fast path: the 2x2 Gram matrix
@@ -144,27 +149,7 @@ func (j *rowJacobi) run() bool {
 		return j.runPadded()
 	}
 	rr := j.roundRobin()
-	bs := min(jacobiBlockRows(j.c), r)
-	if rr {
-		j.scheduleRoundRobin()
-	} else {
-		// The schedules of the block rows, the same every sweep, in two
-		// slabs of the exact sizes: r(r-1)/2 pairs, and bi-1+(r-1-i0)
-		// steps for the block row of bi rows from i0.
-		nsteps := 0
-		for i0 := 0; i0 < r; i0 += bs {
-			nsteps += min(i0+bs, r) - i0 - 1 + r - 1 - i0
-		}
-		rows, steps := make([]int, 0, r*(r-1)), make([]int, 0, nsteps)
-		for i0 := 0; i0 < r; i0 += bs {
-			j.rows, j.steps = rows[len(rows):], steps[len(steps):]
-			j.scheduleBlockRow(i0, min(i0+bs, r))
-			j.blockRows = append(j.blockRows, j.rows)
-			j.blockSteps = append(j.blockSteps, j.steps)
-			rows, steps = rows[:len(rows)+len(j.rows)], steps[:len(steps)+len(j.steps)]
-		}
-		j.rows, j.steps = nil, nil
-	}
+	j.order = sweepOrder(r, min(jacobiBlockRows(j.c), r), rr)
 	prevCos := 1.0 // the largest cosine of the previous sweep
 	for j.sweeps < j.maxSweeps {
 		// Fresh norms each sweep: the updating formulas drift.
@@ -180,14 +165,15 @@ func (j *rowJacobi) run() bool {
 				// gains nothing.
 				j.pivot(0, r)
 			}
+			j.rows, j.plan = j.order.rows[0], j.order.plans[0]
 			j.exec()
 		} else {
 			// de Rijk's pivoting once per sweep: the rows sorted by
 			// decreasing norm (pivoting at every block row, as dgesvj
 			// does at every row, gives the same number of sweeps).
 			j.sortRows()
-			for b := range j.blockRows {
-				j.rows, j.steps = j.blockRows[b], j.blockSteps[b]
+			for b := range j.order.rows {
+				j.rows, j.plan = j.order.rows[b], j.order.plans[b]
 				ref := prevCos
 				if j.sweeps == 0 {
 					ref = math.Sqrt(j.maxCos2)
@@ -247,7 +233,6 @@ func (j *rowJacobi) runPadded() bool {
 	}
 	p := *j
 	p.x, p.c, p.ldx = xp, cp, cp
-	p.blockRows, p.blockSteps = nil, nil
 	var ap []float64
 	if j.acc != nil {
 		na := (j.na + 7) &^ 7
@@ -506,56 +491,7 @@ func swapSlices(a, b []float64) {
 	}
 }
 
-// scheduleBlockRow sets the schedule to the pairs (p, q) with p in
-// [i0, i1) and p < q < r in the row-cyclic order (p ascending, then q
-// ascending), executed as a wavefront: a pair depends only on the pairs
-// before it that share a row, which lie on earlier anti-diagonals
-// p + q = const of the (p, q) grid, and the pairs of one anti-diagonal
-// are disjoint. Every step therefore holds up to i1-i0 independent
-// pairs, and the result is that of the plain row-cyclic loop.
-func (j *rowJacobi) scheduleBlockRow(i0, i1 int) {
-	bi := i1 - i0
-	last := j.r - 1 - i0 // largest q - i0
-	j.rows, j.steps = j.rows[:0], j.steps[:0]
-	for w := 1; w <= bi-1+last; w++ {
-		n := 0
-		for t := max(0, w-last); t <= min(bi-1, (w-1)/2); t++ {
-			j.rows = append(j.rows, i0+t, i0+w-t)
-			n++
-		}
-		j.steps = append(j.steps, n)
-	}
-}
-
-// scheduleRoundRobin sets the schedule to the round-robin order of all r
-// rows: r-1 steps (r when r is odd) in which every row is in one pair.
-func (j *rowJacobi) scheduleRoundRobin() {
-	r := j.r
-	nb := r + r&1 // a dummy row r when r is odd
-	perm := make([]int, nb)
-	for i := range perm {
-		perm[i] = i
-	}
-	j.rows, j.steps = j.rows[:0], j.steps[:0]
-	for step := 0; step < nb-1; step++ {
-		n := 0
-		for i := 0; i < nb/2; i++ {
-			p, q := perm[i], perm[nb-1-i]
-			if p >= r || q >= r {
-				continue
-			}
-			j.rows = append(j.rows, min(p, q), max(p, q))
-			n++
-		}
-		j.steps = append(j.steps, n)
-		// Keep perm[0], rotate the others by one place.
-		last := perm[nb-1]
-		copy(perm[2:], perm[1:nb-1])
-		perm[1] = last
-	}
-}
-
-// exec rotates the pairs of the schedule with kernels.JacobiSteps, then
+// exec rotates the pairs of the schedule with its plan, then
 // those it leaves (extreme norms) with slowPair, and applies the
 // rotations to acc in the same order.
 func (j *rowJacobi) exec() {
@@ -567,7 +503,7 @@ func (j *rowJacobi) exec() {
 		j.cs = make([]float64, len(rows))
 	}
 	cs := j.cs[:len(rows)]
-	rot, left, c2, s := kernels.JacobiSteps(j.x, j.c, j.ldx, rows, j.steps, j.sq, j.rotTol, cs)
+	rot, left, c2, s := j.plan.Steps(j.x, j.c, j.ldx, j.sq, j.rotTol, cs)
 	j.rotated += rot
 	j.maxCos2 = max(j.maxCos2, c2)
 	j.maxSin = max(j.maxSin, s)
