@@ -645,16 +645,15 @@ DATA jodd<>+48(SB)/8, $13
 DATA jodd<>+56(SB)/8, $15
 GLOBL jodd<>(SB), RODATA|NOPTR, $64
 
-// The frame of jacobiPlanAVX512: per group of (up to) 8 pairs of one
-// step, the row pointers and indices, the rotations, the bit masks of
-// the pairs rotated and of the norms to recompute; the counters; the
-// group's pointer into fuse and its size; the start of cs; and, for the
-// pair being rotated, the cs indices and row pointers of its fused dot
-// products.
+// The frame of jacobiPlanAVX512: for the group of (up to) 8 pairs, the
+// pointers to the rows p and q and to the rows their dot products are
+// formed with, the rotations, the bit masks of the pairs rotated and of
+// the norms to recompute; the counters; the start of cs; the group's
+// size and masks.
 #define QPP 0
 #define QPQ 64
-#define QIP 128
-#define QIQ 192
+#define QW1 128
+#define QW2 192
 #define QC 256
 #define QS 320
 #define QMROT 384
@@ -662,32 +661,41 @@ GLOBL jodd<>(SB), RODATA|NOPTR, $64
 #define QMRB 400
 #define QROT 408
 #define QLEFT 416
-#define QSTEP 424
-#define QNSTEPS 432
-#define QFUSE 448
-#define QGCNT 456
-#define QCS 464
-#define QT1 472
-#define QW1 480
-#define QT2 488
-#define QW2 496
+#define QCS 424
+#define QCNT 432
+#define QHASP 440
+#define QHASQ 448
 
-// func jacobiPlanAVX512(x []float64, n, ld int, rows []int, steps []int, sq []float64, tol2 float64, cs []float64, fuse []int32) (rotated, left int, maxCos2, maxSin float64)
-TEXT ·jacobiPlanAVX512(SB), $504-200
+// Offsets in a group record (int32s; see planGroup in jacobiplan.go).
+#define GOWN 4
+#define GHASP 8
+#define GHASQ 12
+#define GP 16
+#define GQ 48
+#define GWP 80
+#define GWQ 112
+#define GTP 144
+#define GTQ 176
+#define GSIZE 208
+
+// QPTRS sets the eight pointers at off in the frame to x + 8*ld*row for
+// the eight int32 rows at roff(R11), using Z1 (8*ld) and Z2 (x); clobbers
+// Z3.
+#define QPTRS(roff, off) VPMOVZXDQ roff(R11), Z3; VPMULUDQ Z1, Z3, Z3; VPADDQ Z2, Z3, Z3; VMOVDQU64 Z3, off(SP)
+
+// func jacobiPlanAVX512(x []float64, n, ld int, groups []int32, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64)
+TEXT ·jacobiPlanAVX512(SB), $456-152
 	MOVQ         x_base+0(FP), R8
 	MOVQ         n+24(FP), R9
 	MOVQ         ld+32(FP), R10
 	SHLQ         $3, R10                // row stride in bytes
-	MOVQ         rows_base+40(FP), R11  // pairs of the current group
-	MOVQ         steps_base+64(FP), R12
-	MOVQ         steps_len+72(FP), AX
-	MOVQ         AX, QNSTEPS(SP)
-	MOVQ         sq_base+88(FP), R13
-	MOVQ         cs_base+120(FP), R14   // cs of the current group
+	MOVQ         groups_base+40(FP), R11
+	MOVQ         groups_len+48(FP), R12
+	LEAQ         (R11)(R12*4), R12      // end of the records
+	MOVQ         sq_base+64(FP), R13
+	MOVQ         cs_base+96(FP), R14    // cs of the current group
 	MOVQ         R14, QCS(SP)
-	MOVQ         fuse_base+144(FP), AX
-	MOVQ         AX, QFUSE(SP)          // fuse of the current group
-	VBROADCASTSD tol2+112(FP), Z29
+	VBROADCASTSD tol2+88(FP), Z29
 	MOVQ         C_FOUR, AX
 	VPBROADCASTQ AX, Z22
 	MOVQ         C_ONE, AX
@@ -706,57 +714,39 @@ TEXT ·jacobiPlanAVX512(SB), $504-200
 	VPXORQ       Z21, Z21, Z21          // max |s|
 	MOVQ         $0, QROT(SP)
 	MOVQ         $0, QLEFT(SP)
-	MOVQ         $0, QSTEP(SP)
 
 qgroup:
-	MOVQ  QSTEP(SP), BX
-	TESTQ BX, BX
-	JNZ   qtake
-	// Next step.
-	DECQ  QNSTEPS(SP)
-	JS    qfinish
-	MOVQ  (R12), BX
-	ADDQ  $8, R12
-	TESTQ BX, BX
-	JZ    qgroup
+	CMPQ R11, R12
+	JAE  qfinish
+	MOVL (R11), BX                      // pairs in the group
+	MOVQ BX, QCNT(SP)
+	MOVL GHASP(R11), AX
+	MOVQ AX, QHASP(SP)
+	MOVL GHASQ(R11), AX
+	MOVQ AX, QHASQ(SP)
 
-qtake:
-	MOVQ BX, AX
-	CMPQ BX, $8
-	JBE  qtakeall
-	MOVQ $8, BX
-
-qtakeall:
-	SUBQ BX, AX
-	MOVQ AX, QSTEP(SP)                  // pairs of the step after this group
-	MOVQ BX, QGCNT(SP)
-
-	// Phase 1: row indices and pointers into the frame; the dot
-	// products that no earlier pair formed.
-	XORQ DX, DX
+	// Phase 1: the row pointers; the dot products that no earlier pair
+	// formed, into the s slots of cs.
+	VPBROADCASTQ R10, Z1
+	VPBROADCASTQ R8, Z2
+	QPTRS(GP, QPP)
+	QPTRS(GQ, QPQ)
+	QPTRS(GWP, QW1)
+	QPTRS(GWQ, QW2)
+	MOVL GOWN(R11), DX
 
 q1pair:
-	MOVQ  DX, CX
-	SHLQ  $4, CX
-	MOVQ  (R11)(CX*1), SI
-	MOVQ  8(R11)(CX*1), DI
-	MOVQ  SI, QIP(SP)(DX*8)
-	MOVQ  DI, QIQ(SP)(DX*8)
-	IMULQ R10, SI
-	ADDQ  R8, SI
-	IMULQ R10, DI
-	ADDQ  R8, DI
-	MOVQ  SI, QPP(SP)(DX*8)
-	MOVQ  DI, QPQ(SP)(DX*8)
-	MOVQ  QFUSE(SP), AX
-	LEAQ  (DX)(DX*4), CX
-	MOVL  16(AX)(CX*4), CX              // fuse[5i+4]: on its own?
-	TESTQ CX, CX
-	JZ    q1next
+	TESTQ  DX, DX
+	JZ     q2
+	BSFQ   DX, AX                       // the next pair
+	LEAQ   -1(DX), CX
+	ANDQ   CX, DX
+	MOVQ   QPP(SP)(AX*8), SI
+	MOVQ   QPQ(SP)(AX*8), DI
 	JZERO4
-	MOVQ  R9, CX
-	CMPQ  CX, $32
-	JB    q1d16
+	MOVQ   R9, CX
+	CMPQ   CX, $32
+	JB     q1d16
 
 q1d32:
 	VMOVUPD     (SI), Z4
@@ -795,24 +785,20 @@ q1sum:
 	VADDPD Z3, Z2, Z2
 	VADDPD Z2, Z0, Z0
 	JHSUM
-	MOVQ   DX, AX
 	SHLQ   $4, AX
 	VMOVSD X0, 8(R14)(AX*1)             // the s slot of the pair
+	JMP    q1pair
 
-q1next:
-	INCQ DX
-	CMPQ DX, BX
-	JB   q1pair
-
+q2:
 	// Phase 2: the rotations of the group, one pair per lane, as in
-	// jacobiStepsAVX512 with g read from the g of the group.
+	// jacobiStepsAVX512 with g read from the s slots of cs.
 	MOVQ        BX, CX
 	MOVQ        $1, AX
 	SHLQ        CX, AX
 	DECQ        AX
 	KMOVW       AX, K5
-	VMOVDQU64.Z QIP(SP), K5, Z6         // indices of the p rows
-	VMOVDQU64.Z QIQ(SP), K5, Z7         // and of the q rows
+	VPMOVZXDQ   GP(R11), Z6             // indices of the p rows
+	VPMOVZXDQ   GQ(R11), Z7             // and of the q rows
 	VPXORQ      Z9, Z9, Z9
 	VPXORQ      Z10, Z10, Z10
 	KMOVW       K5, K2
@@ -912,49 +898,35 @@ q1next:
 	XORQ DX, DX
 
 q3pair:
-	LEAQ  (DX)(DX*4), CX
-	MOVQ  QFUSE(SP), BX
-	LEAQ  (BX)(CX*4), BX                // fuse of pair DX
-	MOVLQSX (BX), AX
-	MOVQ  AX, QT1(SP)
-	MOVLQSX 4(BX), AX
-	IMULQ R10, AX
-	ADDQ  R8, AX
-	MOVQ  AX, QW1(SP)
-	MOVLQSX 8(BX), AX
-	MOVQ  AX, QT2(SP)
-	MOVLQSX 12(BX), AX
-	IMULQ R10, AX
-	ADDQ  R8, AX
-	MOVQ  AX, QW2(SP)
-	MOVQ  QPP(SP)(DX*8), SI
-	MOVQ  QPQ(SP)(DX*8), DI
 	MOVQ  QMROT(SP), AX
 	BTQ   DX, AX
 	JCC   q3norot
+	MOVQ  QPP(SP)(DX*8), SI
+	MOVQ  QPQ(SP)(DX*8), DI
 	VBROADCASTSD QC(SP)(DX*8), Z30
 	VBROADCASTSD QS(SP)(DX*8), Z31
-	MOVQ  QT1(SP), AX
-	MOVQ  QT2(SP), CX
-	TESTQ AX, AX
-	JS    q3rotq
-	TESTQ CX, CX
-	JNS   q3both
-	MOVQ  QW1(SP), BX
+	MOVQ  QHASP(SP), AX
+	MOVQ  QHASQ(SP), CX
+	BTQ   DX, AX
+	JCC   q3rotq
+	BTQ   DX, CX
+	JCS   q3both
+	MOVQ  QW1(SP)(DX*8), BX
+	MOVL  GTP(R11)(DX*4), AX
 	JMP   q3one
 
 q3rotq:
-	TESTQ  CX, CX
-	JS     q3rot0
+	BTQ    DX, CX
+	JCC    q3rot0
 	// Only row q has a fused dot product: rotate (q, p) by (c, -s),
 	// which gives (q', p').
 	XCHGQ  SI, DI
 	VPXORQ Z24, Z31, Z31
-	MOVQ   CX, AX
-	MOVQ   QW2(SP), BX
+	MOVQ   QW2(SP)(DX*8), BX
+	MOVL   GTQ(R11)(DX*4), AX
 
 q3one:
-	// Rotate the rows at SI and DI, and add (SI')·(BX) into g[AX].
+	// Rotate the rows at SI and DI, and store (SI')·(BX) into cs[AX].
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	MOVQ   R9, CX
@@ -1008,9 +980,9 @@ q3onesum:
 	JMP    q3rec
 
 q3both:
-	// Rotate, adding p'·(W1) into g[T1] and q'·(W2) into g[T2].
-	MOVQ   QW1(SP), AX
-	MOVQ   QW2(SP), BX
+	// Rotate, storing p'·(W1) into cs[GTP] and q'·(W2) into cs[GTQ].
+	MOVQ   QW1(SP)(DX*8), AX
+	MOVQ   QW2(SP)(DX*8), BX
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
@@ -1066,11 +1038,11 @@ q3bothsum:
 	MOVQ   QCS(SP), CX
 	VADDPD Z9, Z8, Z0
 	JHSUM
-	MOVQ   QT1(SP), AX
+	MOVL   GTP(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 	VADDPD Z11, Z10, Z0
 	JHSUM
-	MOVQ   QT2(SP), AX
+	MOVL   GTQ(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 	JMP    q3rec
 
@@ -1118,10 +1090,11 @@ q3rot8:
 
 q3norot:
 	// Not rotated: the fused dot products from the rows as they are.
-	MOVQ  QT1(SP), AX
-	TESTQ AX, AX
-	JS    q3norotq
-	MOVQ  QW1(SP), BX
+	MOVQ  QHASP(SP), AX
+	BTQ   DX, AX
+	JCC   q3norotq
+	MOVQ  QPP(SP)(DX*8), SI
+	MOVQ  QW1(SP)(DX*8), BX
 	JZERO4
 	MOVQ  R9, CX
 	CMPQ  CX, $32
@@ -1165,28 +1138,30 @@ q3npsum:
 	VADDPD Z2, Z0, Z0
 	JHSUM
 	MOVQ   QCS(SP), CX
+	MOVL   GTP(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 
 q3norotq:
-	MOVQ  QT2(SP), AX
-	TESTQ AX, AX
-	JS    q3next
-	MOVQ  QW2(SP), BX
+	MOVQ  QHASQ(SP), AX
+	BTQ   DX, AX
+	JCC   q3next
+	MOVQ  QPQ(SP)(DX*8), SI
+	MOVQ  QW2(SP)(DX*8), BX
 	JZERO4
 	MOVQ  R9, CX
 	CMPQ  CX, $32
 	JB    q3nq16
 
 q3nq32:
-	VMOVUPD     (DI), Z4
-	VMOVUPD     64(DI), Z5
-	VMOVUPD     128(DI), Z6
-	VMOVUPD     192(DI), Z7
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VMOVUPD     128(SI), Z6
+	VMOVUPD     192(SI), Z7
 	VFMADD231PD (BX), Z4, Z0
 	VFMADD231PD 64(BX), Z5, Z1
 	VFMADD231PD 128(BX), Z6, Z2
 	VFMADD231PD 192(BX), Z7, Z3
-	ADDQ        $256, DI
+	ADDQ        $256, SI
 	ADDQ        $256, BX
 	SUBQ        $32, CX
 	CMPQ        CX, $32
@@ -1195,18 +1170,18 @@ q3nq32:
 q3nq16:
 	CMPQ        CX, $16
 	JB          q3nq8
-	VMOVUPD     (DI), Z4
-	VMOVUPD     64(DI), Z5
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
 	VFMADD231PD (BX), Z4, Z0
 	VFMADD231PD 64(BX), Z5, Z1
-	ADDQ        $128, DI
+	ADDQ        $128, SI
 	ADDQ        $128, BX
 	SUBQ        $16, CX
 
 q3nq8:
 	TESTQ       CX, CX
 	JZ          q3nqsum
-	VMOVUPD     (DI), Z4
+	VMOVUPD     (SI), Z4
 	VFMADD231PD (BX), Z4, Z2
 
 q3nqsum:
@@ -1215,6 +1190,7 @@ q3nqsum:
 	VADDPD Z2, Z0, Z0
 	JHSUM
 	MOVQ   QCS(SP), CX
+	MOVL   GTQ(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 	JMP    q3next
 
@@ -1224,7 +1200,6 @@ q3rec:
 	JCC    q3recb
 	MOVQ   QPP(SP)(DX*8), SI
 	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
 	MOVQ   R9, CX
 
 q3sa8:
@@ -1234,7 +1209,7 @@ q3sa8:
 	SUBQ        $8, CX
 	JNZ         q3sa8
 	JHSUM
-	MOVQ        QIP(SP)(DX*8), CX
+	MOVL        GP(R11)(DX*4), CX
 	VMOVSD      X0, (R13)(CX*8)
 
 q3recb:
@@ -1252,29 +1227,25 @@ q3sb8:
 	SUBQ        $8, CX
 	JNZ         q3sb8
 	JHSUM
-	MOVQ        QIQ(SP)(DX*8), CX
+	MOVL        GQ(R11)(DX*4), CX
 	VMOVSD      X0, (R13)(CX*8)
 
 q3next:
 	INCQ DX
-	MOVQ QGCNT(SP), BX
+	MOVQ QCNT(SP), BX
 	CMPQ DX, BX
 	JB   q3pair
 
-	MOVQ BX, AX
-	SHLQ $4, AX
-	ADDQ AX, R11
-	ADDQ AX, R14
-	LEAQ (BX)(BX*4), AX
-	SHLQ $2, AX
-	ADDQ AX, QFUSE(SP)
+	SHLQ $4, BX
+	ADDQ BX, R14
+	ADDQ $GSIZE, R11
 	JMP  qgroup
 
 qfinish:
 	MOVQ          QROT(SP), AX
-	MOVQ          AX, rotated+168(FP)
+	MOVQ          AX, rotated+120(FP)
 	MOVQ          QLEFT(SP), AX
-	MOVQ          AX, left+176(FP)
+	MOVQ          AX, left+128(FP)
 	VMOVAPD       Z20, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VMAXPD        Y1, Y0, Y0
@@ -1282,7 +1253,7 @@ qfinish:
 	VMAXPD        X1, X0, X0
 	VPERMILPD     $1, X0, X1
 	VMAXSD        X1, X0, X0
-	VMOVSD        X0, maxCos2+184(FP)
+	VMOVSD        X0, maxCos2+136(FP)
 	VMOVAPD       Z21, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VMAXPD        Y1, Y0, Y0
@@ -1290,6 +1261,6 @@ qfinish:
 	VMAXPD        X1, X0, X0
 	VPERMILPD     $1, X0, X1
 	VMAXSD        X1, X0, X0
-	VMOVSD        X0, maxSin+192(FP)
+	VMOVSD        X0, maxSin+144(FP)
 	VZEROUPPER
 	RET

@@ -21,15 +21,41 @@ import (
 type JacobiPlan struct {
 	rows, steps []int
 	maxRow      int
-	// fuse holds five numbers per pair i: where the dot product of the
-	// rotated row p of pair i with another row goes (the index in cs of
-	// the s of a pair of the next step; -1 for none) and that other row,
-	// the same for row q, and 1 when the dot product of pair i itself is
-	// computed on its own at the start of its step (0 when an earlier
-	// pair forms it). The kernel keeps the dot product of a pair in its
-	// s slot of cs until it computes the pair's rotation.
+	// fuse holds five numbers per pair i while the plan is made: where
+	// the dot product of the rotated row p of pair i with another row
+	// goes (the index in cs of the s of a pair of the next step; -1 for
+	// none) and that other row, the same for row q, and 1 when the dot
+	// product of pair i itself is computed on its own at the start of
+	// its step (0 when an earlier pair forms it). The kernel keeps the
+	// dot product of a pair in its s slot of cs until it computes the
+	// pair's rotation.
 	fuse []int32
+	// groups holds the schedule as the kernel reads it: records of
+	// planGroup numbers, one per group of up to 8 pairs of one step (see
+	// planGroup*), made from rows, steps and fuse.
+	groups []int32
+	fused  int // dot products formed in the rotation of another pair
 }
+
+// The record of a group of up to 8 pairs of one step: the number of
+// pairs; bit masks of the pairs whose dot product is computed on its
+// own, of those that form a dot product with their row p, and with
+// their row q; then eight of each: the rows p, the rows q, the rows the
+// rotated p and q are multiplied with, and the indices in cs where those
+// dot products go. Unused entries are 0.
+const (
+	planCount = iota
+	planOwn
+	planHasP
+	planHasQ
+	planP
+	planQ     = planP + 8
+	planWithP = planQ + 8
+	planWithQ = planWithP + 8
+	planToP   = planWithQ + 8
+	planToQ   = planToP + 8
+	planGroup = planToQ + 8
+)
 
 // NewJacobiPlan prepares the schedule (rows, steps) of JacobiSteps; the
 // plan keeps both slices, which must not change after. It panics if the
@@ -80,7 +106,43 @@ func NewJacobiPlan(rows, steps []int) *JacobiPlan {
 		}
 		start += c
 	}
+	p.makeGroups()
+	p.fuse = nil
 	return p
+}
+
+// makeGroups writes the group records from rows, steps and fuse.
+func (p *JacobiPlan) makeGroups() {
+	ng := 0
+	for _, c := range p.steps {
+		ng += (c + 7) / 8
+	}
+	p.groups = make([]int32, ng*planGroup)
+	g, i := p.groups, 0
+	for _, c := range p.steps {
+		for c > 0 {
+			cnt := min(c, 8)
+			g[planCount] = int32(cnt)
+			for l := 0; l < cnt; l++ {
+				f := p.fuse[5*(i+l) : 5*(i+l)+5]
+				g[planP+l], g[planQ+l] = int32(p.rows[2*(i+l)]), int32(p.rows[2*(i+l)+1])
+				if f[4] != 0 {
+					g[planOwn] |= 1 << l
+				} else {
+					p.fused++
+				}
+				if f[0] >= 0 {
+					g[planHasP] |= 1 << l
+					g[planToP+l], g[planWithP+l] = f[0], f[1]
+				}
+				if f[2] >= 0 {
+					g[planHasQ] |= 1 << l
+					g[planToQ+l], g[planWithQ+l] = f[2], f[3]
+				}
+			}
+			g, i, c = g[planGroup:], i+cnt, c-cnt
+		}
+	}
 }
 
 // planNext assigns the dot product of each pair of the step that starts
