@@ -345,7 +345,7 @@ func TestJacobiPlan(t *testing.T) {
 	forEachPath(t, func(t *testing.T, p Path) {
 		r := rand.New(rand.NewPCG(34, uint64(p)))
 		for _, n := range []int{1, 7, 8, 16, 24, 40, 64, 72, 104, 257, 304} {
-			for _, nrows := range []int{2, 3, 9, 17, 40} {
+			for _, nrows := range []int{2, 3, 9, 17, 40, 75} {
 				ld := n + r.IntN(3)
 				if r.IntN(2) == 0 {
 					ld = n
@@ -381,7 +381,7 @@ func TestJacobiPlan(t *testing.T) {
 						}
 					}
 					i0 := r.IntN(nrows - 1)
-					rows, steps := wavefront(i0, min(nrows, i0+1+r.IntN(8)), nrows)
+					rows, steps := wavefront(i0, min(nrows, i0+1+r.IntN(24)), nrows)
 					check("wavefront", xw, sqw, rows, steps)
 				}
 				// Random steps over the stable rows.

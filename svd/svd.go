@@ -326,16 +326,35 @@ func Values(a *mat.Dense) ([]float64, error) {
 	return s.S, nil
 }
 
-// solveJ returns J = X0⁻ᵀ*X_finalᵀ for X0 = J*Σ*Wᵀ (x0 the upper
-// triangle X0, which it may overwrite, x the rows after the sweeps, Σ*Wᵀ,
-// of norms sigma), with its columns scaled to unit norm, or nil if J is
-// not orthogonal to working accuracy (||JᵀJ - I||_1 > solveOrthTol(k)) or
-// cannot be computed (a zero singular value or diagonal element). This
-// is how LAPACK's dgejsv avoids accumulating the rotations: the
-// triangular solve is accurate when X0 is well conditioned up to a
-// scaling of its rows, which the pivoted QR preconditioning makes the
-// common case, and the check catches the others. The solve runs by rows,
-// the rows above a block of 64 applied with one matrix product.
+// solveLower solves X0ᵀ*J = B for rows i0..i1-1 of J (k columns, stored
+// in jd with stride k, B there on entry), given rows 0..i0-1 of J: X0 is
+// the upper triangle xd (stride lx). It halves the rows recursively, so
+// that all but the leaves' work (blocks of at most 16 rows) is matrix
+// products.
+func solveLower(xd []float64, lx int, jd []float64, k, i0, i1 int) {
+	if n := i1 - i0; n > 16 {
+		h := i0 + (n/2+7)&^7
+		solveLower(xd, lx, jd, k, i0, h)
+		// J[h:i1] -= X0[i0:h, h:i1]ᵀ J[i0:h]
+		kernels.Gemm(true, false, i1-h, k, h-i0, -1, xd[i0*lx+h:], lx, jd[i0*k:], k, 1, jd[h*k:], k)
+		solveLower(xd, lx, jd, k, h, i1)
+		return
+	}
+	var col [16]float64
+	for i := i0; i < i1; i++ {
+		ji := jd[i*k : (i+1)*k]
+		if i > i0 {
+			// J[i] -= X0[i0:i, i]ᵀ J[i0:i]
+			c := col[:i-i0]
+			for p := range c {
+				c[p] = xd[(i0+p)*lx+i]
+			}
+			kernels.Gemv(true, i-i0, k, -1, jd[i0*k:], k, c, 1, ji)
+		}
+		kernels.Scal(1/xd[i*lx+i], ji)
+	}
+}
+
 // solveOrthTol is the bound on ||JᵀJ - I||_1 under which solveJ accepts J:
 // c*k*eps with c = sqrt(k) between 10 and 50, which keeps LAPACK's test
 // ratio for the orthogonality of U, ||UᵀU - I||_1/(k eps), below 10 for
@@ -352,6 +371,15 @@ func solveOrthTol(k int) float64 {
 	return c * float64(k) * eps
 }
 
+// solveJ returns J = X0⁻ᵀ*X_finalᵀ for X0 = J*Σ*Wᵀ (x0 the upper
+// triangle X0, which it may overwrite, x the rows after the sweeps, Σ*Wᵀ,
+// of norms sigma), with its columns scaled to unit norm, or nil if J is
+// not orthogonal to working accuracy (||JᵀJ - I||_1 > solveOrthTol(k)) or
+// cannot be computed (a zero singular value or diagonal element). This
+// is how LAPACK's dgejsv avoids accumulating the rotations: the
+// triangular solve is accurate when X0 is well conditioned up to a
+// scaling of its rows, which the pivoted QR preconditioning makes the
+// common case, and the check catches the others.
 func solveJ(x0, x *mat.Dense, sigma []float64) *mat.Dense {
 	k, _ := x0.Dims()
 	for i := 0; i < k; i++ {
@@ -362,29 +390,9 @@ func solveJ(x0, x *mat.Dense, sigma []float64) *mat.Dense {
 	// X0ᵀ is lower triangular, (X0ᵀ)[i][p] = X0[p][i]; the right-hand side
 	// is X_finalᵀ = W Σ.
 	jm := x.T()
-	const nb = 64
 	xd, lx := x0.RawData(), x0.Stride()
 	jd := jm.RawData()
-	col := make([]float64, nb)
-	for i0 := 0; i0 < k; i0 += nb {
-		i1 := min(i0+nb, k)
-		if i0 > 0 {
-			// J[i0:i1] -= (X0[0:i0, i0:i1])ᵀ J[0:i0]
-			kernels.Gemm(true, false, i1-i0, k, i0, -1, xd[i0:], lx, jd, k, 1, jd[i0*k:], k)
-		}
-		for i := i0; i < i1; i++ {
-			ji := jd[i*k : (i+1)*k]
-			if i > i0 {
-				// J[i] -= X0[i0:i, i]ᵀ J[i0:i]
-				c := col[:i-i0]
-				for p := range c {
-					c[p] = xd[(i0+p)*lx+i]
-				}
-				kernels.Gemv(true, i-i0, k, -1, jd[i0*k:], k, c, 1, ji)
-			}
-			kernels.Scal(1/xd[i*lx+i], ji)
-		}
-	}
+	solveLower(xd, lx, jd, k, 0, k)
 	// Unit columns (the norms carry most of the error), then the check.
 	// The columns of J have norms near 1: plain sums of squares are
 	// accurate.
