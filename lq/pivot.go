@@ -85,7 +85,9 @@ func (f *PivotedLQ) Solve(dst, b *mat.Dense) error {
 }
 
 // factorPivoted computes the row-pivoted LQ factorization of the m x n
-// matrix a (row stride lda) in place and sets perm; see PivotedLQ.
+// matrix a (row stride lda) in place and sets perm; see PivotedLQ. Large
+// matrices are factored in panels (pivotPanels) while enough rows
+// remain, the rest one reflector at a time (pivotRows).
 func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 	k := min(m, n)
 	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, k)}
@@ -97,52 +99,203 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 	// formula loses accuracy as vn1 falls below vn2, and the norm is
 	// recomputed before it loses too much (Drmač and Bujanović, LAWN 176).
 	buf := make([]float64, 3*m)
-	vn1, vn2, w := buf[:m], buf[m:2*m], buf[2*m:]
+	p := &pivoting{f: f, perm: perm, vn1: buf[:m], vn2: buf[m : 2*m], w: buf[2*m:]}
 	for i := 0; i < m && n > 0; i++ {
-		vn1[i] = kernels.Nrm2(a[i*lda : i*lda+n])
-		vn2[i] = vn1[i]
+		p.vn1[i] = kernels.Nrm2(a[i*lda : i*lda+n])
+		p.vn2[i] = p.vn1[i]
 	}
-	tol3z := math.Sqrt(eps)
-	for i := 0; i < k; i++ {
-		p := i
-		for j := i + 1; j < m; j++ {
-			if vn1[j] > vn1[p] {
-				p = j
-			}
+	i := 0
+	if k > unblockedMax && m > unblockedMax {
+		i = p.panels()
+	}
+	p.rows(i)
+	return f
+}
+
+// pivoting is the state of a row-pivoted factorization.
+type pivoting struct {
+	f           *reflectors
+	perm        []int
+	vn1, vn2, w []float64
+}
+
+// tol3z is the threshold of the norm downdates: a downdated norm is
+// recomputed when the downdate has lost about half the digits.
+var tol3z = math.Sqrt(eps)
+
+// pick returns the row of largest trailing norm among i..m-1 and swaps
+// it into position i (the first n elements of the rows, perm and the
+// norms).
+func (p *pivoting) pick(i int) int {
+	f, vn1 := p.f, p.vn1
+	q := i
+	for j := i + 1; j < f.m; j++ {
+		if vn1[j] > vn1[q] {
+			q = j
 		}
-		if p != i {
-			ri, rp := a[i*lda:i*lda+n], a[p*lda:p*lda+n]
-			for j := range ri {
-				ri[j], rp[j] = rp[j], ri[j]
-			}
-			perm[i], perm[p] = perm[p], perm[i]
-			vn1[i], vn1[p] = vn1[p], vn1[i]
-			vn2[i], vn2[p] = vn2[p], vn2[i]
-		}
+	}
+	if q != i {
+		swapRows(f.a[i*f.lda:i*f.lda+f.n], f.a[q*f.lda:q*f.lda+f.n])
+		p.perm[i], p.perm[q] = p.perm[q], p.perm[i]
+		vn1[i], vn1[q] = vn1[q], vn1[i]
+		p.vn2[i], p.vn2[q] = p.vn2[q], p.vn2[i]
+	}
+	return q
+}
+
+func swapRows(x, y []float64) {
+	for j := range x {
+		x[j], y[j] = y[j], x[j]
+	}
+}
+
+// downdate updates the trailing norm of row j after step i eliminated
+// its element aji. It reports false when the norm must be recomputed
+// from the row instead.
+func (p *pivoting) downdate(j int, aji float64) bool {
+	if p.vn1[j] == 0 {
+		return true
+	}
+	t := math.Abs(aji) / p.vn1[j]
+	t = math.Max(0, (1+t)*(1-t))
+	r := p.vn1[j] / p.vn2[j]
+	if t*r*r <= tol3z {
+		return false
+	}
+	p.vn1[j] *= math.Sqrt(t)
+	return true
+}
+
+// rows factors rows i..k-1 one reflector at a time, updating the
+// trailing rows after each (Businger and Golub).
+func (p *pivoting) rows(i int) {
+	f := p.f
+	m, n, a, lda := f.m, f.n, f.a, f.lda
+	for ; i < min(m, n); i++ {
+		p.pick(i)
 		row := a[i*lda+i : i*lda+n]
 		tau := house(row)
 		f.tau[i] = tau
 		if i+1 < m {
 			beta := row[0]
 			row[0] = 1
-			reflectRight(tau, row, m-i-1, a[(i+1)*lda+i:], lda, w)
+			reflectRight(tau, row, m-i-1, a[(i+1)*lda+i:], lda, p.w)
 			row[0] = beta
 		}
 		for j := i + 1; j < m; j++ {
-			if vn1[j] == 0 {
-				continue
-			}
 			rj := a[j*lda+i : j*lda+n]
-			t := math.Abs(rj[0]) / vn1[j]
-			t = math.Max(0, (1+t)*(1-t))
-			r := vn1[j] / vn2[j]
-			if t*r*r <= tol3z {
-				vn1[j] = kernels.Nrm2(rj[1:])
-				vn2[j] = vn1[j]
-			} else {
-				vn1[j] *= math.Sqrt(t)
+			if !p.downdate(j, rj[0]) {
+				p.vn1[j] = kernels.Nrm2(rj[1:])
+				p.vn2[j] = p.vn1[j]
 			}
 		}
 	}
-	return f
+}
+
+// pivotPanel is the number of reflectors in a panel of panels.
+const pivotPanel = 16
+
+// panels factors the rows in panels of up to pivotPanel reflectors while
+// more than unblockedMax rows remain (LAPACK's dlaqps, for rows), and
+// returns the first row it did not factor. Within a panel the trailing
+// rows are not updated: their updates are kept as F*V (F holds one
+// column per reflector of the panel, V the reflectors), and only what a
+// step needs is formed from them: the pivot row, the products of the
+// trailing rows with the new reflector (the one matrix-vector product
+// with the trailing rows per step), and the elements the norm downdates
+// need. The trailing rows are updated with one matrix product at the end
+// of the panel. The panel ends early when a norm downdate cancels: that
+// norm is recomputed from the updated row.
+func (p *pivoting) panels() int {
+	f := p.f
+	m, n, a, lda := f.m, f.n, f.a, f.lda
+	k := min(m, n)
+	const nb = pivotPanel
+	fm := make([]float64, m*nb) // F, row j at fm[j*nb:]
+	scratch := make([]float64, 2*nb+m+nb*n)
+	y, vcol, col, vexp := scratch[:nb], scratch[nb:2*nb], scratch[2*nb:2*nb+m], scratch[2*nb+m:]
+	var recompute []int
+	i := 0
+	for i < k && m-i > unblockedMax {
+		i0 := i
+		nbp := min(nb, k-i0)
+		recompute = recompute[:0]
+		t := 0
+		for t < nbp && len(recompute) == 0 {
+			i = i0 + t
+			q := p.pick(i)
+			if q != i {
+				swapRows(fm[i*nb:i*nb+t], fm[q*nb:q*nb+t])
+			}
+			// The pivot row, updated from column i0 on: columns i.. with
+			// the stored reflectors, the triangle i0..i-1 explicitly.
+			ri := a[i*lda : i*lda+n]
+			fi := fm[i*nb : i*nb+t]
+			if t > 0 {
+				kernels.Gemv(true, t, n-i, -1, a[i0*lda+i:], lda, fi, 1, ri[i:])
+				for c := i0; c < i; c++ {
+					s := c - i0 // V[s][c] = 1, V[u][c] stored for u < s
+					v := fi[s]
+					for u := 0; u < s; u++ {
+						v += fi[u] * a[(i0+u)*lda+c]
+					}
+					ri[c] -= v
+				}
+			}
+			row := ri[i:]
+			tau := house(row)
+			f.tau[i] = tau
+			rt := m - i - 1 // trailing rows
+			if rt > 0 {
+				beta := row[0]
+				row[0] = 1
+				// F[j][t] = tau*(A_j·v - Σ_u F[j][u]*(V_u·v)) for the
+				// trailing rows, A_j as the panel found them.
+				w := col[:rt]
+				kernels.Gemv(false, rt, n-i, 1, a[(i+1)*lda+i:], lda, row, 0, w)
+				if t > 0 {
+					kernels.Gemv(false, t, n-i, 1, a[i0*lda+i:], lda, row, 0, y[:t])
+					kernels.Gemv(false, rt, t, -1, fm[(i+1)*nb:], nb, y[:t], 1, w)
+				}
+				row[0] = beta
+				for j := 0; j < rt; j++ {
+					fm[(i+1+j)*nb+t] = tau * w[j]
+				}
+				// The trailing rows' elements in column i after this step:
+				// A[j][i] - Σ_u F[j][u]*V[u][i], V[t][i] = 1.
+				for u := 0; u < t; u++ {
+					vcol[u] = a[(i0+u)*lda+i]
+				}
+				vcol[t] = 1
+				for j := 0; j < rt; j++ {
+					w[j] = a[(i+1+j)*lda+i]
+				}
+				kernels.Gemv(false, rt, t+1, -1, fm[(i+1)*nb:], nb, vcol[:t+1], 1, w)
+				for j := 0; j < rt; j++ {
+					if !p.downdate(i+1+j, w[j]) {
+						recompute = append(recompute, i+1+j)
+					}
+				}
+			}
+			t++
+		}
+		i = i0 + t
+		// The trailing rows: A[i:, i0:] -= F[i:, :t] * V, V explicit.
+		if rows := m - i; rows > 0 {
+			l := n - i0
+			v := vexp[:t*l]
+			for u := 0; u < t; u++ {
+				vr := v[u*l : (u+1)*l]
+				clear(vr[:u])
+				vr[u] = 1
+				copy(vr[u+1:], a[(i0+u)*lda+i0+u+1:(i0+u)*lda+n])
+			}
+			kernels.Gemm(false, false, rows, l, t, -1, fm[i*nb:], nb, v, l, 1, a[i*lda+i0:], lda)
+		}
+		for _, j := range recompute {
+			p.vn1[j] = kernels.Nrm2(a[j*lda+i : j*lda+n])
+			p.vn2[j] = p.vn1[j]
+		}
+	}
+	return i
 }
