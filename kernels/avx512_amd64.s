@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "avx512_amd64.h"
 
 // AVX-512F vector kernels. Each processes 32 elements (four 512-bit
 // vectors) per iteration with independent accumulators, then single
@@ -8,15 +9,6 @@
 // lanes of a load are never read, so a tail never touches memory beyond
 // the slice. The Go prototypes and the scalar loops they compute are in
 // stubs_amd64.go.
-
-// TAILMASK sets K1 to the low CX bits (CX < 8).
-#define TAILMASK MOVQ $1, AX; SHLQ CX, AX; DECQ AX; KMOVW AX, K1
-
-// HSUM adds the eight lanes of Z0 into X0 (clobbers Y1/X1).
-#define HSUM VEXTRACTF64X4 $1, Z0, Y1; VADDPD Y1, Y0, Y0; VEXTRACTF128 $1, Y0, X1; VADDPD X1, X0, X0; VPERMILPD $1, X0, X1; VADDSD X1, X0, X0
-
-// ZERO4 clears the accumulators Z0-Z3.
-#define ZERO4 VPXORQ Z0, Z0, Z0; VPXORQ Z1, Z1, Z1; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3
 
 // ABSMASK puts 0x7fff...f in every lane of Z31.
 #define ABSMASK MOVQ $0x7fffffffffffffff, AX; VPBROADCASTQ AX, Z31
@@ -31,16 +23,7 @@ TEXT ·dotAVX512(SB), NOSPLIT, $0-56
 	JB   one
 
 loop:
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VMOVUPD     128(SI), Z6
-	VMOVUPD     192(SI), Z7
-	VFMADD231PD (DI), Z4, Z0
-	VFMADD231PD 64(DI), Z5, Z1
-	VFMADD231PD 128(DI), Z6, Z2
-	VFMADD231PD 192(DI), Z7, Z3
-	ADDQ        $256, SI
-	ADDQ        $256, DI
+	DOT32(SI, DI)
 	SUBQ        $32, CX
 	CMPQ        CX, $32
 	JAE         loop
@@ -378,24 +361,8 @@ TEXT ·rotAVX512(SB), NOSPLIT, $0-64
 	JB           one
 
 loop:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4          // s*y
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6          // s*x
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4          // c*x + s*y
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6          // c*y - s*x
-	VFMSUB231PD Z3, Z30, Z7
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	ROT16
+	STORE16
 	SUBQ        $16, CX
 	CMPQ        CX, $16
 	JAE         loop
@@ -403,14 +370,8 @@ loop:
 one:
 	CMPQ        CX, $8
 	JB          tail
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
+	ROT8
+	STORE8
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $8, CX

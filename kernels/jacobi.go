@@ -133,49 +133,10 @@ func JacobiSteps(x []float64, n, ld int, rows, steps []int, sq []float64, tol fl
 //		maxCos2 = max(maxCos2, gg/ab)
 //		maxSin = max(maxSin, math.Abs(s))
 //	}
+//
+// with the loops over k those of dotGeneric, rotGeneric and sumSqGeneric.
 func jacobiStepsGeneric(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
-	for i := 0; i < len(rows)/2; i++ {
-		p, q := rows[2*i], rows[2*i+1]
-		a, b := sq[p], sq[q]
-		cs[2*i], cs[2*i+1] = 0, 0
-		if !(a >= JacobiSqMin && a <= JacobiSqMax && b >= JacobiSqMin && b <= JacobiSqMax) {
-			left++
-			continue
-		}
-		u, v := x[p*ld:p*ld+n], x[q*ld:q*ld+n]
-		var g float64
-		for k := range u {
-			g += u[k] * v[k]
-		}
-		gg, ab := g*g, a*b
-		cs[2*i] = 1
-		if !(gg > tol2*ab) {
-			continue
-		}
-		c, s, h := jacobiRotation(a, b, g, gg)
-		for k := range u {
-			u[k], v[k] = c*u[k]+s*v[k], c*v[k]-s*u[k]
-		}
-		a1, b1 := a+h, b-h
-		if a1 < 0.01*a {
-			a1 = 0
-			for k := range u {
-				a1 += u[k] * u[k]
-			}
-		}
-		if b1 < 0.01*b {
-			b1 = 0
-			for k := range v {
-				b1 += v[k] * v[k]
-			}
-		}
-		sq[p], sq[q] = a1, b1
-		cs[2*i], cs[2*i+1] = c, s
-		rotated++
-		maxCos2 = max(maxCos2, gg/ab)
-		maxSin = max(maxSin, math.Abs(s))
-	}
-	return rotated, left, maxCos2, maxSin
+	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, dotGeneric, rotGeneric, sumSqGeneric)
 }
 
 // jacobiRotation returns the rotation that makes two rows of squared
@@ -197,9 +158,16 @@ func jacobiRotation(a, b, g, gg float64) (c, s, h float64) {
 
 // jacobiStepsVec computes what jacobiStepsGeneric does with the dot
 // products, rotations and sums of squares of the active path's vector
-// kernels (dot, rot, sumSq): the paths without an assembly jacobiSteps
+// kernels (dot, rot, sumSq): the paths without a batched assembly kernel
 // use it.
 func jacobiStepsVec(x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
+	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, dot, rot, sumSq)
+}
+
+// jacobiPairs is the loop of jacobiStepsGeneric's comment, pair by pair,
+// with the given kernels for the loops over the rows.
+func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64,
+	dot func(x, y []float64) float64, rot func(x, y []float64, c, s float64), sumSq func(x []float64, scale float64) float64) (rotated, left int, maxCos2, maxSin float64) {
 	for i := 0; i < len(rows)/2; i++ {
 		p, q := rows[2*i], rows[2*i+1]
 		a, b := sq[p], sq[q]

@@ -37,20 +37,11 @@ func rotPairs(x []float64, n int, o []int, cs []float64) {
 	}
 }
 
-// jacobiStepsAVX512 computes jacobiStepsGeneric (see its comment for the
-// loop) in groups of up to eight pairs of one step: the dot products of
-// the group, the rotations in the lanes of one vector, then the rows.
-// Since the pairs of a step are disjoint, the result is that of the
-// loop.
-//
-//go:noescape
-func jacobiStepsAVX512(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64)
-
+// jacobiSteps runs the pairs one at a time on the active path's vector
+// kernels: the batched AVX-512 kernel is JacobiPlan's, which needs the
+// schedule prepared.
 func jacobiSteps(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (int, int, float64, float64) {
-	switch active {
-	case AVX512:
-		return jacobiStepsAVX512(x, n, ld, rows, steps, sq, tol2, cs)
-	case AVX2:
+	if active == AVX512 || active == AVX2 {
 		return jacobiStepsVec(x, n, ld, rows, sq, tol2, cs)
 	}
 	return jacobiStepsGeneric(x, n, ld, rows, steps, sq, tol2, cs)

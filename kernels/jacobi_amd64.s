@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "avx512_amd64.h"
 
 // Batched Jacobi kernels (see jacobi.go and jacobi_amd64.go): the loops
 // over the pairs of a batch run here, so that a step of a Jacobi sweep
@@ -8,15 +9,6 @@
 // avx512_amd64.s and avx2_amd64.s: wide unrolled iterations, then single
 // vectors, then a masked tail that neither reads nor writes past the n
 // elements of a vector. The tail mask depends only on n and is set once.
-
-// JTAILMASK sets K1 to the low CX bits (CX < 8).
-#define JTAILMASK MOVQ $1, AX; SHLQ CX, AX; DECQ AX; KMOVW AX, K1
-
-// JHSUM adds the eight lanes of Z0 into X0 (clobbers Y1/X1).
-#define JHSUM VEXTRACTF64X4 $1, Z0, Y1; VADDPD Y1, Y0, Y0; VEXTRACTF128 $1, Y0, X1; VADDPD X1, X0, X0; VPERMILPD $1, X0, X1; VADDSD X1, X0, X0
-
-// JZERO4 clears Z0-Z3.
-#define JZERO4 VPXORQ Z0, Z0, Z0; VPXORQ Z1, Z1, Z1; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3
 
 // PAIRPTRS loads the two vectors of the pair at (R10) as pointers SI and
 // DI into x (R8).
@@ -32,7 +24,7 @@ TEXT ·rotPairsAVX512(SB), NOSPLIT, $0-80
 	SHRQ $1, R12
 	MOVQ R9, CX
 	ANDQ $7, CX
-	JTAILMASK
+	TAILMASK
 	TESTQ R12, R12
 	JZ    done
 
@@ -45,24 +37,8 @@ pair:
 	JB           one
 
 loop:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4          // s*v
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6          // s*u
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4          // c*u + s*v
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6          // c*v - s*u
-	VFMSUB231PD Z3, Z30, Z7
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	ROT16
+	STORE16
 	SUBQ        $16, CX
 	CMPQ        CX, $16
 	JAE         loop
@@ -70,14 +46,8 @@ loop:
 one:
 	CMPQ        CX, $8
 	JB          tail
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
+	ROT8
+	STORE8
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $8, CX
@@ -203,7 +173,7 @@ done:
 	VZEROUPPER
 	RET
 
-// Constants of jacobiSteps (float64 bit patterns).
+// Constants of jacobiPlanAVX512 (float64 bit patterns).
 #define C_FOUR  $0x4010000000000000 // 4
 #define C_ONE   $0x3ff0000000000000 // 1
 #define C_SIGN  $0x8000000000000000 // sign bit
@@ -230,408 +200,6 @@ DATA jperm<>+104(SB)/8, $14
 DATA jperm<>+112(SB)/8, $7
 DATA jperm<>+120(SB)/8, $15
 GLOBL jperm<>(SB), RODATA|NOPTR, $128
-
-// The frame of jacobiStepsAVX512: per group of (up to) 8 pairs of one
-// step, the dot products, the row pointers and indices, the rotations,
-// then the bit masks of the pairs rotated and of the norms to recompute,
-// and the counters.
-#define FG 0
-#define FPP 64
-#define FPQ 128
-#define FIP 192
-#define FIQ 256
-#define FC 320
-#define FS 384
-#define FMROT 448
-#define FMRA 456
-#define FMRB 464
-#define FROT 472
-#define FLEFT 480
-#define FSTEP 488
-#define FNSTEPS 496
-
-// func jacobiStepsAVX512(x []float64, n, ld int, rows []int, steps []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64)
-TEXT ·jacobiStepsAVX512(SB), $504-176
-	MOVQ         x_base+0(FP), R8
-	MOVQ         n+24(FP), R9
-	MOVQ         ld+32(FP), R10
-	SHLQ         $3, R10                // row stride in bytes
-	MOVQ         rows_base+40(FP), R11  // pairs of the current group
-	MOVQ         steps_base+64(FP), R12
-	MOVQ         steps_len+72(FP), AX
-	MOVQ         AX, FNSTEPS(SP)
-	MOVQ         sq_base+88(FP), R13
-	MOVQ         cs_base+120(FP), R14   // cs of the current group
-	VBROADCASTSD tol2+112(FP), Z29
-	MOVQ         C_FOUR, AX
-	VPBROADCASTQ AX, Z22
-	MOVQ         C_ONE, AX
-	VPBROADCASTQ AX, Z23
-	MOVQ         C_SIGN, AX
-	VPBROADCASTQ AX, Z24
-	MOVQ         C_ABS, AX
-	VPBROADCASTQ AX, Z25
-	MOVQ         C_HI, AX
-	VPBROADCASTQ AX, Z26
-	MOVQ         C_LO, AX
-	VPBROADCASTQ AX, Z27
-	MOVQ         C_CENT, AX
-	VPBROADCASTQ AX, Z28
-	VPXORQ       Z20, Z20, Z20          // max cos²
-	VPXORQ       Z21, Z21, Z21          // max |s|
-	MOVQ         $0, FROT(SP)
-	MOVQ         $0, FLEFT(SP)
-	MOVQ         $0, FSTEP(SP)
-	MOVQ         R9, CX
-	ANDQ         $7, CX
-	JTAILMASK                           // K1: the tail of a row
-
-group:
-	MOVQ  FSTEP(SP), BX
-	TESTQ BX, BX
-	JNZ   take
-	// Next step.
-	DECQ  FNSTEPS(SP)
-	JS    finish
-	MOVQ  (R12), BX
-	ADDQ  $8, R12
-	TESTQ BX, BX
-	JZ    group
-
-take:
-	MOVQ BX, AX
-	CMPQ BX, $8
-	JBE  takeall
-	MOVQ $8, BX
-
-takeall:
-	SUBQ BX, AX
-	MOVQ AX, FSTEP(SP)                  // pairs of the step after this group
-
-	// Phase 1: row indices and pointers into the frame, dot products.
-	XORQ DX, DX
-
-p1pair:
-	MOVQ    DX, CX
-	SHLQ    $4, CX
-	MOVQ    (R11)(CX*1), SI
-	MOVQ    8(R11)(CX*1), DI
-	MOVQ    SI, FIP(SP)(DX*8)
-	MOVQ    DI, FIQ(SP)(DX*8)
-	IMULQ   R10, SI
-	ADDQ    R8, SI
-	IMULQ   R10, DI
-	ADDQ    R8, DI
-	MOVQ    SI, FPP(SP)(DX*8)
-	MOVQ    DI, FPQ(SP)(DX*8)
-	JZERO4
-	MOVQ    R9, CX
-	CMPQ    CX, $32
-	JB      d16
-
-d32:
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VMOVUPD     128(SI), Z6
-	VMOVUPD     192(SI), Z7
-	VFMADD231PD (DI), Z4, Z0
-	VFMADD231PD 64(DI), Z5, Z1
-	VFMADD231PD 128(DI), Z6, Z2
-	VFMADD231PD 192(DI), Z7, Z3
-	ADDQ        $256, SI
-	ADDQ        $256, DI
-	SUBQ        $32, CX
-	CMPQ        CX, $32
-	JAE         d32
-
-d16:
-	CMPQ        CX, $16
-	JB          d8
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VFMADD231PD (DI), Z4, Z0
-	VFMADD231PD 64(DI), Z5, Z1
-	ADDQ        $128, SI
-	ADDQ        $128, DI
-	SUBQ        $16, CX
-
-d8:
-	CMPQ        CX, $8
-	JB          dtail
-	VMOVUPD     (SI), Z6
-	VFMADD231PD (DI), Z6, Z2
-	ADDQ        $64, SI
-	ADDQ        $64, DI
-	SUBQ        $8, CX
-
-dtail:
-	TESTQ       CX, CX
-	JZ          dsum
-	VMOVUPD.Z   (SI), K1, Z4
-	VMOVUPD.Z   (DI), K1, Z5
-	VFMADD231PD Z5, Z4, Z3
-
-dsum:
-	VADDPD Z1, Z0, Z0
-	VADDPD Z3, Z2, Z2
-	VADDPD Z2, Z0, Z0
-	JHSUM
-	VMOVSD X0, FG(SP)(DX*8)
-	INCQ   DX
-	CMPQ   DX, BX
-	JB     p1pair
-
-	// Phase 2: the rotations of the group, one pair per lane. K5: the
-	// lanes in use; K6: in range; K7: rotated; K2: d > 0; K3, K4: a1
-	// and b1 taken from the formula (the other rotated lanes recompute).
-	MOVQ        BX, CX
-	MOVQ        $1, AX
-	SHLQ        CX, AX
-	DECQ        AX
-	KMOVW       AX, K5
-	VMOVDQU64.Z FIP(SP), K5, Z6         // indices of the p rows
-	VMOVDQU64.Z FIQ(SP), K5, Z7         // and of the q rows
-	VPXORQ      Z9, Z9, Z9
-	VPXORQ      Z10, Z10, Z10
-	KMOVW       K5, K2
-	VGATHERQPD  (R13)(Z6*8), K2, Z9     // a
-	KMOVW       K5, K2
-	VGATHERQPD  (R13)(Z7*8), K2, Z10    // b
-	VMOVUPD.Z   FG(SP), K5, Z8          // g
-	VCMPPD      $0x1d, Z27, Z9, K5, K6  // a >= lo
-	VCMPPD      $0x12, Z26, Z9, K6, K6  // a <= hi
-	VCMPPD      $0x1d, Z27, Z10, K6, K6 // b >= lo
-	VCMPPD      $0x12, Z26, Z10, K6, K6 // b <= hi
-	KMOVW       K6, CX
-	POPCNTL     CX, CX
-	MOVQ        BX, AX
-	SUBQ        CX, AX
-	ADDQ        AX, FLEFT(SP)
-	VMULPD      Z8, Z8, Z11             // gg
-	VMULPD      Z10, Z9, Z12            // ab
-	VMULPD      Z12, Z29, Z13           // tol2*ab
-	VCMPPD      $0x1e, Z13, Z11, K6, K7 // gg > tol2*ab
-	VSUBPD      Z9, Z10, Z13            // d = b - a
-	VMULPD      Z22, Z11, Z14           // 4gg
-	VFMADD231PD Z13, Z13, Z14           // d² + 4gg
-	VSQRTPD     Z14, Z14                // r
-	VPANDQ      Z25, Z13, Z15           // |d|
-	VADDPD      Z14, Z15, Z15           // e = |d| + r
-	VMULPD      Z15, Z14, Z16           // re
-	VADDPD      Z16, Z16, Z16           // 2re
-	VSQRTPD     Z16, Z16
-	VDIVPD      Z16, Z23, Z16           // w = 1/sqrt(2re)
-	VMULPD      Z16, Z15, Z17           // c = e*w
-	VADDPD      Z8, Z8, Z18             // 2g
-	VMULPD      Z16, Z18, Z18           // s = 2g*w
-	VADDPD      Z11, Z11, Z19           // 2gg
-	VDIVPD      Z15, Z19, Z19           // h = 2gg/e
-	VPXORQ      Z0, Z0, Z0
-	VCMPPD      $0x1e, Z0, Z13, K2      // d > 0
-	VPXORQ      Z24, Z18, K2, Z18       // s = -s
-	VPXORQ      Z24, Z19, K2, Z19       // h = -h
-	VMOVUPD     Z17, FC(SP)
-	VMOVUPD     Z18, FS(SP)
-	VADDPD      Z19, Z9, Z13            // a1 = a + h
-	VSUBPD      Z19, Z10, Z14           // b1 = b - h
-	VMULPD      Z28, Z9, Z15
-	VCMPPD      $0x1d, Z15, Z13, K7, K3 // a1 >= 0.01a
-	VMULPD      Z28, Z10, Z15
-	VCMPPD      $0x1d, Z15, Z14, K7, K4 // b1 >= 0.01b
-	KMOVW       K7, AX
-	MOVQ        AX, FMROT(SP)
-	KMOVW       K3, CX
-	XORQ        AX, CX
-	MOVQ        CX, FMRA(SP)            // rotated, a1 to recompute
-	KMOVW       K4, CX
-	XORQ        AX, CX
-	MOVQ        CX, FMRB(SP)
-	POPCNTL     AX, AX
-	ADDQ        AX, FROT(SP)
-	VSCATTERQPD Z13, K3, (R13)(Z6*8)
-	VSCATTERQPD Z14, K4, (R13)(Z7*8)
-	VDIVPD      Z12, Z11, Z15           // gg/ab
-	VMAXPD      Z15, Z20, K7, Z20
-	VPANDQ      Z25, Z18, Z15           // |s|
-	VMAXPD      Z15, Z21, K7, Z21
-	// cs: (c, s) where rotated, (1, 0) where in range, else (0, 0).
-	VMOVAPD.Z   Z23, K6, Z15
-	VMOVAPD     Z17, K7, Z15
-	VMOVAPD.Z   Z18, K7, Z16
-	VMOVDQU64   jperm<>+0(SB), Z0
-	VPERMI2PD   Z16, Z15, Z0            // c0 s0 c1 s1 c2 s2 c3 s3
-	VMOVDQU64   jperm<>+64(SB), Z1
-	VPERMI2PD   Z16, Z15, Z1            // c4 s4 ... c7 s7
-	MOVQ        BX, CX
-	SHLQ        $1, CX
-	MOVQ        $1, AX
-	SHLQ        CX, AX
-	DECQ        AX
-	KMOVW       AX, K2
-	SHRQ        $8, AX
-	KMOVW       AX, K3
-	VMOVUPD     Z0, K2, (R14)
-	VMOVUPD     Z1, K3, 64(R14)
-
-	// Phase 3: rotate the rows of the rotated pairs; recompute the
-	// squared norms whose update cancelled.
-	XORQ DX, DX
-
-p3pair:
-	MOVQ FMROT(SP), AX
-	BTQ  DX, AX
-	JCC  p3next
-	MOVQ FPP(SP)(DX*8), SI
-	MOVQ FPQ(SP)(DX*8), DI
-	VBROADCASTSD FC(SP)(DX*8), Z30
-	VBROADCASTSD FS(SP)(DX*8), Z31
-	MOVQ R9, CX
-	CMPQ CX, $16
-	JB   r8
-
-r16:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6
-	VFMSUB231PD Z3, Z30, Z7
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
-	SUBQ        $16, CX
-	CMPQ        CX, $16
-	JAE         r16
-
-r8:
-	CMPQ        CX, $8
-	JB          rtail
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
-	ADDQ        $64, SI
-	ADDQ        $64, DI
-	SUBQ        $8, CX
-
-rtail:
-	TESTQ       CX, CX
-	JZ          recA
-	VMOVUPD.Z   (SI), K1, Z0
-	VMOVUPD.Z   (DI), K1, Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
-	VMOVUPD     Z4, K1, (SI)
-	VMOVUPD     Z6, K1, (DI)
-
-recA:
-	MOVQ FMRA(SP), AX
-	BTQ  DX, AX
-	JCC  recB
-	MOVQ FPP(SP)(DX*8), SI
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	MOVQ R9, CX
-
-sa8:
-	CMPQ        CX, $8
-	JB          satail
-	VMOVUPD     (SI), Z4
-	VFMADD231PD Z4, Z4, Z0
-	ADDQ        $64, SI
-	SUBQ        $8, CX
-	JMP         sa8
-
-satail:
-	TESTQ       CX, CX
-	JZ          sasum
-	VMOVUPD.Z   (SI), K1, Z4
-	VFMADD231PD Z4, Z4, Z1
-
-sasum:
-	VADDPD Z1, Z0, Z0
-	JHSUM
-	MOVQ   FIP(SP)(DX*8), CX
-	VMOVSD X0, (R13)(CX*8)
-
-recB:
-	MOVQ FMRB(SP), AX
-	BTQ  DX, AX
-	JCC  p3next
-	MOVQ FPQ(SP)(DX*8), SI
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	MOVQ R9, CX
-
-sb8:
-	CMPQ        CX, $8
-	JB          sbtail
-	VMOVUPD     (SI), Z4
-	VFMADD231PD Z4, Z4, Z0
-	ADDQ        $64, SI
-	SUBQ        $8, CX
-	JMP         sb8
-
-sbtail:
-	TESTQ       CX, CX
-	JZ          sbsum
-	VMOVUPD.Z   (SI), K1, Z4
-	VFMADD231PD Z4, Z4, Z1
-
-sbsum:
-	VADDPD Z1, Z0, Z0
-	JHSUM
-	MOVQ   FIQ(SP)(DX*8), CX
-	VMOVSD X0, (R13)(CX*8)
-
-p3next:
-	INCQ DX
-	CMPQ DX, BX
-	JB   p3pair
-
-	SHLQ $4, BX
-	ADDQ BX, R11
-	ADDQ BX, R14
-	JMP  group
-
-finish:
-	MOVQ          FROT(SP), AX
-	MOVQ          AX, rotated+144(FP)
-	MOVQ          FLEFT(SP), AX
-	MOVQ          AX, left+152(FP)
-	VMOVAPD       Z20, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VMAXPD        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VMAXPD        X1, X0, X0
-	VPERMILPD     $1, X0, X1
-	VMAXSD        X1, X0, X0
-	VMOVSD        X0, maxCos2+160(FP)
-	VMOVAPD       Z21, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VMAXPD        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VMAXPD        X1, X0, X0
-	VPERMILPD     $1, X0, X1
-	VMAXSD        X1, X0, X0
-	VMOVSD        X0, maxSin+168(FP)
-	VZEROUPPER
-	RET
 
 // jodd selects the odd lanes of two vectors (the s slots of cs, where
 // jacobiPlanAVX512 keeps the dot products).
@@ -743,22 +311,13 @@ q1pair:
 	ANDQ   CX, DX
 	MOVQ   QPP(SP)(AX*8), SI
 	MOVQ   QPQ(SP)(AX*8), DI
-	JZERO4
+	ZERO4
 	MOVQ   R9, CX
 	CMPQ   CX, $32
 	JB     q1d16
 
 q1d32:
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VMOVUPD     128(SI), Z6
-	VMOVUPD     192(SI), Z7
-	VFMADD231PD (DI), Z4, Z0
-	VFMADD231PD 64(DI), Z5, Z1
-	VFMADD231PD 128(DI), Z6, Z2
-	VFMADD231PD 192(DI), Z7, Z3
-	ADDQ        $256, SI
-	ADDQ        $256, DI
+	DOT32(SI, DI)
 	SUBQ        $32, CX
 	CMPQ        CX, $32
 	JAE         q1d32
@@ -766,25 +325,16 @@ q1d32:
 q1d16:
 	CMPQ        CX, $16
 	JB          q1d8
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VFMADD231PD (DI), Z4, Z0
-	VFMADD231PD 64(DI), Z5, Z1
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	DOT16(SI, DI)
 	SUBQ        $16, CX
 
 q1d8:
 	TESTQ       CX, CX
 	JZ          q1sum
-	VMOVUPD     (SI), Z6
-	VFMADD231PD (DI), Z6, Z2
+	DOT8(SI, DI)
 
 q1sum:
-	VADDPD Z1, Z0, Z0
-	VADDPD Z3, Z2, Z2
-	VADDPD Z2, Z0, Z0
-	JHSUM
+	DOTSUM
 	SHLQ   $4, AX
 	VMOVSD X0, 8(R14)(AX*1)             // the s slot of the pair
 	JMP    q1pair
@@ -934,26 +484,10 @@ q3one:
 	JB     q3one8
 
 q3one16:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6
-	VFMSUB231PD Z3, Z30, Z7
+	ROT16
 	VFMADD231PD (BX), Z4, Z8
 	VFMADD231PD 64(BX), Z5, Z9
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	STORE16
 	ADDQ        $128, BX
 	SUBQ        $16, CX
 	CMPQ        CX, $16
@@ -962,19 +496,13 @@ q3one16:
 q3one8:
 	TESTQ       CX, CX
 	JZ          q3onesum
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
+	ROT8
 	VFMADD231PD (BX), Z4, Z8
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
+	STORE8
 
 q3onesum:
 	VADDPD Z9, Z8, Z0
-	JHSUM
+	HSUM
 	MOVQ   QCS(SP), CX
 	VMOVSD X0, (CX)(AX*8)
 	JMP    q3rec
@@ -992,28 +520,12 @@ q3both:
 	JB     q3both8
 
 q3both16:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6
-	VFMSUB231PD Z3, Z30, Z7
+	ROT16
 	VFMADD231PD (AX), Z4, Z8
 	VFMADD231PD 64(AX), Z5, Z9
 	VFMADD231PD (BX), Z6, Z10
 	VFMADD231PD 64(BX), Z7, Z11
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	STORE16
 	ADDQ        $128, AX
 	ADDQ        $128, BX
 	SUBQ        $16, CX
@@ -1023,25 +535,19 @@ q3both16:
 q3both8:
 	TESTQ       CX, CX
 	JZ          q3bothsum
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
+	ROT8
 	VFMADD231PD (AX), Z4, Z8
 	VFMADD231PD (BX), Z6, Z10
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
+	STORE8
 
 q3bothsum:
 	MOVQ   QCS(SP), CX
 	VADDPD Z9, Z8, Z0
-	JHSUM
+	HSUM
 	MOVL   GTP(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 	VADDPD Z11, Z10, Z0
-	JHSUM
+	HSUM
 	MOVL   GTQ(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
 	JMP    q3rec
@@ -1053,24 +559,8 @@ q3rot0:
 	JB   q3rot8
 
 q3rot16:
-	VMOVUPD     (SI), Z0
-	VMOVUPD     64(SI), Z1
-	VMOVUPD     (DI), Z2
-	VMOVUPD     64(DI), Z3
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z3, Z31, Z5
-	VMULPD      Z0, Z31, Z6
-	VMULPD      Z1, Z31, Z7
-	VFMADD231PD Z0, Z30, Z4
-	VFMADD231PD Z1, Z30, Z5
-	VFMSUB231PD Z2, Z30, Z6
-	VFMSUB231PD Z3, Z30, Z7
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z5, 64(SI)
-	VMOVUPD     Z6, (DI)
-	VMOVUPD     Z7, 64(DI)
-	ADDQ        $128, SI
-	ADDQ        $128, DI
+	ROT16
+	STORE16
 	SUBQ        $16, CX
 	CMPQ        CX, $16
 	JAE         q3rot16
@@ -1078,14 +568,8 @@ q3rot16:
 q3rot8:
 	TESTQ       CX, CX
 	JZ          q3rec
-	VMOVUPD     (SI), Z0
-	VMOVUPD     (DI), Z2
-	VMULPD      Z2, Z31, Z4
-	VMULPD      Z0, Z31, Z6
-	VFMADD231PD Z0, Z30, Z4
-	VFMSUB231PD Z2, Z30, Z6
-	VMOVUPD     Z4, (SI)
-	VMOVUPD     Z6, (DI)
+	ROT8
+	STORE8
 	JMP         q3rec
 
 q3norot:
@@ -1095,22 +579,13 @@ q3norot:
 	JCC   q3norotq
 	MOVQ  QPP(SP)(DX*8), SI
 	MOVQ  QW1(SP)(DX*8), BX
-	JZERO4
+	ZERO4
 	MOVQ  R9, CX
 	CMPQ  CX, $32
 	JB    q3np16
 
 q3np32:
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VMOVUPD     128(SI), Z6
-	VMOVUPD     192(SI), Z7
-	VFMADD231PD (BX), Z4, Z0
-	VFMADD231PD 64(BX), Z5, Z1
-	VFMADD231PD 128(BX), Z6, Z2
-	VFMADD231PD 192(BX), Z7, Z3
-	ADDQ        $256, SI
-	ADDQ        $256, BX
+	DOT32(SI, BX)
 	SUBQ        $32, CX
 	CMPQ        CX, $32
 	JAE         q3np32
@@ -1118,25 +593,16 @@ q3np32:
 q3np16:
 	CMPQ        CX, $16
 	JB          q3np8
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VFMADD231PD (BX), Z4, Z0
-	VFMADD231PD 64(BX), Z5, Z1
-	ADDQ        $128, SI
-	ADDQ        $128, BX
+	DOT16(SI, BX)
 	SUBQ        $16, CX
 
 q3np8:
 	TESTQ       CX, CX
 	JZ          q3npsum
-	VMOVUPD     (SI), Z4
-	VFMADD231PD (BX), Z4, Z2
+	DOT8(SI, BX)
 
 q3npsum:
-	VADDPD Z1, Z0, Z0
-	VADDPD Z3, Z2, Z2
-	VADDPD Z2, Z0, Z0
-	JHSUM
+	DOTSUM
 	MOVQ   QCS(SP), CX
 	MOVL   GTP(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
@@ -1147,22 +613,13 @@ q3norotq:
 	JCC   q3next
 	MOVQ  QPQ(SP)(DX*8), SI
 	MOVQ  QW2(SP)(DX*8), BX
-	JZERO4
+	ZERO4
 	MOVQ  R9, CX
 	CMPQ  CX, $32
 	JB    q3nq16
 
 q3nq32:
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VMOVUPD     128(SI), Z6
-	VMOVUPD     192(SI), Z7
-	VFMADD231PD (BX), Z4, Z0
-	VFMADD231PD 64(BX), Z5, Z1
-	VFMADD231PD 128(BX), Z6, Z2
-	VFMADD231PD 192(BX), Z7, Z3
-	ADDQ        $256, SI
-	ADDQ        $256, BX
+	DOT32(SI, BX)
 	SUBQ        $32, CX
 	CMPQ        CX, $32
 	JAE         q3nq32
@@ -1170,25 +627,16 @@ q3nq32:
 q3nq16:
 	CMPQ        CX, $16
 	JB          q3nq8
-	VMOVUPD     (SI), Z4
-	VMOVUPD     64(SI), Z5
-	VFMADD231PD (BX), Z4, Z0
-	VFMADD231PD 64(BX), Z5, Z1
-	ADDQ        $128, SI
-	ADDQ        $128, BX
+	DOT16(SI, BX)
 	SUBQ        $16, CX
 
 q3nq8:
 	TESTQ       CX, CX
 	JZ          q3nqsum
-	VMOVUPD     (SI), Z4
-	VFMADD231PD (BX), Z4, Z2
+	DOT8(SI, BX)
 
 q3nqsum:
-	VADDPD Z1, Z0, Z0
-	VADDPD Z3, Z2, Z2
-	VADDPD Z2, Z0, Z0
-	JHSUM
+	DOTSUM
 	MOVQ   QCS(SP), CX
 	MOVL   GTQ(R11)(DX*4), AX
 	VMOVSD X0, (CX)(AX*8)
@@ -1208,7 +656,7 @@ q3sa8:
 	ADDQ        $64, SI
 	SUBQ        $8, CX
 	JNZ         q3sa8
-	JHSUM
+	HSUM
 	MOVL        GP(R11)(DX*4), CX
 	VMOVSD      X0, (R13)(CX*8)
 
@@ -1226,7 +674,7 @@ q3sb8:
 	ADDQ        $64, SI
 	SUBQ        $8, CX
 	JNZ         q3sb8
-	JHSUM
+	HSUM
 	MOVL        GQ(R11)(DX*4), CX
 	VMOVSD      X0, (R13)(CX*8)
 

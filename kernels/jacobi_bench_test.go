@@ -7,31 +7,39 @@ import (
 )
 
 // BenchmarkJacobiSteps times one step of np disjoint pairs of rows of
-// length n (tol 0: every pair is rotated), on every path.
+// length n (tol 0: every pair is rotated), on every path, by JacobiSteps
+// and by a plan of the same step.
 func BenchmarkJacobiSteps(b *testing.B) {
 	for _, n := range []int{32, 104, 304} {
 		for _, np := range []int{1, 8, 16} {
-			for _, p := range Available() {
-				b.Run(fmt.Sprintf("n=%d/np=%d/%v", n, np, p), func(b *testing.B) {
-					defer Use(Active())
-					Use(p)
-					r := rand.New(rand.NewPCG(1, 2))
-					x := make([]float64, 2*np*n)
-					for i := range x {
-						x[i] = r.NormFloat64()
-					}
-					sq := make([]float64, 2*np)
-					rows := make([]int, 2*np)
-					for i := range sq {
-						sq[i] = Dot(x[i*n:(i+1)*n], x[i*n:(i+1)*n])
-						rows[i] = i
-					}
-					cs := make([]float64, 2*np)
-					for b.Loop() {
-						JacobiSteps(x, n, n, rows, []int{np}, sq, 0, cs)
-					}
-					b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(np), "ns/pair")
-				})
+			for _, kind := range []string{"steps", "plan"} {
+				for _, p := range Available() {
+					b.Run(fmt.Sprintf("n=%d/np=%d/%s/%v", n, np, kind, p), func(b *testing.B) {
+						defer Use(Active())
+						Use(p)
+						r := rand.New(rand.NewPCG(1, 2))
+						x := make([]float64, 2*np*n)
+						for i := range x {
+							x[i] = r.NormFloat64()
+						}
+						sq := make([]float64, 2*np)
+						rows := make([]int, 2*np)
+						for i := range sq {
+							sq[i] = Dot(x[i*n:(i+1)*n], x[i*n:(i+1)*n])
+							rows[i] = i
+						}
+						cs := make([]float64, 2*np)
+						plan := NewJacobiPlan(rows, []int{np})
+						for b.Loop() {
+							if kind == "plan" {
+								plan.Steps(x, n, n, sq, 0, cs)
+							} else {
+								JacobiSteps(x, n, n, rows, []int{np}, sq, 0, cs)
+							}
+						}
+						b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(np), "ns/pair")
+					})
+				}
 			}
 		}
 	}
