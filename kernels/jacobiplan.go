@@ -21,20 +21,11 @@ import (
 type JacobiPlan struct {
 	rows, steps []int
 	maxRow      int
-	// fuse holds five numbers per pair i while the plan is made: where
-	// the dot product of the rotated row p of pair i with another row
-	// goes (the index in cs of the s of a pair of the next step; -1 for
-	// none) and that other row, the same for row q, and 1 when the dot
-	// product of pair i itself is computed on its own at the start of
-	// its step (0 when an earlier pair forms it). The kernel keeps the
-	// dot product of a pair in its s slot of cs until it computes the
-	// pair's rotation.
-	fuse []int32
 	// groups holds the schedule as the kernel reads it: records of
 	// planGroup numbers, one per group of up to 8 pairs of one step (see
-	// planGroup*), made from rows, steps and fuse.
+	// planGroup*). The kernel keeps the dot product of a pair in its s
+	// slot of cs until it computes the pair's rotation.
 	groups []int32
-	fused  int // dot products formed in the rotation of another pair
 }
 
 // The record of a group of up to 8 pairs of one step: the number of
@@ -82,80 +73,69 @@ func NewJacobiPlan(rows, steps []int) *JacobiPlan {
 		}
 		maxRow = max(maxRow, r)
 	}
-	p := &JacobiPlan{rows: rows, steps: steps, maxRow: maxRow, fuse: make([]int32, 5*np)}
-	for i := 0; i < np; i++ {
-		f := p.fuse[5*i : 5*i+5]
-		f[0], f[2], f[4] = -1, -1, 1
-	}
+	p := &JacobiPlan{rows: rows, steps: steps, maxRow: maxRow}
+	at := p.makeGroups(np)
 	// pos[r] is one more than the position of row r's pair in the
-	// current step, when at[r] is that step's number plus one.
+	// current step, when seen[r] is that step's number plus one.
 	pos := make([]int32, 2*(maxRow+1))
-	pos, at := pos[:maxRow+1], pos[maxRow+1:]
+	pos, seen := pos[:maxRow+1], pos[maxRow+1:]
 	start := 0
 	for s, c := range steps {
 		for i := start; i < start+c; i++ {
 			for _, r := range rows[2*i : 2*i+2] {
-				if at[r] == int32(s+1) {
+				if seen[r] == int32(s+1) {
 					panic(fmt.Sprintf("kernels: NewJacobiPlan: row %d twice in step %d", r, s))
 				}
-				at[r], pos[r] = int32(s+1), int32(i+1)
+				seen[r], pos[r] = int32(s+1), int32(i+1)
 			}
 		}
 		if s+1 < len(steps) {
-			p.planNext(start+c, steps[s+1], int32(s+1), pos, at)
+			p.planNext(start+c, steps[s+1], int32(s+1), pos, seen, at)
 		}
 		start += c
 	}
-	p.makeGroups()
-	p.fuse = nil
 	return p
 }
 
-// makeGroups writes the group records from rows, steps and fuse.
-func (p *JacobiPlan) makeGroups() {
+// makeGroups writes the group records of the pairs, every pair's dot
+// product computed on its own, and returns where each pair sits: pair i
+// is lane at[i]%8 of record at[i]/8.
+func (p *JacobiPlan) makeGroups(np int) (at []int) {
 	ng := 0
 	for _, c := range p.steps {
 		ng += (c + 7) / 8
 	}
 	p.groups = make([]int32, ng*planGroup)
-	g, i := p.groups, 0
+	at = make([]int, np)
+	g, i := 0, 0
 	for _, c := range p.steps {
 		for c > 0 {
 			cnt := min(c, 8)
-			g[planCount] = int32(cnt)
+			r := p.groups[g : g+planGroup]
+			r[planCount], r[planOwn] = int32(cnt), 1<<cnt-1
 			for l := 0; l < cnt; l++ {
-				f := p.fuse[5*(i+l) : 5*(i+l)+5]
-				g[planP+l], g[planQ+l] = int32(p.rows[2*(i+l)]), int32(p.rows[2*(i+l)+1])
-				if f[4] != 0 {
-					g[planOwn] |= 1 << l
-				} else {
-					p.fused++
-				}
-				if f[0] >= 0 {
-					g[planHasP] |= 1 << l
-					g[planToP+l], g[planWithP+l] = f[0], f[1]
-				}
-				if f[2] >= 0 {
-					g[planHasQ] |= 1 << l
-					g[planToQ+l], g[planWithQ+l] = f[2], f[3]
-				}
+				r[planP+l], r[planQ+l] = int32(p.rows[2*(i+l)]), int32(p.rows[2*(i+l)+1])
+				at[i+l] = g/planGroup*8 + l
 			}
-			g, i, c = g[planGroup:], i+cnt, c-cnt
+			g, i, c = g+planGroup, i+cnt, c-cnt
 		}
 	}
+	return at
 }
 
 // planNext assigns the dot product of each pair of the step that starts
-// at pair j0 (c pairs) to the pair of the previous step (stamp s in at)
-// that rotates its later row, when there is one.
-func (p *JacobiPlan) planNext(j0, c int, s int32, pos, at []int32) {
+// at pair j0 (c pairs) to the pair of the previous step (stamp s in
+// seen) that rotates its later row, when there is one: that pair's
+// record gets the row to multiply with and the place in cs, and pair j
+// leaves the mask of those computed on their own.
+func (p *JacobiPlan) planNext(j0, c int, s int32, pos, seen []int32, at []int) {
 	for j := j0; j < j0+c; j++ {
 		a, b := p.rows[2*j], p.rows[2*j+1]
 		var ia, ib int32
-		if at[a] == s {
+		if seen[a] == s {
 			ia = pos[a]
 		}
-		if at[b] == s {
+		if seen[b] == s {
 			ib = pos[b]
 		}
 		if ia == ib {
@@ -166,14 +146,21 @@ func (p *JacobiPlan) planNext(j0, c int, s int32, pos, at []int32) {
 		if ib > ia {
 			i, mine, other = ib-1, b, a
 		}
-		slot := int32(0)
+		r, l := p.groups[at[i]/8*planGroup:], at[i]%8
+		has, with, to := planHasP, planWithP, planToP
 		if p.rows[2*i+1] == mine {
-			slot = 2
+			has, with, to = planHasQ, planWithQ, planToQ
 		}
-		p.fuse[5*i+slot], p.fuse[5*i+slot+1] = int32(2*j+1), int32(other)
-		p.fuse[5*j+4] = 0
+		r[has] |= 1 << l
+		r[with+l], r[to+l] = int32(other), int32(2*j+1)
+		rj := p.groups[at[j]/8*planGroup:]
+		rj[planOwn] &^= 1 << (at[j] % 8)
 	}
 }
+
+// Rows returns the pairs of the plan's schedule (rows[2i], rows[2i+1]),
+// the slice given to NewJacobiPlan.
+func (p *JacobiPlan) Rows() []int { return p.rows }
 
 // Steps runs the plan on x as JacobiSteps(x, n, ld, rows, steps, sq, tol,
 // cs) does, with the same results up to the rounding of the dot products

@@ -75,12 +75,10 @@ type rowJacobi struct {
 	// the sweep (they stay zero: no rotation touches them).
 	sq   []float64
 	zero []bool
-	// The sweep order, and the part of it that exec runs next: pairs of
-	// rows (interleaved), prepared for kernels.JacobiPlan.Steps; the
+	// The sweep order, and the part of it that exec runs next; the
 	// rotations of the pairs; the offsets and rotations for acc; scratch
 	// rows.
 	order   *schedule
-	rows    []int
 	plan    *kernels.JacobiPlan
 	aoff    []int
 	cs, acs []float64
@@ -165,15 +163,14 @@ func (j *rowJacobi) run() bool {
 				// gains nothing.
 				j.pivot(0, r)
 			}
-			j.rows, j.plan = j.order.rows[0], j.order.plans[0]
+			j.plan = j.order.plans[0]
 			j.exec()
 		} else {
 			// de Rijk's pivoting once per sweep: the rows sorted by
 			// decreasing norm (pivoting at every block row, as dgesvj
 			// does at every row, gives the same number of sweeps).
 			j.sortRows()
-			for b := range j.order.rows {
-				j.rows, j.plan = j.order.rows[b], j.order.plans[b]
+			for _, j.plan = range j.order.plans {
 				ref := prevCos
 				if j.sweeps == 0 {
 					ref = math.Sqrt(j.maxCos2)
@@ -495,7 +492,7 @@ func swapSlices(a, b []float64) {
 // those it leaves (extreme norms) with slowPair, and applies the
 // rotations to acc in the same order.
 func (j *rowJacobi) exec() {
-	rows := j.rows
+	rows := j.plan.Rows()
 	if len(rows) == 0 {
 		return
 	}

@@ -6,16 +6,15 @@ import (
 	"github.com/moments-go/moments/kernels"
 )
 
-// schedule is the order of a sweep of rowJacobi over r rows: the pairs
-// of rows (interleaved) of each part of the sweep, with their steps, and
-// the kernels' plans of the parts. The row-cyclic order has one part per
+// schedule is the order of a sweep of rowJacobi over r rows: the
+// kernels' plans of the parts of the sweep, each holding its pairs of
+// rows and their steps. The row-cyclic order has one part per
 // block row of bs rows (scheduleBlockRow), the round-robin order one part
 // in all. A schedule never changes once made, so Factorize and EigSym
 // calls on matrices of one size share it (see sweepOrder).
 type schedule struct {
 	r, bs int
 	rr    bool
-	rows  [][]int
 	plans []*kernels.JacobiPlan
 	pairs int
 }
@@ -69,7 +68,6 @@ func newSchedule(r, bs int, rr bool) *schedule {
 	s := &schedule{r: r, bs: bs, rr: rr, pairs: r * (r - 1) / 2}
 	if rr {
 		rows, steps := scheduleRoundRobin(r)
-		s.rows = [][]int{rows}
 		s.plans = []*kernels.JacobiPlan{kernels.NewJacobiPlan(rows, steps)}
 		return s
 	}
@@ -84,7 +82,6 @@ func newSchedule(r, bs int, rr bool) *schedule {
 		r0, s0 := len(rows), len(steps)
 		rows, steps = scheduleBlockRow(rows, steps, r, i0, min(i0+bs, r))
 		br, bst := rows[r0:len(rows):len(rows)], steps[s0:len(steps):len(steps)]
-		s.rows = append(s.rows, br)
 		s.plans = append(s.plans, kernels.NewJacobiPlan(br, bst))
 	}
 	return s

@@ -22,7 +22,8 @@ func TestSweepOrderCache(t *testing.T) {
 			t.Errorf("r=%d bs=%d rr=%v: a second call made a new schedule", c.r, c.bs, c.rr)
 		}
 		seen := make(map[[2]int]bool)
-		for _, rows := range s.rows {
+		for _, plan := range s.plans {
+			rows := plan.Rows()
 			for i := 0; i < len(rows); i += 2 {
 				p, q := rows[i], rows[i+1]
 				if p >= q || q >= c.r || seen[[2]int{p, q}] {
