@@ -89,8 +89,20 @@ func (f *PivotedLQ) Solve(dst, b *mat.Dense) error {
 // matrices are factored in panels (pivotPanels) while enough rows
 // remain, the rest one reflector at a time (pivotRows).
 func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
-	k := min(m, n)
-	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, k)}
+	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, min(m, n))}
+	p := newPivoting(f, perm)
+	i := 0
+	if min(m, n) > unblockedMax && m > unblockedMax {
+		i = p.panels()
+	}
+	p.rows(i)
+	return f
+}
+
+// newPivoting starts the row-pivoted factorization of f's matrix: perm
+// the identity, the trailing norms those of the whole rows.
+func newPivoting(f *reflectors, perm []int) *pivoting {
+	m := f.m
 	for i := range perm {
 		perm[i] = i
 	}
@@ -100,16 +112,11 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 	// recomputed before it loses too much (Drmač and Bujanović, LAWN 176).
 	buf := make([]float64, 3*m)
 	p := &pivoting{f: f, perm: perm, vn1: buf[:m], vn2: buf[m : 2*m], w: buf[2*m:]}
-	for i := 0; i < m && n > 0; i++ {
-		p.vn1[i] = kernels.Nrm2(a[i*lda : i*lda+n])
+	for i := 0; i < m && f.n > 0; i++ {
+		p.vn1[i] = kernels.Nrm2(f.a[i*f.lda : i*f.lda+f.n])
 		p.vn2[i] = p.vn1[i]
 	}
-	i := 0
-	if k > unblockedMax && m > unblockedMax {
-		i = p.panels()
-	}
-	p.rows(i)
-	return f
+	return p
 }
 
 // pivoting is the state of a row-pivoted factorization.

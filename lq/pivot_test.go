@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -56,15 +55,7 @@ func TestPivotedPanels(t *testing.T) {
 		}
 		// The reference: the same matrix one reflector at a time.
 		w, _ := prepare(c.a, false)
-		rperm := make([]int, m)
-		ref := &pivoting{f: &reflectors{a: w.RawData(), lda: n, m: m, n: n, tau: make([]float64, min(m, n))}, perm: rperm}
-		buf := make([]float64, 3*m)
-		ref.vn1, ref.vn2, ref.w = buf[:m], buf[m:2*m], buf[2*m:]
-		for i := range rperm {
-			rperm[i] = i
-			ref.vn1[i] = kernels.Nrm2(w.RawRow(i))
-			ref.vn2[i] = ref.vn1[i]
-		}
+		ref := newPivoting(&reflectors{a: w.RawData(), lda: n, m: m, n: n, tau: make([]float64, min(m, n))}, make([]int, m))
 		ref.rows(0)
 
 		var l, q mat.Dense
