@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -35,12 +34,7 @@ flags:
 
 // runDAG is the dag subcommand.
 func runDAG(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("dag", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, dagUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("dag", dagUsage, stderr)
 	k := fs.Int("k", 0, "number of hidden variables (required)")
 	seed := fs.Uint64("seed", 1, "random seed (partitions, directions)")
 	header := fs.String("header", "auto", "first line holds the names: yes, no or auto (yes if a field is not a number)")

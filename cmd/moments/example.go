@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -41,12 +40,7 @@ var paperTable2 = map[float64]map[int][2]float64{
 
 // runExample is the example subcommand, the default.
 func runExample(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("example", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, exampleUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("example", exampleUsage, stderr)
 	N := fs.Int("n", 100000, "number of samples")
 	seed := fs.Uint64("seed", 1, "model seed (the samples use 1000+seed, as the bench)")
 	gamma := fs.Float64("gamma", 0.5, "gap of A's non-zero entries")

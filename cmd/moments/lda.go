@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,12 +20,7 @@ import (
 // bag-of-words file (docword.*.txt, with vocab.*.txt beside it) or a
 // directory of text files.
 func runLDA(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("lda", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: moments lda -k K [flags] CORPUS\n\nCORPUS is a UCI docword file (vocab file beside it) or a directory of text files.")
-		fs.PrintDefaults()
-	}
+	fs := newFlags("lda", "usage: moments lda -k K [flags] CORPUS\n\nCORPUS is a UCI docword file (vocab file beside it) or a directory of text files.\n", stderr)
 	k := fs.Int("k", 0, "number of topics (required)")
 	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters")
 	seed := fs.Uint64("seed", 1, "random seed")

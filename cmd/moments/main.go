@@ -30,6 +30,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unknown command %q", name)
 	}
 	return cmd.run(args, stdout, stderr)
+}
+
+// newFlags returns the flag set of a subcommand: errors and the usage
+// (usage, then the flags) go to stderr.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 func isHelp(s string) bool { return s == "help" || s == "-h" || s == "-help" || s == "--help" }

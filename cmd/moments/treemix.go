@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -28,12 +27,7 @@ flags:
 
 // runTreemix is the treemix subcommand.
 func runTreemix(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("treemix", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, treemixUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("treemix", treemixUsage, stderr)
 	r := fs.Int("r", 2, "number of mixture components")
 	eta := fs.Int("eta", 0, "separator bound of the rank test (0: r)")
 	xi := fs.Float64("xi", 0, "fixed singular-value threshold of the rank test (0: scaled to the noise)")
