@@ -7,9 +7,10 @@ import (
 
 // Batched kernels for one-sided Jacobi methods: a step of a sweep
 // rotates a set of disjoint pairs of rows, and one call does the whole
-// step (JacobiSteps: dot products, rotations, rows) or applies its
-// rotations to another matrix (RotPairs), so that the pairs' work
-// overlaps and the call overhead is paid once per step.
+// step (JacobiSteps: dot products, rotations, rows; JacobiPlan, the same
+// on a schedule prepared for repeated sweeps, which is what the AVX-512
+// kernel batches) or applies its rotations to another matrix (RotPairs),
+// so that the call overhead is paid once per step.
 //
 // RotPairs names its vectors by element offsets into one slice x: pair i
 // is the n-vectors x[o[2i] : o[2i]+n] and x[o[2i+1] : o[2i+1]+n]. Every

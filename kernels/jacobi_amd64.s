@@ -340,8 +340,8 @@ q1sum:
 	JMP    q1pair
 
 q2:
-	// Phase 2: the rotations of the group, one pair per lane, as in
-	// jacobiStepsAVX512 with g read from the s slots of cs.
+	// Phase 2: the rotations of the group, one pair per lane (the
+	// formulas of jacobiRotation), with g read from the s slots of cs.
 	MOVQ        BX, CX
 	MOVQ        $1, AX
 	SHLQ        CX, AX

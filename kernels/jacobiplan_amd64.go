@@ -4,8 +4,8 @@ package kernels
 
 // jacobiPlanAVX512 computes jacobiStepsGeneric (see its comment for the
 // loop) on the schedule of the plan, read from its group records (see
-// planGroup), as jacobiStepsAVX512 does: a group's dot products, its
-// rotations in the lanes of one vector, then its rows. The dot product
+// planGroup), a group of up to 8 pairs at a time: the group's dot
+// products, its rotations in the lanes of one vector, then its rows. The dot product
 // of pair i is taken from cs[2*i+1], where the rotation of an earlier
 // pair stored it, and is computed on its own only for the pairs of the
 // planOwn mask. When it rotates (or passes over) a pair of the planHasP
