@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 
 	"github.com/moments-go/moments/latent/linear"
@@ -136,16 +135,8 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 			{Title: "Λ, N = " + n, XLabel: "Λij", YLabel: "Λ̂ij", X: lx, Y: ly},
 			{Title: "A, N = " + n, XLabel: "Aij", YLabel: "Âij", X: ax, Y: ay},
 		}
-		f, err := os.Create(*svgPath)
-		if err != nil {
-			return err
-		}
 		title := fmt.Sprintf("Example 2, gamma = %g: true vs estimated entries (canonical form)", *gamma)
-		if err := report.ScatterSVG(f, title, 2, panels); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := writeFile(*svgPath, func(w io.Writer) error { return report.ScatterSVG(w, title, 2, panels) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nscatter plot of true vs estimated entries written to %s\n", *svgPath)

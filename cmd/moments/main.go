@@ -90,6 +90,20 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// writeFile creates the file path and writes it with write, closing it
+// in every case; it returns the first error.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 func isHelp(s string) bool { return s == "help" || s == "-h" || s == "-help" || s == "--help" }
 
 func usage(w io.Writer) {

@@ -167,15 +167,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  H=%d weight %.4f  tree: %s\n", h, final.Weights[h], strings.Join(edges, " "))
 	}
 	if *dot != "" {
-		out, err := os.Create(*dot)
-		if err != nil {
-			return err
-		}
-		if err := treemix.WriteDOT(out, final, x.Names); err != nil {
-			out.Close()
-			return err
-		}
-		if err := out.Close(); err != nil {
+		if err := writeFile(*dot, func(w io.Writer) error { return treemix.WriteDOT(w, final, x.Names) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "trees written to %s\n", *dot)
