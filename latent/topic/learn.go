@@ -328,18 +328,25 @@ func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *ma
 
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
-// moved. It takes O(n log n).
+// moved. It takes O(n log n). When the largest entry exceeds 1 in
+// magnitude it works on v less that entry (the projection does not
+// change when a constant is added to every entry), so that entries too
+// large for a unit step to show in their last bit are still projected.
 func ProjectSimplex(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
 	u := append([]float64(nil), v...)
 	slices.Sort(u)
+	var top float64
+	if m := u[len(u)-1]; math.Abs(m) > 1 {
+		top = m
+	}
 	// tau is (sum of the j largest - 1)/j for the largest j at which the
-	// j-th largest value still exceeds it.
+	// j-th largest value still exceeds it (all less top).
 	var cum, tau float64
 	for j := 1; j <= len(u); j++ {
-		x := u[len(u)-j]
+		x := u[len(u)-j] - top
 		cum += x
 		if t := (cum - 1) / float64(j); x > t {
 			tau = t
@@ -347,7 +354,7 @@ func ProjectSimplex(v []float64) float64 {
 	}
 	var moved float64
 	for i, x := range v {
-		p := math.Max(x-tau, 0)
+		p := math.Max((x-top)-tau, 0)
 		moved += math.Abs(p - x)
 		v[i] = p
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/latent/eval"
@@ -184,6 +185,22 @@ func TestProjectSimplex(t *testing.T) {
 	p := []float64{0.2, 0.5, 0.3}
 	if moved := ProjectSimplex(p); moved != 0 || p[1] != 0.5 {
 		t.Fatalf("a distribution moved: %v %v", p, moved)
+	}
+	// Entries so large (or so negative) that x - 1 rounds to x: the
+	// projection is still the vertex of the largest, or the split of
+	// two close ones (found by FuzzLDA: an LDA topic of 3 words
+	// normalised to [2.49e16, 0, 4.54] came back unprojected).
+	for _, c := range []struct{ v, want []float64 }{
+		{[]float64{2.4931929618363376e16, 0, 4.540837792812156}, []float64{1, 0, 0}},
+		{[]float64{-1e20, -1e20 - 65536}, []float64{1, 0}},
+		{[]float64{1e300, 1e300, -1e300}, []float64{0.5, 0.5, 0}},
+		{[]float64{3, 2.5, 0}, []float64{0.75, 0.25, 0}},
+	} {
+		v := append([]float64(nil), c.v...)
+		ProjectSimplex(v)
+		if !slices.Equal(v, c.want) {
+			t.Errorf("projection of %v: %v, want %v", c.v, v, c.want)
+		}
 	}
 }
 
