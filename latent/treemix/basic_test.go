@@ -377,3 +377,20 @@ func TestEM(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRandomStartK: k < 1 is a programmer error that RandomStart names
+// (it used to panic in make with "len out of range", found by
+// FuzzTreemixEM).
+func TestRandomStartK(t *testing.T) {
+	x := NewData(3, 2, 2)
+	for _, k := range []int{0, -6} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "RandomStart: k = ") {
+					t.Errorf("k = %d: panic %q", k, msg)
+				}
+			}()
+			RandomStart(rand.New(rand.NewPCG(1, 2)), x, k)
+		}()
+	}
+}
