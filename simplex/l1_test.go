@@ -367,3 +367,22 @@ func TestL1ExtremeEntries(t *testing.T) {
 	r, err = l1General(d, 8, 2, q)
 	check("l1General", r, err)
 }
+
+// TestL1MinOverflow: an optimum outside the float64 range is an error
+// matching ErrNumerical, in L1Min and in each row of L1MinBatch (found
+// by FuzzL1MinBatch: B = [8.6e270] and q = [1.4e-76] returned S = [+Inf]
+// and no error); one just inside the range is returned.
+func TestL1MinOverflow(t *testing.T) {
+	b := mat.FromRows([][]float64{{8.55215617461971e270}})
+	if r, err := L1Min(b, []float64{1.398043286095289e-76}); !errors.Is(err, ErrNumerical) {
+		t.Errorf("overflowing optimum: %v, %+v", err, r)
+	}
+	q := mat.FromRows([][]float64{{2}, {1.398043286095289e-76}})
+	if res, err := L1MinBatch(context.Background(), b, q, nil); !errors.Is(err, ErrNumerical) || len(res) != 1 || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("batch: %d results, %v", len(res), err)
+	}
+	r, err := L1Min(b, []float64{1e-37})
+	if want := 8.55215617461971e307; err != nil || math.Abs(r.Norm-want) > 1e-15*want {
+		t.Errorf("optimum %v within the range: %+v, %v", want, r, err)
+	}
+}
