@@ -287,8 +287,9 @@ func (s *L1Solver) solve(q []float64) (*L1Result, error) {
 		ok, warm = true, true
 	}
 	if !ok {
-		// B (with q) is rank deficient: the general solver copes.
-		return l1General(s.orig, n, k, q)
+		// B (with q) is rank deficient: the general solver copes,
+		// within the same iteration limit.
+		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIterations: s.maxIter})
 	}
 	if err := s.iterate(math.MaxInt); err != nil {
 		return nil, err
