@@ -20,7 +20,7 @@ import (
 // constant times the size of its input plus a fixed allowance. A
 // watchdog samples a cheaper count of the same (runtime/metrics
 // /gc/heap/allocs:bytes) every watchPeriod while the call runs, so
-// that a runaway fails (the fuzzer then saves the input) as soon as it
+// that a runaway fails (the fuzzer then saves the input) soon after it
 // passes its budget instead of exhausting the machine; it also fails a
 // call that runs longer than callTimeLimit while fuzzing.
 
@@ -116,9 +116,14 @@ func measure(limit uint64, maxTime time.Duration, call func(), abort func(msg st
 			}
 		}
 	}()
-	call()
-	r := callReport{alloc: allocated() - start, elapsed: time.Since(t0)}
-	close(done)
+	var r callReport
+	func() {
+		// A panicking call must stop the watchdog too, or it would
+		// fire later, on whatever runs then.
+		defer close(done)
+		call()
+		r = callReport{alloc: allocated() - start, elapsed: time.Since(t0)}
+	}()
 	r.overrun = <-watched
 	return r
 }
@@ -144,16 +149,21 @@ func fuzzing() bool {
 // bounded runs call (the library call under test, nothing else: the
 // checks of its result come after) and fails t if it allocates more
 // than b.bytes(units), or, while fuzzing, runs longer than
-// callTimeLimit. While fuzzing, the watchdog panics as soon as the call
-// passes its budget, in its own goroutine, which ends the process: the
+// callTimeLimit. While fuzzing, the watchdog panics once the call is
+// well past its budget, in its own goroutine, which ends the process: the
 // call cannot be stopped, and the fuzzer saves the input of a crashed
-// worker. In plain test runs (the seeds) it panics only past
+// worker. (It stops the call at twice the budget plus watchSlack: its
+// count of small objects runs ahead of the exact one, and the exact
+// check after the call is the one that holds calls to their budgets.)
+// In plain test runs (the seeds) it panics only past
 // plainHardLimit, so that the test reports which seeds break their
-// budgets and carries on.
+// budgets and carries on. With FUZZ_ALLOC_LOG set in the environment it
+// prints every call's allocation and budget to stderr, for choosing the
+// constants.
 func bounded(t testing.TB, what string, b budget, units int, call func()) {
 	t.Helper()
 	limit := b.bytes(units)
-	watch, maxTime := limit, time.Duration(0)
+	watch, maxTime := 2*limit+watchSlack, time.Duration(0)
 	if fuzzing() {
 		maxTime = callTimeLimit
 	} else {
@@ -169,6 +179,10 @@ func bounded(t testing.TB, what string, b budget, units int, call func()) {
 		t.Fatalf("%s (input of %d units): %v", what, units, err)
 	}
 }
+
+// watchSlack covers the lead of the watchdog's count over the exact
+// one: a span (8 KiB or more) per size class and P.
+const watchSlack = 8 << 20
 
 // plainHardLimit is where the watchdog stops a call in plain test runs.
 const plainHardLimit = memLimit / 2

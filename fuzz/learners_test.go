@@ -161,16 +161,37 @@ func isPerm(p []int, n int) bool {
 }
 
 // Budgets of the learners, for a unit of input: an entry of a sample
-// or moment matrix, a token-count pair of a corpus, a cell of the
-// discrete data. The shapes are small, so the fixed part dominates;
-// the per-unit part is far above what the quadratic and cubic steps
-// need at these sizes, and far below what a runaway takes.
+// or moment matrix, a token-count pair of a corpus or a word of its
+// vocabulary. The shapes are small, so the fixed part dominates; the
+// per-unit part is far above what the quadratic and cubic steps need
+// at these sizes (TestBudgetsHold measures about 500 bytes per unit on
+// larger inputs), and far below what a runaway takes.
 var (
 	topicBudget    = budget{base: 16 << 20, perUnit: 8 << 10}
 	linearBudget   = budget{base: 16 << 20, perUnit: 8 << 10}
-	treemixBudget  = budget{base: 16 << 20, perUnit: 8 << 10}
 	numericsBudget = budget{base: 1 << 20, perUnit: 2 << 10}
 )
+
+// treemixBudget is per cell of the tables that treemix may form (see
+// treemixCells) and of the data: the method is exponential in its
+// separator bounds by design, and the budget follows.
+var treemixBudget = budget{base: 16 << 20, perUnit: 64}
+
+// treemixCells bounds the cells of the tables that the rank test and
+// the decomposition form for p variables with d states and separators
+// of at most e nodes (e capped at p-2, the most there can be): for
+// every ordered pair, a table of d^(j+2) cells for each of the C(p-2,
+// j) separators of j <= e nodes; plus the n x p data.
+func treemixCells(n, p, d, e int) int {
+	e = min(max(e, 0), max(p-2, 0))
+	per, binom, pow := 0, 1, d*d
+	for j := 0; j <= e; j++ {
+		per += binom * pow
+		binom = binom * (p - 2 - j) / (j + 1)
+		pow *= d
+	}
+	return n*p + p*p*per
+}
 
 // topicFrom decodes a tiny corpus (up to 7 documents over up to 11
 // words, some empty, some with counts up to 2^32-1), k, alpha0 and the
@@ -508,7 +529,8 @@ func seedTreemix(f *testing.F) {
 // FuzzTreemixLearn: treemix.Learn on small discrete data with any r and
 // options (Eta up to 2^62, thresholds NaN or Inf) returns an error, or
 // a valid mixture (Validate) of r forests over the p variables with d
-// states, and its report; within treemixBudget per cell of the data.
+// states, and its report; within treemixBudget per cell of the tables
+// its separator bounds allow (treemixCells).
 func FuzzTreemixLearn(f *testing.F) {
 	seedTreemix(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -529,7 +551,15 @@ func FuzzTreemixLearn(f *testing.F) {
 		var m *treemix.Mixture
 		var rep *treemix.Report
 		var err error
-		bounded(t, "treemix.Learn", treemixBudget, n*p+p*p*d*d, func() {
+		eta := opts.Rank.Eta
+		if eta == 0 {
+			eta = r
+		}
+		sep := opts.Spectral.MaxSeparator
+		if sep == 0 {
+			sep = 4
+		}
+		bounded(t, "treemix.Learn", treemixBudget, treemixCells(n, p, d, max(eta, sep)), func() {
 			m, rep, err = treemix.Learn(context.Background(), treemix.Empirical(x, w), r, opts)
 		})
 		if err != nil {
@@ -554,7 +584,8 @@ func FuzzTreemixLearn(f *testing.F) {
 // negative), returns an error (ErrNoConvergence with a model is an
 // error too), or a valid mixture of the start's shape with a finite
 // mean log-likelihood and a trace of Iterations+1 entries; within
-// treemixBudget per cell of the data and iteration.
+// treemixBudget per cell of the data and pair tables, 4 times for each
+// component and iteration.
 func FuzzTreemixEM(f *testing.F) {
 	seedTreemix(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -564,6 +595,9 @@ func FuzzTreemixEM(f *testing.F) {
 		h := s.byte()
 		opts := treemix.EMOptions{Options: treemix.Options{Workers: s.count(4)}, MaxIter: s.count(8),
 			Tol: s.option(1e-6), Prior: s.option(1)}
+		if r < 1 || r > 8 {
+			return // RandomStart's k: it panics below 1, by its contract
+		}
 		iters := opts.MaxIter
 		if iters <= 0 {
 			iters = 100
@@ -574,7 +608,7 @@ func FuzzTreemixEM(f *testing.F) {
 		var init, m *treemix.Mixture
 		var res treemix.EMResult
 		var err error
-		bounded(t, "treemix.EM", treemixBudget, (n*p+p*p*d*d)*max(r, 1)*(iters+1), func() {
+		bounded(t, "treemix.EM", treemixBudget, treemixCells(n, p, d, 0)*max(r, 1)*(iters+1)*4, func() {
 			init = treemix.RandomStart(rand.New(rand.NewPCG(uint64(h), 3)), x, r)
 			m, res, err = treemix.EM(context.Background(), x, init, opts)
 		})
@@ -598,7 +632,7 @@ func FuzzTreemixEM(f *testing.F) {
 // bits) and options returns an error, or one result per row of Q with
 // finite W (k entries) and S (n entries), Norm = ||S||_1 >= 0 and
 // q^T W = 1 within rounding; within numericsBudget per entry of B and
-// Q.
+// Q and per simplex iteration allowed (L1Options.MaxIterations).
 func FuzzL1MinBatch(f *testing.F) {
 	f.Add([]byte{5, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6})
 	f.Add([]byte{8, 3, 2, 1, 4, 0, 0, 0, 4, 0, 0, 0, 4, 4, 4, 0, 252, 4, 0, 8, 8, 8, 1, 0, 0})
@@ -636,7 +670,13 @@ func FuzzL1MinBatch(f *testing.F) {
 		}
 		var res []simplex.L1Result
 		var err error
-		bounded(t, "simplex.L1MinBatch", numericsBudget, (n+m)*k, func() {
+		// Each problem may take its iteration limit, each iteration
+		// allocating a little (the general solver's fallback).
+		limit := 50*(n+k) + 1000
+		if opts != nil && opts.MaxIterations > 0 {
+			limit = opts.MaxIterations
+		}
+		bounded(t, "simplex.L1MinBatch", numericsBudget, (n+m)*k+m*limit, func() {
 			res, err = simplex.L1MinBatch(context.Background(), b, q, opts)
 		})
 		if err != nil {
@@ -668,8 +708,9 @@ func FuzzL1MinBatch(f *testing.F) {
 
 // FuzzPseudoInverse: lq.PseudoInverse of any matrix of up to 12 x 12
 // (matrixFrom) with any rcond returns ErrNotFinite exactly for a
-// non-finite input, and otherwise an n x m result, finite unless the
-// norm of A overflows, and a rank in 0..min(m, n); within
+// non-finite input, and otherwise an n x m result, finite unless A has
+// a non-zero singular value or entry below 2^-1020 (pinvMayOverflow),
+// and a rank in 0..min(m, n); within
 // numericsBudget per entry of A.
 func FuzzPseudoInverse(f *testing.F) {
 	seedMatrices(f)
@@ -700,13 +741,36 @@ func FuzzPseudoInverse(f *testing.F) {
 		if r, c := dst.Dims(); r != n || c != m || rank < 0 || rank > min(m, n) {
 			t.Fatalf("%dx%d result of rank %d for a %dx%d matrix", r, c, rank, m, n)
 		}
-		if !normOverflows(a) && !isFinite(&dst) && m*n > 0 {
-			// A tiny non-zero pivot can make the inverse overflow
-			// legitimately only if rank counts it: 1/x overflows for
-			// x < 2^-1024 only.
+		if !isFinite(&dst) && !pinvMayOverflow(a) {
 			t.Fatalf("non-finite pseudo-inverse of a finite matrix of rank %d:\n%v", rank, &dst)
 		}
 	})
+}
+
+// pinvMayOverflow reports whether the pseudo-inverse of a may lie
+// outside the float64 range: its entries are bounded by 1/s for the
+// least singular value s it keeps, so only a non-zero singular value
+// (or entry, for the singular values that svd.Values does not resolve)
+// below 2^-1020 can make it overflow.
+func pinvMayOverflow(a *mat.Dense) bool {
+	r, _ := a.Dims()
+	for i := 0; i < r; i++ {
+		for _, v := range a.RawRow(i) {
+			if v != 0 && math.Abs(v) < 0x1p-1020 {
+				return true
+			}
+		}
+	}
+	sv, err := svd.Values(a)
+	if err != nil {
+		return true
+	}
+	for _, s := range sv {
+		if s != 0 && s < 0x1p-1020 {
+			return true
+		}
+	}
+	return false
 }
 
 // FuzzRandomizedEigSym: svd.RandomizedEigSym of a symmetric matrix of
