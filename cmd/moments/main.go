@@ -156,6 +156,10 @@ func help(ctx context.Context, name string, args []string, stdout io.Writer) err
 	if len(args) > 1 {
 		return &usageError{err: fmt.Errorf("help: unexpected argument %q", args[1]), synopsis: "usage: moments help [command]"}
 	}
+	if args[0] == "help" {
+		usage(stdout)
+		return nil
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		return &usageError{err: fmt.Errorf("help: unknown command %q", args[0])}
