@@ -79,7 +79,7 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	}
 	N, n := data.NumSamples(), data.Dim()
 	fmt.Fprintf(stdout, "data       %d samples of %d variables (read in %.2fs)\n", N, n, time.Since(start).Seconds())
-	if 3**k > n {
+	if *k > n/3 {
 		return fmt.Errorf("dag: -k %d with %d observed variables (at most %d): %w", *k, n, n/3, linear.ErrTooManyFactors)
 	}
 	if N < 2 {

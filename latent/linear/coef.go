@@ -62,7 +62,7 @@ func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Optio
 func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options, rng *rand.Rand, level string) (*Coefficients, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("CoefficientMatrix", sigma)
-	if k < 1 || 3*k > n {
+	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
 	o.Progress.report("DLD"+level, 0, 1)
