@@ -60,6 +60,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	}
 	o := opts.defaults()
 	o.Method = ECATensor
+	if err := o.Options.CheckMemory(n); err != nil {
+		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
+	}
 	l := pairs.Clone()
 	l.Symmetrize()
 	o.Progress.report("TWMLearn", 0, 1)

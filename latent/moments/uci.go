@@ -7,6 +7,10 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"unsafe"
+
+	memsize "github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/mat"
 )
 
 // ReadUCI reads a corpus in the UCI bag-of-words format: docword holds
@@ -18,8 +22,16 @@ import (
 // Malformed input is an error that names the line: a missing or
 // non-numeric field, an id out of range, a zero count, a repeated
 // (document, word) pair, or a number of entries or vocabulary lines
-// different from the header.
-func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
+// different from the header. A header whose corpus would need more than
+// opts.MaxMemory is refused with a *mat.MemoryError before anything of
+// its size is allocated; what the reader allocates beyond that grows
+// with the entries it reads, never with what the header claims. nil
+// opts means the defaults.
+func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
+	var o UCIOptions
+	if opts != nil {
+		o = *opts
+	}
 	sc := bufio.NewScanner(docword)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -52,7 +64,13 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 		count     uint32
 		line      int
 	}
-	entries := make([]entry, 0, min(nnz, 1<<24))
+	// The entries while reading, then the corpus: ptr (nd+1 ints),
+	// words and counts (4 bytes each per entry).
+	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(entry{}))+8), memsize.Mul(nd+1, 8))
+	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
+	}
+	entries := make([]entry, 0, min(nnz, 1<<16))
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
@@ -139,6 +157,13 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 		c.Vocab = names
 	}
 	return c, nil
+}
+
+// UCIOptions controls ReadUCI. The zero value gives the defaults.
+type UCIOptions struct {
+	// MaxMemory bounds (bytes) the corpus the header announces; 0 means
+	// mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // readLines returns the non-blank lines of r, trimmed.

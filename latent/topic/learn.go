@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -50,6 +52,15 @@ type Options struct {
 	// Passes configures the passes over the documents (workers,
 	// progress) of the entry points that take a corpus.
 	Passes moments.Options
+	// MaxMemory bounds (bytes) what learning allocates: the n x r
+	// sketches of Pairs (r = k+1 plus the oversampling) and the
+	// accumulators of the passes, up to 1 + 2 workers of them, each
+	// about n x (r+1) or n x (2k+2) plus the packed k x k x k tensor.
+	// A job that would need more is refused with a *mat.MemoryError
+	// before the first pass. 0 means mat.DefaultMaxMemory (4 GiB),
+	// negative no limit; it also bounds Passes when Passes.MaxMemory is
+	// 0.
+	MaxMemory int64
 }
 
 func (o *Options) resolve() Options {
@@ -63,7 +74,44 @@ func (o *Options) resolve() Options {
 	if r.Range == nil {
 		r.Range = &svd.RandomizedOptions{Oversample: 10, PowerIters: 1}
 	}
+	if r.Passes.MaxMemory == 0 {
+		r.Passes.MaxMemory = r.MaxMemory
+	}
 	return r
+}
+
+// checkK checks k against a vocabulary of n words and applies the
+// memory rule.
+func (o Options) checkK(n, k int) error {
+	if k < 1 || k > n {
+		return fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+	}
+	if err := o.checkMemory(n, k); err != nil {
+		return fmt.Errorf("topic: %w", err)
+	}
+	return nil
+}
+
+// checkMemory applies the memory rule to learning k topics on a
+// vocabulary of n words (see Options.MaxMemory).
+func (o Options) checkMemory(n, k int) error {
+	over := o.Range.Oversample
+	if over == 0 {
+		over = 10
+	}
+	r := min(k+1, n) + max(over, 0)
+	workers := o.Passes.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	accs := 1 + 2*workers
+	// The eigensolver's n x r blocks (sketch, basis, product, vectors)
+	// and the accumulators of a Pairs pass.
+	pairs := size.Add(size.Scale(4, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
+	// W, U and the topics, and the accumulators of the Triples pass.
+	triples := size.Add(size.Float64s(n, 3*k), size.Scale(accs,
+		size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(257, k))))
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), max(pairs, triples), o.MaxMemory)
 }
 
 // Whitening describes the whitening step.
@@ -129,6 +177,9 @@ type Result struct {
 // eigenpairs, the whitened third moment): 6 with the default options.
 func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
 	o := opts.resolve()
+	if err := o.checkK(src.VocabSize(), k); err != nil {
+		return nil, err
+	}
 	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, o.Passes)
 	if err != nil {
 		return nil, err
@@ -140,6 +191,9 @@ func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *O
 // central moments): the columns of O in canonical form, up to sign.
 func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
 	o := opts.resolve()
+	if err := o.checkK(src.VocabSize(), k); err != nil {
+		return nil, err
+	}
 	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
 	if err != nil {
 		return nil, err
@@ -192,8 +246,8 @@ func LearnECA(ctx context.Context, m Moments, k int, opts *Options) (*Result, er
 func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
 	o := opts.resolve()
 	n := m.VocabSize()
-	if k < 1 || k > n {
-		return nil, fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+	if err := o.checkK(n, k); err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
