@@ -22,11 +22,11 @@ import (
 // Malformed input is an error that names the line: a missing or
 // non-numeric field, an id out of range, a zero count, a repeated
 // (document, word) pair, or a number of entries or vocabulary lines
-// different from the header. A header whose corpus would need more than
-// opts.MaxMemory is refused with a *mat.MemoryError before anything of
-// its size is allocated; what the reader allocates beyond that grows
-// with the entries it reads, never with what the header claims. nil
-// opts means the defaults.
+// different from the header. What the reader allocates while reading
+// grows with the entries it reads, never with what the header claims;
+// a corpus that would need more than opts.MaxMemory is refused with a
+// *mat.MemoryError before its document index (D+1 ints) is allocated.
+// nil opts means the defaults.
 func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	var o UCIOptions
 	if opts != nil {
@@ -64,12 +64,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 		count     uint32
 		line      int
 	}
-	// The entries while reading, then the corpus: ptr (nd+1 ints),
-	// words and counts (4 bytes each per entry).
-	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(entry{}))+8), memsize.Mul(nd+1, 8))
-	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
-		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
-	}
+	// The entries grow with the data read, not with the header's NNZ.
 	entries := make([]entry, 0, min(nnz, 1<<16))
 	for sc.Scan() {
 		line++
@@ -125,6 +120,12 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	const maxEmpty = 1 << 24
 	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
 		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
+	}
+	// The entries read, and the corpus: ptr (nd+1 ints), words and
+	// counts (4 bytes each per entry).
+	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(entry{}))+8), memsize.Mul(nd+1, 8))
+	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
 	}
 	slices.SortFunc(entries, func(a, b entry) int {
 		if a.doc != b.doc {
