@@ -44,6 +44,7 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("dag: need -k K >= 1 and one DATA file")
 	}
-	opts := linear.CSVOptions{}
+	opts := linear.CSVOptions{MaxMemory: *maxMem}
 	switch strings.ToLower(*header) {
 	case "auto", "":
 	case "yes", "true", "1":
@@ -87,9 +88,12 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	}
 
 	ctx := context.Background()
-	mo := moments.Options{Workers: *workers}
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
-	do.Seed = *seed
+	do.Seed, do.MaxMemory = *seed, *maxMem
+	if err := do.CheckMemory(n, *k); err != nil {
+		return err
+	}
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)

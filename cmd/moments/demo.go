@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -42,11 +43,16 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 512, "matrix size")
 	seed := fs.Uint64("seed", 1, "random seed")
+	maxMem := maxMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *n < 1 {
 		return fmt.Errorf("demo: -n must be positive")
+	}
+	// A, B, the reference, the bound with its two |A| |B| operands, C.
+	if err := mat.CheckMemory(fmt.Sprintf("the six %d x %d matrices of -n %d", *n, *n, *n), size.Float64s(6, *n, *n), *maxMem); err != nil {
+		return err
 	}
 	if err := runInfo(nil, stdout, stderr); err != nil {
 		return err

@@ -49,6 +49,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 	svgPath := fs.String("svg", "example.svg", `write the scatter plot of true against estimated entries here ("": none)`)
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +61,11 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("example: need -n >= 2, -k >= 1, -vars >= 3k, 0 <= -gamma < 1")
 	}
 
+	do := &linear.DAGOptions{}
+	do.Seed, do.MaxMemory = *seed, *maxMem
+	if err := do.CheckMemory(*nObs, *k); err != nil {
+		return err
+	}
 	ctx := context.Background()
 	m := synth.RandomDAG(rand.New(rand.NewPCG(*seed, uint64(*gamma*10))), *nObs, *k, 0.3, *gamma, synth.Skewed)
 	fmt.Fprintf(stdout, "Example 2 of the topic-model paper (Anandkumar, Hsu, Javanmard, Kakade):\n")
@@ -67,9 +73,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  %d observed, A Bernoulli(0.3)-Gaussian with gap %g; skewed noises\n", *nObs, *gamma)
 	fmt.Fprintf(stdout, "  model seed %d, %d samples streamed, GOMAXPROCS %d\n\n", *seed, *N, runtime.GOMAXPROCS(0))
 
-	mo := moments.Options{Workers: *workers}
-	do := &linear.DAGOptions{}
-	do.Seed = *seed
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)

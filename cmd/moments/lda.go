@@ -33,6 +33,7 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 	maxVocab := fs.Int("max-vocab", 0, "text: keep at most this many words (most documents first; 0: all)")
 	include := fs.String("include", "", "text: read only the files whose path matches this regular expression")
 	workers := fs.Int("workers", 0, "goroutines for the passes over the documents (0: GOMAXPROCS)")
+	maxMem := maxMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,14 +59,14 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("lda: -include: %w", err)
 		}
 	}
-	corpus, err := readCorpus(fs.Arg(0), *vocab, *tagged, *minDF, *maxVocab, keep)
+	corpus, err := readCorpus(fs.Arg(0), *vocab, *tagged, *minDF, *maxVocab, keep, *maxMem)
 	if err != nil {
 		return err
 	}
 	read := time.Since(start)
 	fmt.Fprintf(stdout, "corpus    %d documents, %d words, %d tokens (read in %.3f s)\n", corpus.NumDocs(), corpus.VocabSize(), corpus.Tokens(), read.Seconds())
 
-	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}}
+	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}, MaxMemory: *maxMem}
 	if corpus.NumDocs() >= 100000 {
 		opts.Passes.Progress = passProgress(stderr, "pass")
 	}
@@ -101,13 +102,13 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 }
 
 // readCorpus reads a UCI docword file or a directory of text files.
-func readCorpus(path, vocab string, tagged bool, minDF, maxVocab int, include *regexp.Regexp) (*moments.Corpus, error) {
+func readCorpus(path, vocab string, tagged bool, minDF, maxVocab int, include *regexp.Regexp, maxMem int64) (*moments.Corpus, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if info.IsDir() {
-		opts := moments.TextOptions{MinDocFreq: minDF, MaxVocab: maxVocab}
+		opts := moments.TextOptions{MinDocFreq: minDF, MaxVocab: maxVocab, MaxMemory: maxMem}
 		if tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}
@@ -136,7 +137,7 @@ func readCorpus(path, vocab string, tagged bool, minDF, maxVocab int, include *r
 		defer vf.Close()
 		v = vf
 	}
-	c, err := moments.ReadUCI(f, v)
+	c, err := moments.ReadUCI(f, v, &moments.UCIOptions{MaxMemory: maxMem})
 	if err != nil {
 		return nil, fmt.Errorf("lda: %s: %w", path, err)
 	}

@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		usage(stderr)
 		return fmt.Errorf("unknown command %q", name)
 	}
-	return cmd.run(args, stdout, stderr)
+	return memoryMessage(name, cmd.run(args, stdout, stderr))
 }
 
 // newFlags returns the flag set of a subcommand: errors and the usage

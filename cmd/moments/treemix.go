@@ -45,6 +45,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	group := fs.Int("group", 1, "merge runs of this many consecutive variables into one")
 	states := fs.Int("states", 0, "number of states (0: the largest state plus one)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states})
+	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states, MaxMemory: *maxMem})
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
@@ -68,7 +69,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ctx := context.Background()
-	opts := treemix.Options{}
+	opts := treemix.Options{MaxMemory: *maxMem}
 	if !*quiet {
 		// one line per stage, rewritten in place as it advances
 		opts.Progress = func(stage string, done, total int) {
@@ -140,7 +141,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	final := spec
 	emRun := func(name string, init *treemix.Mixture, maxIter int) (*treemix.Mixture, error) {
 		t0 := time.Now()
-		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers}, MaxIter: maxIter})
+		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers, MaxMemory: opts.MaxMemory}, MaxIter: maxIter})
 		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
 			return nil, err
 		}
