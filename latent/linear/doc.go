@@ -70,4 +70,18 @@
 // line and field for malformed CSV); shape mismatches are programming
 // errors and panic. Every random choice comes from a seed in the options:
 // the same inputs give the same bits, for any number of workers.
+//
+// # Memory
+//
+// The learners follow the memory rule of package mat: Options.MaxMemory
+// (embedded in DAGOptions) and CSVOptions.MaxMemory bound what they hold
+// (0 means mat.DefaultMaxMemory, 4 GiB; negative, no limit).
+// CoefficientMatrix, LearnHierarchy, LearnDAG, LearnCrossDAG and
+// LearnObservedBN estimate their n x n matrices (about 6 + 3 workers of
+// them, plus the Psi slices for LearnDAG and the packed n x n x n tensor
+// for LearnObservedBN) and refuse a job over the limit with a
+// *mat.MemoryError matching mat.ErrTooLarge before they allocate.
+// Options.CheckMemory and DAGOptions.CheckMemory give the same answer
+// without data, so that a program can refuse a job before it computes
+// Sigma. ReadCSV stops at the line whose samples would pass the limit.
 package linear

@@ -175,30 +175,68 @@ type Result struct {
 // assumed sum of the Dirichlet parameters. It makes 4 + 2*PowerIters
 // passes over the documents (M1, the range of Pairs and its top
 // eigenpairs, the whitened third moment): 6 with the default options.
+// When fewer than half of the vocabulary's words occur, it learns on
+// those words (one more, serial pass finds them) and returns zero rows
+// for the others; see the package documentation on memory.
 func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
 	o := opts.resolve()
-	if err := o.checkK(src.VocabSize(), k); err != nil {
+	n := src.VocabSize()
+	src, old, err := o.prepare(src, k)
+	if err != nil {
 		return nil, err
 	}
 	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, o.Passes)
 	if err != nil {
 		return nil, err
 	}
-	return LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
+	r, err := LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
+	return expand(r, err, old, n)
 }
 
 // ECA learns k independent skewed factors from a corpus (Algorithm 1,
 // central moments): the columns of O in canonical form, up to sign.
 func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
 	o := opts.resolve()
-	if err := o.checkK(src.VocabSize(), k); err != nil {
+	n := src.VocabSize()
+	src, old, err := o.prepare(src, k)
+	if err != nil {
 		return nil, err
 	}
 	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
 	if err != nil {
 		return nil, err
 	}
-	return LearnECA(ctx, docMoments{dm}, k, opts)
+	r, err := LearnECA(ctx, docMoments{dm}, k, opts)
+	return expand(r, err, old, n)
+}
+
+// prepare restricts src to the words that occur when that halves the
+// vocabulary or more (see compact), and applies the memory rule to the
+// result, counting the n x k topics returned on the whole vocabulary.
+// old is nil when src is kept as it is.
+func (o Options) prepare(src moments.Source, k int) (moments.Source, []int32, error) {
+	n := src.VocabSize()
+	if k < 1 || k > n {
+		return nil, nil, fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+	}
+	if err := mat.CheckMemory(fmt.Sprintf("the topics of %d words for k = %d", n, k), size.Add(size.Mul(n, 5), size.Float64s(n, k)), o.MaxMemory); err != nil {
+		return nil, nil, fmt.Errorf("topic: %w", err)
+	}
+	csrc, old := compact(src)
+	if err := o.checkK(csrc.VocabSize(), k); err != nil {
+		return nil, nil, err
+	}
+	return csrc, old, nil
+}
+
+// expand puts the topics of r, learned on the words old of a vocabulary
+// of n (see compact), back on the whole vocabulary.
+func expand(r *Result, err error, old []int32, n int) (*Result, error) {
+	if err != nil || old == nil {
+		return r, err
+	}
+	r.Topics = expandRows(r.Topics, old, n)
+	return r, nil
 }
 
 // LearnLDA is LDA on given moments (of the alpha0-corrected variant).
