@@ -77,9 +77,9 @@
 // (embedded in DAGOptions) and CSVOptions.MaxMemory bound what they hold
 // (0 means mat.DefaultMaxMemory, 4 GiB; negative, no limit).
 // CoefficientMatrix, LearnHierarchy, LearnDAG, LearnCrossDAG and
-// LearnObservedBN estimate their n x n matrices (about 6 + 3 workers of
-// them, plus the Psi slices for LearnDAG and the packed n x n x n tensor
-// for LearnObservedBN) and refuse a job over the limit with a
+// LearnObservedBN estimate their n x n matrices (60 + 10 workers of them,
+// from the measured peak heap of LearnDAG, plus the Psi slices for
+// LearnDAG; for LearnObservedBN eight and the packed n x n x n tensor) and refuse a job over the limit with a
 // *mat.MemoryError matching mat.ErrTooLarge before they allocate.
 // Options.CheckMemory and DAGOptions.CheckMemory give the same answer
 // without data, so that a program can refuse a job before it computes

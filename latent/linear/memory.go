@@ -7,14 +7,16 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// coefNeed estimates the bytes the coefficient step holds for n observed
-// variables: Sigma and about five more n x n matrices (the copies and
-// blocks of DLD, L, the TWM problem), and per goroutine of the partition
-// search and of the l1 solver about three more (a decomposition, or an
-// l1 problem of n rows with its factors).
+// coefNeed estimates the bytes the coefficient step takes for n
+// observed variables: 60 + 10 w matrices n x n for w goroutines. The
+// peak heap of NewSampleMoments and LearnDAG measured 65-100 n x n
+// matrices (n = 300 and 600, one and two goroutines, synth.RandomDAG
+// with k = n/10), most of it the garbage of the partition search's
+// decompositions awaiting collection, which the process holds all the
+// same.
 func (o *Options) coefNeed(n int) int64 {
 	w := max(workers(o.DLD.Workers), workers(o.TWM.Workers))
-	return size.Scale(6+3*w, size.Float64s(n, n))
+	return size.Scale(60+10*w, size.Float64s(n, n))
 }
 
 // CheckMemory returns the *mat.MemoryError (matching mat.ErrTooLarge)

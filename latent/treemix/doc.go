@@ -64,7 +64,7 @@
 // and CSVOptions.MaxMemory bound what a stage holds (0 means
 // mat.DefaultMaxMemory, 4 GiB; negative, no limit). Count checks the
 // tables it is asked for, RankTest each level's tests before listing
-// them (a level costs about 300 bytes and one table of d^(level+2)
+// them (a level costs about 600 bytes and one table of d^(level+2)
 // cells a test), EM its weighted pair tables (r p(p-1)/2 d^2 values per
 // accumulator); a stage over the limit is refused with a
 // *mat.MemoryError matching mat.ErrTooLarge before it allocates.
