@@ -91,10 +91,10 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
 	do.Seed, do.MaxMemory = *seed, *maxMem
+	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	if err := do.CheckMemory(n, *k); err != nil {
 		return err
 	}
-	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	start = time.Now()

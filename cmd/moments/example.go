@@ -63,6 +63,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 
 	do := &linear.DAGOptions{}
 	do.Seed, do.MaxMemory = *seed, *maxMem
+	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	if err := do.CheckMemory(*nObs, *k); err != nil {
 		return err
 	}
@@ -74,7 +75,6 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  model seed %d, %d samples streamed, GOMAXPROCS %d\n\n", *seed, *N, runtime.GOMAXPROCS(0))
 
 	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
-	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	src := m.Samples(*N, 1000+*seed)
