@@ -57,7 +57,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("example: takes no arguments besides flags")
 	}
-	if *N < 2 || *k < 1 || *nObs < 3**k || *gamma < 0 || *gamma >= 1 {
+	if *N < 2 || *k < 1 || *k > *nObs/3 || *gamma < 0 || *gamma >= 1 {
 		return fmt.Errorf("example: need -n >= 2, -k >= 1, -vars >= 3k, 0 <= -gamma < 1")
 	}
 
