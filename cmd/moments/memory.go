@@ -25,18 +25,23 @@ func defaultMaxMemory() int64 {
 }
 
 // memoryValue is the value of -max-memory: bytes, or -1 for no limit
-// (the library's convention for a negative MaxMemory).
-type memoryValue int64
+// (the library's convention for a negative MaxMemory), and whether the
+// flag was given.
+type memoryValue struct {
+	bytes int64
+	set   bool
+}
 
-// String writes the limit as Set reads it.
+// String writes the limit as Set reads it; "" for the default, which
+// depends on the machine (so that the help text does not).
 func (m *memoryValue) String() string {
-	if m == nil {
+	switch {
+	case m == nil || !m.set:
 		return ""
-	}
-	if *m < 0 {
+	case m.bytes < 0:
 		return "0"
 	}
-	return strconv.FormatInt(int64(*m), 10)
+	return strconv.FormatInt(m.bytes, 10)
 }
 
 // Set reads a size: plain bytes or a number with a unit, decimal (kB,
@@ -48,10 +53,9 @@ func (m *memoryValue) Set(s string) error {
 		return err
 	}
 	if v == 0 {
-		*m = -1
-	} else {
-		*m = memoryValue(v)
+		v = -1
 	}
+	*m = memoryValue{bytes: v, set: true}
 	return nil
 }
 
@@ -95,9 +99,9 @@ func parseBytes(s string) (int64, error) {
 // system does not say: a job the default admits leaves the other half
 // to the data, the runtime and the rest of the machine.
 func maxMemoryFlag(fs *flag.FlagSet) *int64 {
-	v := memoryValue(defaultMaxMemory())
-	fs.Var(&v, "max-memory", fmt.Sprintf("the most memory the moments and tables may take: bytes or a size such as 512MiB, 4GiB, 2GB (0: no limit; default half the physical memory, %s here)", mat.FormatBytes(int64(v))))
-	return (*int64)(&v)
+	v := &memoryValue{bytes: defaultMaxMemory()}
+	fs.Var(v, "max-memory", "the most memory the moments and tables may take, a `SIZE` in bytes or with a unit as in 512MiB, 4GiB, 2GB (0: no limit; default: half the physical memory)")
+	return &v.bytes
 }
 
 // memoryError is a *mat.MemoryError as the command reports it.

@@ -36,8 +36,8 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 	var v memoryValue
-	if err := v.Set("0"); err != nil || v != -1 {
-		t.Errorf("-max-memory 0: %d, %v; want -1 (no limit)", v, err)
+	if err := v.Set("0"); err != nil || v.bytes != -1 || v.String() != "0" {
+		t.Errorf("-max-memory 0: %d, %v; want -1 (no limit)", v.bytes, err)
 	}
 	if d := defaultMaxMemory(); d <= 0 || (runtime.GOOS == "linux" && uint64(d) != physicalMemory()/2) {
 		t.Errorf("default -max-memory %d (physical %d)", d, physicalMemory())
