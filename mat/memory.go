@@ -44,23 +44,23 @@ func (e *MemoryError) Error() string {
 func (e *MemoryError) Unwrap() error { return ErrTooLarge }
 
 // MemoryLimit resolves a MaxMemory option: DefaultMaxMemory for 0,
-// math.MaxInt64 (no limit) for a negative value, max otherwise.
-func MemoryLimit(max int64) int64 {
+// math.MaxInt64 (no limit) for a negative value, maxMemory otherwise.
+func MemoryLimit(maxMemory int64) int64 {
 	switch {
-	case max == 0:
+	case maxMemory == 0:
 		return DefaultMaxMemory
-	case max < 0:
+	case maxMemory < 0:
 		return math.MaxInt64
 	}
-	return max
+	return maxMemory
 }
 
 // CheckMemory returns a *MemoryError if need bytes exceed the limit that
-// the MaxMemory option max stands for (see MemoryLimit), and nil
+// the MaxMemory option maxMemory stands for (see MemoryLimit), and nil
 // otherwise. what is the subject of the message ("the moments of 12000
 // variables").
-func CheckMemory(what string, need, max int64) error {
-	if limit := MemoryLimit(max); need > limit {
+func CheckMemory(what string, need, maxMemory int64) error {
+	if limit := MemoryLimit(maxMemory); need > limit {
 		return &MemoryError{What: what, Need: need, Limit: limit}
 	}
 	return nil
