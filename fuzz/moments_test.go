@@ -46,7 +46,7 @@ func FuzzReadUCI(f *testing.F) {
 	f.Add([]byte("1\n1\n1\n1 1 4294967295\n"), []byte(""))
 	f.Add([]byte("2\n2\n2\n1 1 1\n1 1 1\n"), []byte("x\ny\n"))
 	f.Fuzz(func(t *testing.T, docword, vocab []byte) {
-		c, err := moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab))
+		c, err := moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab), nil)
 		if err != nil {
 			if !strings.Contains(err.Error(), "moments: ReadUCI") {
 				t.Fatalf("error without the reader's name: %v", err)

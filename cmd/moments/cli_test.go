@@ -372,7 +372,8 @@ func TestOnePrefix(t *testing.T) {
 	dir := t.TempDir()
 	tm := writeTreemixCSV(t, dir, 6, 500)
 	uci := writeUCI(t, dir, "c", 100, 3)
-	// stop words alone: the library's "moments: NewDocMoments: ..."
+	// stop words alone: the library's "topic: k = 1 topics for a
+	// vocabulary of 0 words"
 	stop := filepath.Join(dir, "stop")
 	os.Mkdir(stop, 0o755)
 	writeTestFile(t, stop, "a", "the and of")
@@ -382,7 +383,7 @@ func TestOnePrefix(t *testing.T) {
 	}{
 		{[]string{"lda", "-k", "2", "-vocab", writeTestFile(t, dir, "v.txt", "a\nb\nc\n"), writeTestFile(t, dir, "docword.bad.txt", "2\n3\n1\n1 9 1\n")}, "docword.bad.txt: "},
 		{[]string{"lda", "-k", "50", uci}, "lda: "},
-		{[]string{"lda", "-k", "1", stop}, "lda: NewDocMoments: no document has a token"},
+		{[]string{"lda", "-k", "1", stop}, "lda: topic: k = 1 topics for a vocabulary of 0 words"},
 		{[]string{"treemix", writeTestFile(t, dir, "bad.csv", "0,1\n1,x\n")}, "bad.csv: line 2"},
 		{[]string{"treemix", "-q", "-r", "3", tm}, "d > r"},
 		{[]string{"dag", "-k", "1", writeTestFile(t, dir, "d.csv", "a,b,c\n1,2,3\n4,x,6\n")}, "d.csv: line 3, field 2"},

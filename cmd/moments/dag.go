@@ -40,6 +40,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs.FlagSet)
 	if err := fs.parse(args, stdout, "DATA.csv"); err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	); err != nil {
 		return err
 	}
-	opts := linear.CSVOptions{}
+	opts := linear.CSVOptions{MaxMemory: *maxMem}
 	switch strings.ToLower(*header) {
 	case "auto", "":
 	case "yes", "true", "1":
@@ -90,10 +91,13 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%s: %d sample(s): %w", path, N, linear.ErrBadData)
 	}
 
-	mo := moments.Options{Workers: *workers}
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
-	do.Seed = *seed
+	do.Seed, do.MaxMemory = *seed, *maxMem
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	if err := do.CheckMemory(n, *k); err != nil {
+		return err
+	}
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	start = time.Now()

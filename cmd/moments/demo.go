@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -65,10 +66,15 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("demo", demoUsage)
 	n := fs.Int("n", 512, fmt.Sprintf("matrix size (1 to %d)", maxDemoN))
 	seed := fs.Uint64("seed", 1, "random seed")
+	maxMem := maxMemoryFlag(fs.FlagSet)
 	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
 	if err := fs.check(intIn("n", *n, 1, maxDemoN)); err != nil {
+		return err
+	}
+	// A, B, the reference, the bound with its two |A| |B| operands, C.
+	if err := mat.CheckMemory(fmt.Sprintf("the six %d x %d matrices of -n %d", *n, *n, *n), size.Float64s(6, *n, *n), *maxMem); err != nil {
 		return err
 	}
 	printInfo(stdout)

@@ -46,6 +46,7 @@ func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	svgPath := fs.String("svg", "example.svg", `write the scatter plot of true against estimated entries here ("": none)`)
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs.FlagSet)
 	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
@@ -67,16 +68,19 @@ func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer svg.discard()
 
+	do := &linear.DAGOptions{}
+	do.Seed, do.MaxMemory = *seed, *maxMem
+	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	if err := do.CheckMemory(*nObs, *k); err != nil {
+		return err
+	}
 	m := synth.RandomDAG(rand.New(rand.NewPCG(*seed, uint64(*gamma*10))), *nObs, *k, 0.3, *gamma, synth.Skewed)
 	fmt.Fprintf(stdout, "Example 2 of the topic-model paper (Anandkumar, Hsu, Javanmard, Kakade):\n")
 	fmt.Fprintf(stdout, "  %d hidden variables, Lambda strictly lower triangular Bernoulli(0.3)-Gaussian;\n", *k)
 	fmt.Fprintf(stdout, "  %d observed, A Bernoulli(0.3)-Gaussian with gap %g; skewed noises\n", *nObs, *gamma)
 	fmt.Fprintf(stdout, "  model seed %d, %d samples streamed, GOMAXPROCS %d\n\n", *seed, *N, runtime.GOMAXPROCS(0))
 
-	mo := moments.Options{Workers: *workers}
-	do := &linear.DAGOptions{}
-	do.Seed = *seed
-	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	src := m.Samples(*N, 1000+*seed)

@@ -43,6 +43,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxVocab := fs.Int("max-vocab", 0, "text: keep at most this many words (most documents first; 0: all)")
 	include := fs.String("include", "", "text: read only the files whose path matches this regular expression")
 	workers := fs.Int("workers", 0, "goroutines for the passes over the documents (0: GOMAXPROCS)")
+	maxMem := maxMemoryFlag(fs.FlagSet)
 	if err := fs.parse(args, stdout, "CORPUS"); err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	var corpus *moments.Corpus
 	if info.IsDir() {
-		opts := moments.TextOptions{MinDocFreq: *minDF, MaxVocab: *maxVocab}
+		opts := moments.TextOptions{MinDocFreq: *minDF, MaxVocab: *maxVocab, MaxMemory: *maxMem}
 		if *tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}
@@ -109,7 +110,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		corpus, err = moments.ReadText(inputFS{ctx, os.DirFS(path)}, opts)
 		err = inFile(path, err)
 	} else {
-		corpus, err = readUCI(ctx, path, *vocab)
+		corpus, err = readUCI(ctx, path, *vocab, *maxMem)
 	}
 	if err != nil {
 		return err
@@ -117,7 +118,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	read := time.Since(start)
 	fmt.Fprintf(stdout, "corpus    %d documents, %d words, %d tokens (read in %.3f s)\n", corpus.NumDocs(), corpus.VocabSize(), corpus.Tokens(), read.Seconds())
 
-	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}}
+	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}, MaxMemory: *maxMem}
 	line := &progressLine{w: stderr}
 	if corpus.NumDocs() >= 100000 {
 		opts.Passes.Progress = passProgress(line, "pass")
@@ -154,7 +155,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // readUCI reads a UCI docword file and its vocabulary: vocab, or by
 // default vocab.X.txt beside docword.X.txt (vocab.X.txt.gz beside
 // docword.X.txt.gz) if it exists.
-func readUCI(ctx context.Context, path, vocab string) (*moments.Corpus, error) {
+func readUCI(ctx context.Context, path, vocab string, maxMem int64) (*moments.Corpus, error) {
 	f, err := openInput(ctx, path)
 	if err != nil {
 		return nil, err
@@ -175,7 +176,7 @@ func readUCI(ctx context.Context, path, vocab string) (*moments.Corpus, error) {
 		defer vf.Close()
 		v = vf
 	}
-	c, err := moments.ReadUCI(f, v)
+	c, err := moments.ReadUCI(f, v, &moments.UCIOptions{MaxMemory: maxMem})
 	return c, inFile(path, err)
 }
 

@@ -50,6 +50,10 @@
 // unexpected argument. A usage error is followed by the command's
 // synopsis.
 //
+// dag, lda, treemix, demo and example take -max-memory SIZE (bytes, or
+// 512MiB, 4GiB, 2GB; 0 for no limit; default half the physical memory)
+// and refuse, before allocating, a job whose moments need more.
+//
 // The environment variable MOMENTS_KERNELS (generic, avx2, avx512, neon)
 // forces a kernel path.
 package main
@@ -140,7 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// that surfaced as, the cause is the interrupt.
 		err = &interrupted{ctx.Err()}
 	}
-	return &cmdError{cmd: name, err: err}
+	return &cmdError{cmd: name, err: memoryMessage(name, err)}
 }
 
 // help is "moments help [CMD]" (and "moments -h"): the top-level usage,

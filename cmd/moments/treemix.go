@@ -42,6 +42,7 @@ func runTreemix(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	group := fs.Int("group", 1, "merge runs of this many consecutive variables into one")
 	states := fs.Int("states", 0, "number of states (0: the largest state plus one)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	maxMem := maxMemoryFlag(fs.FlagSet)
 	if err := fs.parse(args, stdout, "DATA.csv"); err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func runTreemix(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states})
+	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states, MaxMemory: *maxMem})
 	f.Close()
 	if err != nil {
 		return inFile(path, err)
@@ -86,7 +87,7 @@ func runTreemix(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if _, p, _ := x.Dims(); *eta > max(p-2, 0) {
 		return fs.usagef("-eta %d: more than the %d variables less 2", *eta, p)
 	}
-	opts := treemix.Options{}
+	opts := treemix.Options{MaxMemory: *maxMem}
 	line := &progressLine{w: stderr}
 	defer line.end()
 	if !*quiet {
@@ -154,7 +155,7 @@ func runTreemix(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	final := spec
 	emRun := func(name string, init *treemix.Mixture, maxIter int) (*treemix.Mixture, error) {
 		t0 := time.Now()
-		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers}, MaxIter: maxIter})
+		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers, MaxMemory: opts.MaxMemory}, MaxIter: maxIter})
 		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
 			return nil, err
 		}
