@@ -62,7 +62,7 @@ func TestBudgetsHold(t *testing.T) {
 	}
 	var c *moments.Corpus
 	bounded(t, "moments.ReadUCI", readerBudget, uci.Len(), func() {
-		c, err = moments.ReadUCI(bytes.NewReader(uci.Bytes()), nil)
+		c, err = moments.ReadUCI(bytes.NewReader(uci.Bytes()), nil, nil)
 	})
 	if err != nil {
 		t.Fatalf("moments.ReadUCI: %v", err)

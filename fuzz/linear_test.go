@@ -700,7 +700,7 @@ func FuzzReadCSV(f *testing.F) {
 	commas := []rune{0, ';', '\t', ' ', '\u00b7', '.', 'e', '\n', -1}
 	f.Fuzz(func(t *testing.T, data []byte, c uint8) {
 		for _, header := range []int{-1, 0, 1} {
-			opts := linear.CSVOptions{Comma: commas[int(c)%len(commas)], Header: header}
+			opts := linear.CSVOptions{Comma: commas[int(c)%len(commas)], Header: header, MaxMemory: int64(readerBudget.bytes(len(data)) / 2)}
 			var d *linear.Data
 			var err error
 			bounded(t, "linear.ReadCSV", readerBudget, len(data), func() {

@@ -40,10 +40,13 @@ func checkCorpus(t *testing.T, c *moments.Corpus) {
 }
 
 // readerBudget bounds what a reader may allocate for each byte of its
-// input (and a fixed allowance for its buffers): the parsed form of a
-// file is a few times its size, and a declared size (a header, a number
-// of columns) must not make a reader allocate more than its data need.
-var readerBudget = budget{base: 1 << 20, perUnit: 256}
+// input, and a fixed allowance for its buffers (ReadUCI's line buffers
+// and its first 2^16 entries, 1.6 MB, whatever the header claims): the
+// parsed form of a file is a few times its size, and a declared size (a
+// header, a number of columns) must not make a reader allocate more
+// than its data need. The targets set the readers' MaxMemory to half
+// the budget.
+var readerBudget = budget{base: 4 << 20, perUnit: 256}
 
 // FuzzReadUCI: any input either fails with an error naming a line or
 // gives a well-formed corpus, within readerBudget per byte of input.
@@ -52,13 +55,18 @@ func FuzzReadUCI(f *testing.F) {
 	f.Add([]byte("1\n1\n1\n1 1 4294967295\n"), []byte(""))
 	f.Add([]byte("2\n2\n2\n1 1 1\n1 1 1\n"), []byte("x\ny\n"))
 	f.Add([]byte("3\n10000000\n3\n1 1 2\n2 9999999 1\n3 5 4\n"), []byte("")) // W = 10^7, tiny data
+	f.Add([]byte("16777216\n3\n1\n1 1 1\n"), []byte(""))                     // D = 2^24, one entry
+	f.Add([]byte("1\n1\n10000000\n1 1 1\n"), []byte(""))                     // NNZ = 10^7, one entry
+	f.Add([]byte("9999\n99\n0\n"), []byte(""))                               // empty documents
 	f.Add([]byte("\ufeff1\n1\n1\n1 1 1\n"), []byte("\ufeffword\n"))          // BOMs
 	f.Add([]byte("2\n3\n2\n1 1 1\n2 3 1\n"), []byte("a\nb\n"))               // vocabulary too short
 	f.Fuzz(func(t *testing.T, docword, vocab []byte) {
 		var c *moments.Corpus
 		var err error
-		bounded(t, "moments.ReadUCI", readerBudget, len(docword)+len(vocab), func() {
-			c, err = moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab))
+		size := len(docword) + len(vocab)
+		opts := &moments.UCIOptions{MaxMemory: int64(readerBudget.bytes(size) / 2)}
+		bounded(t, "moments.ReadUCI", readerBudget, size, func() {
+			c, err = moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab), opts)
 		})
 		if err != nil {
 			if !strings.Contains(err.Error(), "moments: ReadUCI") {
@@ -85,7 +93,7 @@ func FuzzReadText(f *testing.F) {
 		stop[w] = true
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte, tagged bool) {
-		opts := moments.TextOptions{}
+		opts := moments.TextOptions{MaxMemory: int64(readerBudget.bytes(len(a)+len(b)) / 2)}
 		if tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}

@@ -24,7 +24,7 @@ func FuzzTreemixReadCSV(f *testing.F) {
 	f.Add([]byte("0,1\n1\n"), uint8(2))
 	f.Add([]byte("300\n"), uint8(0))
 	f.Fuzz(func(t *testing.T, in []byte, states uint8) {
-		opts := treemix.CSVOptions{States: int(states)}
+		opts := treemix.CSVOptions{States: int(states), MaxMemory: int64(readerBudget.bytes(len(in)) / 2)}
 		var x *treemix.Data
 		var err error
 		bounded(t, "treemix.ReadCSV", readerBudget, len(in), func() {

@@ -58,4 +58,18 @@
 // product with a zero inner dimension is exactly zero). The norms
 // propagate NaN: a matrix holding a NaN has NaN for every norm; otherwise
 // a matrix holding an Inf has an infinite norm.
+//
+// # Memory limits
+//
+// The library's memory rule lives here, in its lowest package, so that
+// every package refuses the same way. Every reader and learner that
+// takes data has a MaxMemory option (bytes) and checks, before it
+// allocates, what the sizes it is given or reads (declared dimensions,
+// n x n moments, k x k x k tensors, tables of counts) will cost. A job
+// whose largest allocations would exceed the limit is refused with a
+// *MemoryError (What, Need and Limit), which matches ErrTooLarge. Sizes
+// are computed with saturating arithmetic, so dimensions whose products
+// overflow an int are refused too, never wrapped. MaxMemory 0 means
+// DefaultMaxMemory (4 GiB); a negative MaxMemory means no limit.
+// CheckMemory applies the rule; FormatBytes writes sizes for messages.
 package mat

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -27,31 +25,37 @@ linear-BN paper of Anandkumar, Hsu, Javanmard and Kakade: DLD and
 TWMLearn for A, the whitened third moment for the causal order). It
 prints A and Lambda in canonical form (unit-variance hidden variables
 h1..hK, numbered in the learned causal order) and diagnostics. Needs
-3K <= the number of observed variables.
-
-flags:
+3K <= the number of observed variables. DATA.csv may be gzip-compressed.
 `
 
 // runDAG is the dag subcommand.
-func runDAG(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("dag", dagUsage, stderr)
-	k := fs.Int("k", 0, "number of hidden variables (required)")
+func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("dag", dagUsage)
+	k := fs.Int("k", 0, "number of hidden variables (required, at least 1)")
 	seed := fs.Uint64("seed", 1, "random seed (partitions, directions)")
 	header := fs.String("header", "auto", "first line holds the names: yes, no or auto (yes if a field is not a number)")
-	comma := fs.String("comma", ",", "field separator (one character; \\t for a tab)")
-	prune := fs.Float64("prune", 0, "set the entries of Lambda with magnitude at most this to zero")
-	tau := fs.Float64("tau", 0.1, "support threshold: entries of A above tau times their column's largest, edges with |Lambda| above tau")
+	comma := fs.String("comma", ",", "field separator (one character, not part of a number; \\t for a tab)")
+	prune := fs.Float64("prune", 0, "set the entries of Lambda with magnitude at most this (>= 0) to zero")
+	tau := fs.Float64("tau", 0.1, "support threshold in [0, 1): entries of A above tau times their column's largest, edges with |Lambda| above tau")
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
+	maxMem := maxMemoryFlag(fs.FlagSet)
+	if err := fs.parse(args, stdout, "DATA.csv"); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *k < 1 {
-		fs.Usage()
-		return errors.New("dag: need -k K >= 1 and one DATA file")
+	if !fs.isSet("k") {
+		return fs.usagef("missing -k K, the number of hidden variables")
 	}
-	opts := linear.CSVOptions{}
+	if err := fs.check(
+		atLeast("k", *k, 1),
+		floatIn("prune", *prune, nonNegative),
+		floatIn("tau", *tau, unitHalf),
+		atLeast("workers", *workers, 0),
+	); err != nil {
+		return err
+	}
+	opts := linear.CSVOptions{MaxMemory: *maxMem}
 	switch strings.ToLower(*header) {
 	case "auto", "":
 	case "yes", "true", "1":
@@ -59,47 +63,51 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	case "no", "false", "0":
 		opts.Header = -1
 	default:
-		return fmt.Errorf("dag: -header %q: want yes, no or auto", *header)
+		return fs.usagef("-header %q: want yes, no or auto", *header)
 	}
 	sep := strings.ReplaceAll(*comma, `\t`, "\t")
-	if utf8.RuneCountInString(sep) != 1 {
-		return fmt.Errorf("dag: -comma %q: want one character", *comma)
+	if utf8.RuneCountInString(sep) != 1 || !utf8.ValidString(sep) || strings.ContainsAny(sep, "0123456789.+-eEiInN#\r\n\"") {
+		return fs.usagef("-comma %q: want one character that cannot occur in a number", *comma)
 	}
 	opts.Comma, _ = utf8.DecodeRuneInString(sep)
+	path := fs.Arg(0)
 
 	start := time.Now()
-	f, err := os.Open(fs.Arg(0))
+	f, err := openInput(ctx, path)
 	if err != nil {
 		return err
 	}
 	data, err := linear.ReadCSV(f, opts)
 	f.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+		return inFile(path, err)
 	}
 	N, n := data.NumSamples(), data.Dim()
 	fmt.Fprintf(stdout, "data       %d samples of %d variables (read in %.2fs)\n", N, n, time.Since(start).Seconds())
-	if 3**k > n {
-		return fmt.Errorf("dag: -k %d with %d observed variables (at most %d): %w", *k, n, n/3, linear.ErrTooManyFactors)
+	if *k > n/3 {
+		return fmt.Errorf("-k %d with %d observed variables (at most %d): %w", *k, n, n/3, linear.ErrTooManyFactors)
 	}
 	if N < 2 {
-		return fmt.Errorf("dag: %s: %d sample(s): %w", fs.Arg(0), N, linear.ErrBadData)
+		return fmt.Errorf("%s: %d sample(s): %w", path, N, linear.ErrBadData)
 	}
 
-	ctx := context.Background()
-	mo := moments.Options{Workers: *workers}
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
-	do.Seed = *seed
+	do.Seed, do.MaxMemory = *seed, *maxMem
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	if err := do.CheckMemory(n, *k); err != nil {
+		return err
+	}
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	start = time.Now()
 	sm, err := moments.NewSampleMoments(ctx, data, stages.pass(do.Progress, "moments", mo))
 	if err != nil {
+		stages.end(true)
 		return err
 	}
 	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: data, Opts: mo}, *k, do)
-	stages.end(stderr, *quiet)
+	stages.end(err != nil)
 	if err != nil {
 		return err
 	}
@@ -259,7 +267,8 @@ type stageTimer struct {
 	times map[string]time.Duration
 	cur   string
 	since time.Time
-	shown time.Time // when a progress line was last written
+	shown time.Time     // when a progress line was last written
+	line  *progressLine // nil: quiet
 }
 
 func newStageTimer() *stageTimer { return &stageTimer{times: make(map[string]time.Duration)} }
@@ -283,6 +292,9 @@ func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) 
 // progress returns the linear.Progress that times the stages and, unless
 // quiet, shows the current one on w.
 func (s *stageTimer) progress(w io.Writer, quiet bool) linear.Progress {
+	if !quiet {
+		s.line = &progressLine{w: w}
+	}
 	return func(stage string, done, total int) {
 		now := time.Now()
 		changed := stage != s.cur
@@ -291,9 +303,9 @@ func (s *stageTimer) progress(w io.Writer, quiet bool) linear.Progress {
 			s.cur, s.since = stage, now
 		}
 		// at most ten lines a second, so that a log stays short
-		if !quiet && (changed || done == total || now.Sub(s.shown) >= 100*time.Millisecond) {
+		if s.line != nil && (changed || done == total || now.Sub(s.shown) >= 100*time.Millisecond) {
 			s.shown = now
-			fmt.Fprintf(w, "\r%-60s", fmt.Sprintf("%s %d/%d", stage, done, total))
+			s.line.show(fmt.Sprintf("%s %d/%d", stage, done, total))
 		}
 	}
 }
@@ -305,12 +317,48 @@ func (s *stageTimer) close() {
 }
 
 // end closes the current stage, which so includes whatever the learner
-// did after its last report, and clears the progress line.
-func (s *stageTimer) end(w io.Writer, quiet bool) {
+// did after its last report. It clears the progress line, or, when the
+// work failed (or was interrupted), ends it with a newline, so that it
+// still shows where the work stopped and the error starts a line.
+func (s *stageTimer) end(failed bool) {
 	s.close()
 	s.cur = ""
-	if !quiet {
-		fmt.Fprintf(w, "\r%-60s\r", "")
+	if s.line == nil {
+		return
+	}
+	if failed {
+		s.line.end()
+	} else {
+		s.line.clear()
+	}
+}
+
+// progressLine is the one line of progress on stderr, rewritten in
+// place.
+type progressLine struct {
+	w    io.Writer
+	open bool // a line is shown and not ended
+}
+
+// show rewrites the line with s.
+func (p *progressLine) show(s string) {
+	fmt.Fprintf(p.w, "\r%-60s", s)
+	p.open = true
+}
+
+// clear blanks the line, leaving the cursor at its start.
+func (p *progressLine) clear() {
+	if p.open {
+		fmt.Fprintf(p.w, "\r%-60s\r", "")
+		p.open = false
+	}
+}
+
+// end ends the line with a newline, keeping what it shows.
+func (p *progressLine) end() {
+	if p.open {
+		fmt.Fprintln(p.w)
+		p.open = false
 	}
 }
 

@@ -50,7 +50,7 @@ func writeDAGCSV(t *testing.T, n, k, samples int) string {
 func TestDAGCommand(t *testing.T) {
 	path := writeDAGCSV(t, 24, 4, 20000)
 	var out, errb bytes.Buffer
-	if err := run([]string{"dag", "-k", "4", "-q", path}, &out, &errb); err != nil {
+	if err := run(bg, []string{"dag", "-k", "4", "-q", path}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
 	for _, want := range []string{
@@ -67,7 +67,7 @@ func TestDAGCommand(t *testing.T) {
 
 	// -prune 1 leaves no edge; progress goes to stderr.
 	out.Reset()
-	if err := run([]string{"dag", "-k", "4", "-prune", "1", "-header", "yes", path}, &out, &errb); err != nil {
+	if err := run(bg, []string{"dag", "-k", "4", "-prune", "1", "-header", "yes", path}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "edges |Lambda_ij| > 0.1:\n  none") || !strings.Contains(errb.String(), "DLD") {
@@ -86,31 +86,31 @@ func TestDAGCommandErrors(t *testing.T) {
 		return p
 	}
 	good := write("good.csv", "1,2,3,4,5,6\n2,3,4,5,6,1\n3,4,5,6,1,2\n")
-	if err := run([]string{"dag", good}, &out, &errb); err == nil {
+	if err := run(bg, []string{"dag", good}, &out, &errb); err == nil {
 		t.Fatal("missing -k accepted")
 	}
-	if err := run([]string{"dag", "-k", "2", filepath.Join(dir, "missing.csv")}, &out, &errb); !errors.Is(err, os.ErrNotExist) {
+	if err := run(bg, []string{"dag", "-k", "2", filepath.Join(dir, "missing.csv")}, &out, &errb); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	bad := write("bad.csv", "a,b,c\n1,2,3\n4,x,6\n")
-	err := run([]string{"dag", "-k", "1", bad}, &out, &errb)
+	err := run(bg, []string{"dag", "-k", "1", bad}, &out, &errb)
 	if !errors.Is(err, linear.ErrBadData) || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("bad field: %v", err)
 	}
 	ragged := write("ragged.csv", "1,2,3\n4,5\n")
-	if err := run([]string{"dag", "-k", "1", ragged}, &out, &errb); !errors.Is(err, linear.ErrBadData) || !strings.Contains(err.Error(), "line 2") {
+	if err := run(bg, []string{"dag", "-k", "1", ragged}, &out, &errb); !errors.Is(err, linear.ErrBadData) || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("ragged line: %v", err)
 	}
-	if err := run([]string{"dag", "-k", "3", good}, &out, &errb); !errors.Is(err, linear.ErrTooManyFactors) {
+	if err := run(bg, []string{"dag", "-k", "3", good}, &out, &errb); !errors.Is(err, linear.ErrTooManyFactors) {
 		t.Fatalf("k too large: %v", err)
 	}
-	if err := run([]string{"dag", "-k", "1", "-header", "maybe", good}, &out, &errb); err == nil {
+	if err := run(bg, []string{"dag", "-k", "1", "-header", "maybe", good}, &out, &errb); err == nil {
 		t.Fatal("bad -header accepted")
 	}
 	// With -header yes the first line is names: no samples left in a
 	// one-line file.
 	one := write("one.csv", "1,2,3\n")
-	if err := run([]string{"dag", "-k", "1", "-header", "yes", one}, &out, &errb); !errors.Is(err, linear.ErrBadData) {
+	if err := run(bg, []string{"dag", "-k", "1", "-header", "yes", one}, &out, &errb); !errors.Is(err, linear.ErrBadData) {
 		t.Fatalf("no samples: %v", err)
 	}
 }

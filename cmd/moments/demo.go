@@ -1,7 +1,7 @@
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -9,14 +9,40 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
-func runInfo(args []string, stdout, _ io.Writer) error {
-	if len(args) > 0 {
-		return fmt.Errorf("info takes no arguments")
+const infoUsage = `usage: moments info
+
+Prints what the kernels found on this machine: the CPU, its caches, the
+kernel paths (and the active one) and the GEMM blocking.
+`
+
+const demoUsage = `usage: moments demo [flags]
+
+A self-check and speed demo of the numerics: multiplies two random N x N
+matrices on every kernel path, checks each product against a reference
+with the scaled residual LAPACK uses, and prints the speed on one core
+and on all.
+`
+
+// maxDemoN bounds demo -n: the reference product alone takes n^3
+// multiply-adds in the generic path, and the four n x n matrices take
+// 32 n^2 bytes (8 GiB at the bound).
+const maxDemoN = 1 << 14
+
+func runInfo(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags("info", infoUsage)
+	if err := fs.parse(args, stdout); err != nil {
+		return err
 	}
+	printInfo(stdout)
+	return nil
+}
+
+func printInfo(stdout io.Writer) {
 	i := kernels.Info()
 	fmt.Fprintf(stdout, "cpu       %s (%s/%s, %d physical cores, GOMAXPROCS %d)\n", i.Brand, runtime.GOOS, runtime.GOARCH, i.Cores, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(stdout, "caches    L1d %s, L2 %s, L3 %s\n", kib(i.L1D), kib(i.L2), kib(i.L3))
@@ -24,7 +50,6 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "paths     %v (active: %v; set %s to force one)\n", i.Paths, i.Active, kernels.EnvVar)
 	b := i.Blocking
 	fmt.Fprintf(stdout, "gemm      micro-tile %dx%d, kc %d, mc %d, nc %d\n", b.MR, b.NR, b.KC, b.MC, b.NC)
-	return nil
 }
 
 func kib(bytes int) string {
@@ -37,20 +62,22 @@ func kib(bytes int) string {
 // runDemo multiplies random matrices on every kernel path, checks each
 // product against an exact-enough reference through the scaled residual
 // LAPACK uses, and reports the speed.
-func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	n := fs.Int("n", 512, "matrix size")
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("demo", demoUsage)
+	n := fs.Int("n", 512, fmt.Sprintf("matrix size (1 to %d)", maxDemoN))
 	seed := fs.Uint64("seed", 1, "random seed")
-	if err := fs.Parse(args); err != nil {
+	maxMem := maxMemoryFlag(fs.FlagSet)
+	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
-	if *n < 1 {
-		return fmt.Errorf("demo: -n must be positive")
-	}
-	if err := runInfo(nil, stdout, stderr); err != nil {
+	if err := fs.check(intIn("n", *n, 1, maxDemoN)); err != nil {
 		return err
 	}
+	// A, B, the reference, the bound with its two |A| |B| operands, C.
+	if err := mat.CheckMemory(fmt.Sprintf("the six %d x %d matrices of -n %d", *n, *n, *n), size.Float64s(6, *n, *n), *maxMem); err != nil {
+		return err
+	}
+	printInfo(stdout)
 	r := rand.New(rand.NewPCG(*seed, 0))
 	a, b := randMatrix(r, *n), randMatrix(r, *n)
 
@@ -70,12 +97,18 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%-8s %12s %12s %14s\n", "path", "1 core", fmt.Sprintf("%d cores", runtime.GOMAXPROCS(0)), "residual")
 	flops := 2 * math.Pow(float64(*n), 3)
 	for _, p := range kernels.Available() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := kernels.Use(p); err != nil {
 			return err
 		}
 		var c mat.Dense
-		one := gflops(flops, func() { c.Mul(a, b) }, 1)
-		all := gflops(flops, func() { c.Mul(a, b) }, 0)
+		one := gflops(ctx, flops, func() { c.Mul(a, b) }, 1)
+		all := gflops(ctx, flops, func() { c.Mul(a, b) }, 0)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		// max_ij |C - ref|_ij / (n eps sum_p |a_ip||b_pj|): LAPACK-style,
 		// below 1 means within the classical bound.
 		worst := 0.0
@@ -87,7 +120,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%-8v %8.1f GF/s %8.1f GF/s %14.3f\n", p, one, all, worst)
 		if !(worst < 2) {
-			return fmt.Errorf("demo: path %v is off the reference by %.3g times the rounding bound", p, worst)
+			return fmt.Errorf("path %v is off the reference by %.3g times the rounding bound", p, worst)
 		}
 	}
 	fmt.Fprintln(stdout, "\nresidual: max |C - C_ref| / (n u sum_p |a_ip||b_pj|); under 2 passes.")
@@ -113,13 +146,13 @@ func absMatrix(a *mat.Dense) *mat.Dense {
 	return m
 }
 
-// gflops runs f with the given worker limit (0: all) for about 300ms and
-// returns the rate.
-func gflops(flops float64, f func(), workers int) float64 {
+// gflops runs f with the given worker limit (0: all) for about 300ms, or
+// until ctx is done, and returns the rate.
+func gflops(ctx context.Context, flops float64, f func(), workers int) float64 {
 	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(workers))
 	f()
 	reps, start := 0, time.Now()
-	for time.Since(start) < 300*time.Millisecond {
+	for time.Since(start) < 300*time.Millisecond && ctx.Err() == nil {
 		f()
 		reps++
 	}

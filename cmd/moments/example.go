@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -26,8 +25,6 @@ Lambda and the causal order (package latent/linear, LearnDAG); prints
 the measures of the paper's Table 2 and the time of each stage, and
 draws the true against the estimated entries as in its Figure 6.
 The model for -seed S is the bench's model S (bench/cmd/linear).
-
-flags:
 `
 
 // paperTable2 is the paper's dist of Lambda and A (Table 2), by gamma
@@ -38,50 +35,64 @@ var paperTable2 = map[float64]map[int][2]float64{
 }
 
 // runExample is the example subcommand, the default.
-func runExample(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("example", exampleUsage, stderr)
-	N := fs.Int("n", 100000, "number of samples")
+func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("example", exampleUsage)
+	N := fs.Int("n", 100000, "number of samples (at least 2)")
 	seed := fs.Uint64("seed", 1, "model seed (the samples use 1000+seed, as the bench)")
-	gamma := fs.Float64("gamma", 0.5, "gap of A's non-zero entries")
-	nObs := fs.Int("vars", 150, "observed variables")
-	k := fs.Int("k", 25, "hidden variables")
-	tau := fs.Float64("tau", 0.1, "threshold of the thresholded support (relative to each column's largest entry)")
+	gamma := fs.Float64("gamma", 0.5, "gap of A's non-zero entries, in (0, 1)")
+	nObs := fs.Int("vars", 150, "observed variables (at least 3k)")
+	k := fs.Int("k", 25, "hidden variables (at least 1)")
+	tau := fs.Float64("tau", 0.1, "threshold of the thresholded support, in [0, 1) (relative to each column's largest entry)")
 	svgPath := fs.String("svg", "example.svg", `write the scatter plot of true against estimated entries here ("": none)`)
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
+	maxMem := maxMemoryFlag(fs.FlagSet)
+	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return errors.New("example: takes no arguments besides flags")
+	if err := fs.check(
+		atLeast("n", *N, 2),
+		atLeast("k", *k, 1),
+		floatIn("gamma", *gamma, unitOpen),
+		floatIn("tau", *tau, unitHalf),
+		atLeast("workers", *workers, 0),
+	); err != nil {
+		return err
 	}
-	if *N < 2 || *k < 1 || *nObs < 3**k || *gamma < 0 || *gamma >= 1 {
-		return fmt.Errorf("example: need -n >= 2, -k >= 1, -vars >= 3k, 0 <= -gamma < 1")
+	if *nObs/3 < *k {
+		return fs.usagef("-vars %d: must be at least 3k = 3*%d", *nObs, *k)
 	}
+	svg, err := createOutput("svg", *svgPath)
+	if err != nil {
+		return err
+	}
+	defer svg.discard()
 
-	ctx := context.Background()
+	do := &linear.DAGOptions{}
+	do.Seed, do.MaxMemory = *seed, *maxMem
+	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	if err := do.CheckMemory(*nObs, *k); err != nil {
+		return err
+	}
 	m := synth.RandomDAG(rand.New(rand.NewPCG(*seed, uint64(*gamma*10))), *nObs, *k, 0.3, *gamma, synth.Skewed)
 	fmt.Fprintf(stdout, "Example 2 of the topic-model paper (Anandkumar, Hsu, Javanmard, Kakade):\n")
 	fmt.Fprintf(stdout, "  %d hidden variables, Lambda strictly lower triangular Bernoulli(0.3)-Gaussian;\n", *k)
 	fmt.Fprintf(stdout, "  %d observed, A Bernoulli(0.3)-Gaussian with gap %g; skewed noises\n", *nObs, *gamma)
 	fmt.Fprintf(stdout, "  model seed %d, %d samples streamed, GOMAXPROCS %d\n\n", *seed, *N, runtime.GOMAXPROCS(0))
 
-	mo := moments.Options{Workers: *workers}
-	do := &linear.DAGOptions{}
-	do.Seed = *seed
-	do.DLD.Workers, do.TWM.Workers = *workers, *workers
+	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
 	stages := newStageTimer()
 	do.Progress = stages.progress(stderr, *quiet)
 	src := m.Samples(*N, 1000+*seed)
 	sm, err := moments.NewSampleMoments(ctx, src, stages.pass(do.Progress, "sampling + moments", mo))
 	if err != nil {
+		stages.end(true)
 		return err
 	}
 	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: src, Opts: mo}, *k, do)
-	stages.end(stderr, *quiet)
+	stages.end(err != nil)
 	if err != nil {
-		return fmt.Errorf("example: %w (try a larger -n)", err)
+		return fmt.Errorf("%w (try a larger -n)", err)
 	}
 
 	ta, tl := report.CanonicalDAG(m)
@@ -127,7 +138,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, "\ntime:")
 	stages.print(stdout)
 
-	if *svgPath != "" {
+	if svg != nil {
 		lx, ly := report.Entries(tl, el)
 		ax, ay := report.Entries(ta, ea)
 		n := shortN(*N)
@@ -136,7 +147,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 			{Title: "A, N = " + n, XLabel: "Aij", YLabel: "Âij", X: ax, Y: ay},
 		}
 		title := fmt.Sprintf("Example 2, gamma = %g: true vs estimated entries (canonical form)", *gamma)
-		if err := writeFile(*svgPath, func(w io.Writer) error { return report.ScatterSVG(w, title, 2, panels) }); err != nil {
+		if err := svg.commit(func(w io.Writer) error { return report.ScatterSVG(w, title, 2, panels) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nscatter plot of true vs estimated entries written to %s\n", *svgPath)

@@ -15,7 +15,7 @@ func TestExampleCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	// A smaller model than the paper's keeps the test short; flags alone
 	// (no command name) run example, the default.
-	if err := run([]string{"-n", "20000", "-vars", "60", "-k", "8", "-q", "-svg", svg}, &out, &errb); err != nil {
+	if err := run(bg, []string{"-n", "20000", "-vars", "60", "-k", "8", "-q", "-svg", svg}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
 	for _, want := range []string{
@@ -63,14 +63,14 @@ func TestExampleCommand(t *testing.T) {
 
 	// -svg "" writes nothing; the default command is example.
 	out.Reset()
-	if err := run([]string{"example", "-n", "20000", "-vars", "60", "-k", "8", "-q", "-svg", ""}, &out, &errb); err != nil {
+	if err := run(bg, []string{"example", "-n", "20000", "-vars", "60", "-k", "8", "-q", "-svg", ""}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "written to") {
 		t.Fatalf("-svg \"\" wrote a file:\n%s", out.String())
 	}
 	for _, args := range [][]string{{"-vars", "20", "-k", "8"}, {"-n", "1"}, {"-gamma", "1"}, {"extra"}, {"-nonsense"}} {
-		if err := run(append([]string{"example", "-q"}, args...), &out, &errb); err == nil {
+		if err := run(bg, append([]string{"example", "-q"}, args...), &out, &errb); err == nil {
 			t.Fatalf("example %v accepted", args)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 // Example prints the commands of moments (what `moments help` prints).
 func Example() {
-	if err := run([]string{"help"}, os.Stdout, io.Discard); err != nil {
+	if err := run(bg, []string{"help"}, os.Stdout, io.Discard); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -22,4 +22,6 @@ func Example() {
 	//   info     what the kernels found on this machine
 	//   lda      learn an LDA topic model from a corpus (spectral)
 	//   treemix  learn a mixture of trees from discrete CSV data
+	//
+	// Run 'moments help <command>' (or 'moments <command> -h') for a command's flags.
 }

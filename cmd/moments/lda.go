@@ -16,29 +16,49 @@ import (
 	"github.com/moments-go/moments/latent/topic"
 )
 
+const ldaUsage = `usage: moments lda -k K [flags] CORPUS
+
+Learns an LDA topic model with K topics by the spectral method (the
+whitened third moment, decomposed by the robust tensor power method or
+a single random projection) and prints each topic's alpha and top words.
+CORPUS is a UCI bag-of-words file (docword.X.txt, with vocab.X.txt
+beside it) or a directory of text files, one document a file. Any of
+these files may be gzip-compressed.
+`
+
 // runLDA learns an LDA model by spectral methods from a corpus: a UCI
 // bag-of-words file (docword.*.txt, with vocab.*.txt beside it) or a
 // directory of text files.
-func runLDA(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lda", "usage: moments lda -k K [flags] CORPUS\n\nCORPUS is a UCI docword file (vocab file beside it) or a directory of text files.\n", stderr)
-	k := fs.Int("k", 0, "number of topics (required)")
-	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters")
+func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("lda", ldaUsage)
+	k := fs.Int("k", 0, "number of topics (required, at least 1)")
+	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters (> 0)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	method := fs.String("method", "power", "decomposition: power (robust tensor power method) or svd (single theta)")
-	top := fs.Int("top", 10, "top words printed per topic")
+	top := fs.Int("top", 10, "top words printed per topic (0: none)")
 	jsonOut := fs.String("json", "", "also write the model as JSON to this file")
 	vocab := fs.String("vocab", "", "UCI vocabulary file (default: vocab.X.txt beside docword.X.txt)")
-	tagged := fs.Bool("tagged", false, "text files are tagged word/TAG tokens (as the Brown corpus)")
-	minDF := fs.Int("min-df", 1, "text: keep words in at least this many documents")
+	tagged := fs.Bool("tagged", false, "text: the files are tagged word/TAG tokens (as the Brown corpus)")
+	minDF := fs.Int("min-df", 1, "text: keep words in at least this many documents (at least 1)")
 	maxVocab := fs.Int("max-vocab", 0, "text: keep at most this many words (most documents first; 0: all)")
 	include := fs.String("include", "", "text: read only the files whose path matches this regular expression")
 	workers := fs.Int("workers", 0, "goroutines for the passes over the documents (0: GOMAXPROCS)")
-	if err := fs.Parse(args); err != nil {
+	maxMem := maxMemoryFlag(fs.FlagSet)
+	if err := fs.parse(args, stdout, "CORPUS"); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *k < 1 {
-		fs.Usage()
-		return fmt.Errorf("lda: need -k K >= 1 and one CORPUS")
+	if !fs.isSet("k") {
+		return fs.usagef("missing -k K, the number of topics")
+	}
+	if err := fs.check(
+		atLeast("k", *k, 1),
+		floatIn("alpha0", *alpha0, positive),
+		atLeast("top", *top, 0),
+		atLeast("min-df", *minDF, 1),
+		atLeast("max-vocab", *maxVocab, 0),
+		atLeast("workers", *workers, 0),
+	); err != nil {
+		return err
 	}
 	var m topic.Method
 	switch *method {
@@ -47,33 +67,65 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 	case "svd":
 		m = topic.SingleTheta
 	default:
-		return fmt.Errorf("lda: unknown -method %q (power or svd)", *method)
+		return fs.usagef("-method %q: want power or svd", *method)
 	}
-
-	start := time.Now()
 	var keep *regexp.Regexp
 	if *include != "" {
 		var err error
 		if keep, err = regexp.Compile(*include); err != nil {
-			return fmt.Errorf("lda: -include: %w", err)
+			return fs.usagef("-include: %v", err)
 		}
 	}
-	corpus, err := readCorpus(fs.Arg(0), *vocab, *tagged, *minDF, *maxVocab, keep)
+	path := fs.Arg(0)
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	// The flags of the other kind of corpus would be ignored silently.
+	for _, name := range []string{"vocab", "tagged", "min-df", "max-vocab", "include"} {
+		if textOnly := name != "vocab"; fs.isSet(name) && textOnly != info.IsDir() {
+			kind := "a UCI file"
+			if info.IsDir() {
+				kind = "a directory of text files"
+			}
+			return fs.usagef("-%s does not apply to %s (%s)", name, kind, path)
+		}
+	}
+	out, err := createOutput("json", *jsonOut)
+	if err != nil {
+		return err
+	}
+	defer out.discard()
+
+	start := time.Now()
+	var corpus *moments.Corpus
+	if info.IsDir() {
+		opts := moments.TextOptions{MinDocFreq: *minDF, MaxVocab: *maxVocab, MaxMemory: *maxMem}
+		if *tagged {
+			opts.Tokenizer = moments.Tagged('/')
+		}
+		if keep != nil {
+			opts.Include = keep.MatchString
+		}
+		corpus, err = moments.ReadText(inputFS{ctx, os.DirFS(path)}, opts)
+		err = inFile(path, err)
+	} else {
+		corpus, err = readUCI(ctx, path, *vocab, *maxMem)
+	}
 	if err != nil {
 		return err
 	}
 	read := time.Since(start)
 	fmt.Fprintf(stdout, "corpus    %d documents, %d words, %d tokens (read in %.3f s)\n", corpus.NumDocs(), corpus.VocabSize(), corpus.Tokens(), read.Seconds())
 
-	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}}
+	opts := &topic.Options{Method: m, Seed: *seed, Passes: moments.Options{Workers: *workers}, MaxMemory: *maxMem}
+	line := &progressLine{w: stderr}
 	if corpus.NumDocs() >= 100000 {
-		opts.Passes.Progress = passProgress(stderr, "pass")
+		opts.Passes.Progress = passProgress(line, "pass")
 	}
 	start = time.Now()
-	res, err := topic.LDA(context.Background(), corpus, *k, *alpha0, opts)
-	if opts.Passes.Progress != nil {
-		fmt.Fprintln(stderr)
-	}
+	res, err := topic.LDA(ctx, corpus, *k, *alpha0, opts)
+	line.end()
 	if err != nil {
 		return err
 	}
@@ -91,8 +143,8 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%5d %8.4f %7.3f  %s\n", j+1, res.Alpha[j], res.Moved[j], strings.Join(names, " "))
 	}
-	if *jsonOut != "" {
-		if err := writeModelJSON(*jsonOut, corpus, res, 50); err != nil {
+	if out != nil {
+		if err := out.commit(func(w io.Writer) error { return writeModelJSON(w, corpus, res, 50) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nmodel written to %s\n", *jsonOut)
@@ -100,47 +152,32 @@ func runLDA(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readCorpus reads a UCI docword file or a directory of text files.
-func readCorpus(path, vocab string, tagged bool, minDF, maxVocab int, include *regexp.Regexp) (*moments.Corpus, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() {
-		opts := moments.TextOptions{MinDocFreq: minDF, MaxVocab: maxVocab}
-		if tagged {
-			opts.Tokenizer = moments.Tagged('/')
-		}
-		if include != nil {
-			opts.Include = include.MatchString
-		}
-		return moments.ReadText(os.DirFS(path), opts)
-	}
-	f, err := os.Open(path)
+// readUCI reads a UCI docword file and its vocabulary: vocab, or by
+// default vocab.X.txt beside docword.X.txt (vocab.X.txt.gz beside
+// docword.X.txt.gz) if it exists.
+func readUCI(ctx context.Context, path, vocab string, maxMem int64) (*moments.Corpus, error) {
+	f, err := openInput(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if vocab == "" {
 		base := filepath.Base(path)
-		if strings.HasPrefix(base, "docword.") {
-			vocab = filepath.Join(filepath.Dir(path), "vocab."+strings.TrimPrefix(base, "docword."))
+		if rest, ok := strings.CutPrefix(base, "docword."); ok {
+			vocab = filepath.Join(filepath.Dir(path), "vocab."+rest)
 		}
 	}
 	var v io.Reader
 	if vocab != "" {
-		vf, err := os.Open(vocab)
+		vf, err := openInput(ctx, vocab)
 		if err != nil {
-			return nil, fmt.Errorf("lda: vocabulary: %w", err)
+			return nil, fmt.Errorf("vocabulary: %w", err)
 		}
 		defer vf.Close()
 		v = vf
 	}
-	c, err := moments.ReadUCI(f, v)
-	if err != nil {
-		return nil, fmt.Errorf("lda: %s: %w", path, err)
-	}
-	return c, nil
+	c, err := moments.ReadUCI(f, v, &moments.UCIOptions{MaxMemory: maxMem})
+	return c, inFile(path, err)
 }
 
 func wordName(c *moments.Corpus, id int) string {
@@ -150,11 +187,11 @@ func wordName(c *moments.Corpus, id int) string {
 	return fmt.Sprintf("w%d", id+1)
 }
 
-// passProgress prints one progress line per pass on w, rewriting it.
-func passProgress(w io.Writer, what string) func(done, total int) {
+// passProgress shows the progress of the passes on line, rewriting it.
+func passProgress(line *progressLine, what string) func(done, total int) {
 	pass := 1
 	return func(done, total int) {
-		fmt.Fprintf(w, "\r%s %d: %d/%d documents", what, pass, done, total)
+		line.show(fmt.Sprintf("%s %d: %d/%d documents", what, pass, done, total))
 		if done == total {
 			pass++
 		}
@@ -163,7 +200,7 @@ func passProgress(w io.Writer, what string) func(done, total int) {
 
 // writeModelJSON writes alpha, the diagnostics and each topic's top
 // words with their probabilities.
-func writeModelJSON(path string, c *moments.Corpus, res *topic.Result, top int) error {
+func writeModelJSON(w io.Writer, c *moments.Corpus, res *topic.Result, top int) error {
 	type word struct {
 		Word string  `json:"word"`
 		P    float64 `json:"p"`
@@ -193,5 +230,6 @@ func writeModelJSON(path string, c *moments.Corpus, res *topic.Result, top int) 
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	_, err = w.Write(append(b, '\n'))
+	return err
 }

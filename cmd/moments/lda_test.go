@@ -43,7 +43,7 @@ func TestLDACommand(t *testing.T) {
 	}
 	jsonPath := filepath.Join(dir, "model.json")
 	var out, errb bytes.Buffer
-	if err := run([]string{"lda", "-k", "3", "-alpha0", "0.3", "-json", jsonPath, docword}, &out, &errb); err != nil {
+	if err := run(bg, []string{"lda", "-k", "3", "-alpha0", "0.3", "-json", jsonPath, docword}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	for _, want := range []string{"3000 documents, 60 words", "top eigenvalues", "word"} {
@@ -66,13 +66,13 @@ func TestLDACommand(t *testing.T) {
 		os.WriteFile(filepath.Join(text, "d"+itoa(i)+".txt"), []byte(s), 0o644)
 	}
 	out.Reset()
-	if err := run([]string{"lda", "-k", "2", text}, &out, &errb); err != nil && !strings.Contains(err.Error(), "whiten") {
+	if err := run(bg, []string{"lda", "-k", "2", text}, &out, &errb); err != nil && !strings.Contains(err.Error(), "whiten") {
 		t.Fatalf("text directory: %v", err)
 	}
-	if err := run([]string{"lda", text}, &out, &errb); err == nil {
+	if err := run(bg, []string{"lda", text}, &out, &errb); err == nil {
 		t.Fatal("missing -k accepted")
 	}
-	if err := run([]string{"lda", "-k", "2", filepath.Join(dir, "missing")}, &out, &errb); err == nil {
+	if err := run(bg, []string{"lda", "-k", "2", filepath.Join(dir, "missing")}, &out, &errb); err == nil {
 		t.Fatal("missing corpus accepted")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -20,22 +19,20 @@ Learns a mixture of R trees from integer CSV data (one sample a line, one
 state a field) with the spectral method of Anandkumar, Hsu, Huang and
 Kakade (rank test for the union graph, spectral decomposition, Chow-Liu
 trees), refines it with EM, and prints the weights, the trees and the
-held-out log-likelihood.
-
-flags:
+held-out log-likelihood. DATA.csv may be gzip-compressed.
 `
 
 // runTreemix is the treemix subcommand.
-func runTreemix(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("treemix", treemixUsage, stderr)
-	r := fs.Int("r", 2, "number of mixture components")
-	eta := fs.Int("eta", 0, "separator bound of the rank test (0: r)")
-	xi := fs.Float64("xi", 0, "fixed singular-value threshold of the rank test (0: scaled to the noise)")
-	xiScale := fs.Float64("xi-scale", 0, "scale of the default threshold (0: 1)")
+func runTreemix(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("treemix", treemixUsage)
+	r := fs.Int("r", 2, "number of mixture components (at least 1)")
+	eta := fs.Int("eta", 0, "separator bound of the rank test, at most the variables less 2 (0: r; -1: no separators)")
+	xi := fs.Float64("xi", 0, "fixed singular-value threshold of the rank test, >= 0 (0: scaled to the noise)")
+	xiScale := fs.Float64("xi-scale", 0, "scale of the default threshold, >= 0 (0: 0.8)")
 	pairs := fs.String("pairs", "edges", "pairs to decompose: edges (of the union graph) or all")
 	refs := fs.String("ref", "", "comma-separated candidate reference nodes (default: the isolated nodes)")
 	isolate := fs.Bool("isolate", false, "cut the edges of the -ref nodes instead of requiring them isolated")
-	holdout := fs.Float64("holdout", 0.2, "fraction of the samples held out for the log-likelihood")
+	holdout := fs.Float64("holdout", 0.2, "fraction of the samples held out for the log-likelihood, in [0, 1)")
 	seed := fs.Uint64("seed", 1, "random seed (split, random starts)")
 	emIter := fs.Int("em", 100, "EM iterations refining the spectral estimate (0: no refinement)")
 	restarts := fs.Int("restarts", 0, "also run EM from this many random starts, for comparison")
@@ -45,38 +42,61 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	group := fs.Int("group", 1, "merge runs of this many consecutive variables into one")
 	states := fs.Int("states", 0, "number of states (0: the largest state plus one)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
+	maxMem := maxMemoryFlag(fs.FlagSet)
+	if err := fs.parse(args, stdout, "DATA.csv"); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("treemix: want one data file")
+	if err := fs.check(
+		atLeast("r", *r, 1),
+		atLeast("eta", *eta, -1),
+		floatIn("xi", *xi, nonNegative),
+		floatIn("xi-scale", *xiScale, nonNegative),
+		floatIn("holdout", *holdout, unitHalf),
+		atLeast("em", *emIter, 0),
+		atLeast("restarts", *restarts, 0),
+		atLeast("threshold", *threshold, -1),
+		atLeast("group", *group, 1),
+		atLeast("states", *states, 0),
+	); err != nil {
+		return err
 	}
-	if *r < 1 || *holdout < 0 || *holdout >= 1 || *group < 1 {
-		return errors.New("treemix: need -r >= 1, 0 <= -holdout < 1, -group >= 1")
+	if *pairs != "edges" && *pairs != "all" {
+		return fs.usagef("-pairs %q: want edges or all", *pairs)
 	}
-	f, err := os.Open(fs.Arg(0))
+	if *isolate && *refs == "" {
+		return fs.usagef("-isolate needs -ref")
+	}
+	out, err := createOutput("dot", *dot)
 	if err != nil {
 		return err
 	}
-	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states})
+	defer out.discard()
+	path := fs.Arg(0)
+	f, err := openInput(ctx, path)
+	if err != nil {
+		return err
+	}
+	x, err := treemix.ReadCSV(f, treemix.CSVOptions{States: *states, MaxMemory: *maxMem})
 	f.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+		return inFile(path, err)
 	}
-	if x, err = prepare(x, *drop, *threshold, *group); err != nil {
+	if x, err = prepare(fs, x, *drop, *threshold, *group); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	opts := treemix.Options{}
+	if _, p, _ := x.Dims(); *eta > max(p-2, 0) {
+		return fs.usagef("-eta %d: more than the %d variables less 2", *eta, p)
+	}
+	opts := treemix.Options{MaxMemory: *maxMem}
+	line := &progressLine{w: stderr}
+	defer line.end()
 	if !*quiet {
 		// one line per stage, rewritten in place as it advances
 		opts.Progress = func(stage string, done, total int) {
-			end := ""
+			line.show(fmt.Sprintf("treemix: %s %d/%d", stage, done, total))
 			if done == total {
-				end = "\n"
+				line.end()
 			}
-			fmt.Fprintf(stderr, "\r%-60s%s", fmt.Sprintf("treemix: %s %d/%d", stage, done, total), end)
 		}
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0x7e11))
@@ -94,18 +114,12 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 
 	lo := treemix.LearnOptions{Options: opts}
 	lo.Rank.Eta, lo.Rank.Xi, lo.Rank.XiScale = *eta, *xi, *xiScale
-	switch *pairs {
-	case "edges":
-		lo.Spectral.EdgesOnly = true
-	case "all":
-	default:
-		return fmt.Errorf("treemix: -pairs %q: want edges or all", *pairs)
-	}
+	lo.Spectral.EdgesOnly = *pairs == "edges"
 	if *refs != "" {
 		for _, s := range strings.Split(*refs, ",") {
 			v, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || v < 0 || v >= p {
-				return fmt.Errorf("treemix: -ref %q: not a variable", s)
+				return fs.usagef("-ref %q: not a variable (0 to %d)", s, p-1)
 			}
 			lo.Spectral.Reference = append(lo.Spectral.Reference, v)
 		}
@@ -114,6 +128,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	lo.Spectral.Seed = *seed
 	start := time.Now()
 	spec, rep, err := treemix.Learn(ctx, treemix.Empirical(train, opts), *r, lo)
+	line.end()
 	if rep != nil && rep.Rank != nil {
 		fmt.Fprintf(stdout, "union      %d edges; rank tests by separator size %v, pairs removed %v; isolated %v\n",
 			rep.Rank.Graph.NumEdges(), rep.Rank.Tests, rep.Rank.Removed, rep.Rank.Graph.Isolated())
@@ -140,7 +155,7 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 	final := spec
 	emRun := func(name string, init *treemix.Mixture, maxIter int) (*treemix.Mixture, error) {
 		t0 := time.Now()
-		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers}, MaxIter: maxIter})
+		m, res, err := treemix.EM(ctx, train, init, treemix.EMOptions{Options: treemix.Options{Workers: opts.Workers, MaxMemory: opts.MaxMemory}, MaxIter: maxIter})
 		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
 			return nil, err
 		}
@@ -153,6 +168,9 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for i := range *restarts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		init := treemix.RandomStart(rng, train, *r)
 		if _, err := emRun(fmt.Sprintf("EM random start %d", i+1), init, max(*emIter, 100)); err != nil {
 			return err
@@ -166,8 +184,8 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "  H=%d weight %.4f  tree: %s\n", h, final.Weights[h], strings.Join(edges, " "))
 	}
-	if *dot != "" {
-		if err := writeFile(*dot, func(w io.Writer) error { return treemix.WriteDOT(w, final, x.Names) }); err != nil {
+	if out != nil {
+		if err := out.commit(func(w io.Writer) error { return treemix.WriteDOT(w, final, x.Names) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "trees written to %s\n", *dot)
@@ -176,14 +194,14 @@ func runTreemix(args []string, stdout, stderr io.Writer) error {
 }
 
 // prepare drops columns, binarises and groups variables as the flags ask.
-func prepare(x *treemix.Data, drop string, threshold, group int) (*treemix.Data, error) {
+func prepare(fs *cmdFlags, x *treemix.Data, drop string, threshold, group int) (*treemix.Data, error) {
 	_, p, _ := x.Dims()
 	if drop != "" {
 		skip := make(map[int]bool)
 		for _, s := range strings.Split(drop, ",") {
 			v, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || v < 0 || v >= p {
-				return nil, fmt.Errorf("treemix: -drop %q: not a column", s)
+				return nil, fs.usagef("-drop %q: not a column (0 to %d)", s, p-1)
 			}
 			skip[v] = true
 		}

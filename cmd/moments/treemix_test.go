@@ -26,7 +26,7 @@ func TestTreemixCommand(t *testing.T) {
 	f.Close()
 	dot := filepath.Join(dir, "trees.dot")
 	var out, errb bytes.Buffer
-	if err := run([]string{"treemix", "-r", "2", "-restarts", "1", "-dot", dot, "-q", data}, &out, &errb); err != nil {
+	if err := run(bg, []string{"treemix", "-r", "2", "-restarts", "1", "-dot", dot, "-q", data}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
 	for _, want := range []string{"union", "spectral", "EM from spectral", "EM random start 1", "H=0 weight", "H=1 weight", "held-out"} {
@@ -41,14 +41,14 @@ func TestTreemixCommand(t *testing.T) {
 	// errors: bad data with a line number, d <= r, missing file
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("0,1\n1,x\n"), 0o644)
-	err = run([]string{"treemix", "-q", bad}, &out, &errb)
+	err = run(bg, []string{"treemix", "-q", bad}, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("bad data: %v", err)
 	}
-	if err := run([]string{"treemix", "-q", "-r", "3", data}, &out, &errb); err == nil || !strings.Contains(err.Error(), "d > r") {
+	if err := run(bg, []string{"treemix", "-q", "-r", "3", data}, &out, &errb); err == nil || !strings.Contains(err.Error(), "d > r") {
 		t.Fatalf("d <= r: %v", err)
 	}
-	if err := run([]string{"treemix", "-q", filepath.Join(dir, "none.csv")}, &out, &errb); err == nil {
+	if err := run(bg, []string{"treemix", "-q", filepath.Join(dir, "none.csv")}, &out, &errb); err == nil {
 		t.Fatal("missing file accepted")
 	}
 }

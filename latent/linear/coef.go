@@ -23,6 +23,12 @@ type Options struct {
 	Seed uint64
 	// Progress, if not nil, reports the stages of long runs.
 	Progress Progress
+	// MaxMemory bounds (bytes) what learning holds: the learners refuse
+	// with a *mat.MemoryError, before they allocate, a job whose n x n
+	// matrices (and, for LearnObservedBN, n x n x n tensor) would need
+	// more (see CheckMemory). 0 means mat.DefaultMaxMemory (4 GiB),
+	// negative no limit.
+	MaxMemory int64
 }
 
 // Coefficients is the result of CoefficientMatrix.
@@ -62,8 +68,11 @@ func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Optio
 func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options, rng *rand.Rand, level string) (*Coefficients, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("CoefficientMatrix", sigma)
-	if k < 1 || 3*k > n {
+	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
+	}
+	if err := o.CheckMemory(n); err != nil {
+		return nil, fmt.Errorf("linear: CoefficientMatrix%s: %w", level, err)
 	}
 	o.Progress.report("DLD"+level, 0, 1)
 	dec, err := DLDSearch(ctx, sigma, k, rng, &o.DLD)

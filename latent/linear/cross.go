@@ -52,7 +52,7 @@ func (c crossThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, [
 func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, k int, opts *DAGOptions) (*DAG, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("LearnCrossDAG", pairs)
-	if k < 1 || 3*k > n {
+	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
 	if err := checkFinite("Pairs", pairs); err != nil {
@@ -60,6 +60,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	}
 	o := opts.defaults()
 	o.Method = ECATensor
+	if err := o.Options.CheckMemory(n); err != nil {
+		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
+	}
 	l := pairs.Clone()
 	l.Symmetrize()
 	o.Progress.report("TWMLearn", 0, 1)

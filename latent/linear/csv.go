@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
@@ -18,6 +19,11 @@ type CSVOptions struct {
 	// Header says whether the first line holds the variables' names: 1
 	// yes, -1 no, 0 (default) yes if one of its fields is not a number.
 	Header int
+	// MaxMemory bounds (bytes) the samples held while reading (8 bytes a
+	// value, three times over while the array grows): reading stops with
+	// a *mat.MemoryError at the line that would pass it. 0 means
+	// mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // Data are numeric samples read by ReadCSV: the rows of X are the
@@ -64,6 +70,11 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		func(f []byte) bool { _, ok := parse(f); return ok },
 		func(line int, fields [][]byte) error {
 			cols = len(fields)
+			if len(vals)+cols > cap(vals) {
+				if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Float64s(3, len(vals)+cols), opts.MaxMemory); err != nil {
+					return fmt.Errorf("linear: ReadCSV: %w", err)
+				}
+			}
 			for j, f := range fields {
 				v, ok := parse(f)
 				if !ok {

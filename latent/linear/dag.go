@@ -171,6 +171,9 @@ type DAG struct {
 func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
 	ctx = ctxOrBackground(ctx)
 	o := opts.defaults()
+	if err := o.CheckMemory(checkSquare("LearnDAG", sigma), k); err != nil {
+		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
+	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0xda6))
 	coef, err := coefficientMatrix(ctx, sigma, k, &o.Options, rand.New(rand.NewPCG(o.Seed, 0xc0ef)), "")
 	if err != nil {

@@ -310,7 +310,7 @@ func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("DLDSearch", c)
 	o := opts.defaults()
-	if k < 1 || 3*k > n {
+	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
 	if err := checkFinite("C", c); err != nil {

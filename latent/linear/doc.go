@@ -70,4 +70,18 @@
 // line and field for malformed CSV); shape mismatches are programming
 // errors and panic. Every random choice comes from a seed in the options:
 // the same inputs give the same bits, for any number of workers.
+//
+// # Memory
+//
+// The learners follow the memory rule of package mat: Options.MaxMemory
+// (embedded in DAGOptions) and CSVOptions.MaxMemory bound what they hold
+// (0 means mat.DefaultMaxMemory, 4 GiB; negative, no limit).
+// CoefficientMatrix, LearnHierarchy, LearnDAG, LearnCrossDAG and
+// LearnObservedBN estimate their n x n matrices (60 + 10 workers of them,
+// from the measured peak heap of LearnDAG, plus the Psi slices for
+// LearnDAG; for LearnObservedBN eight and the packed n x n x n tensor) and refuse a job over the limit with a
+// *mat.MemoryError matching mat.ErrTooLarge before they allocate.
+// Options.CheckMemory and DAGOptions.CheckMemory give the same answer
+// without data, so that a program can refuse a job before it computes
+// Sigma. ReadCSV stops at the line whose samples would pass the limit.
 package linear

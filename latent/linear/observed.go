@@ -49,6 +49,9 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("LearnObservedBN", sigma)
 	o := opts.defaults()
+	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), o.observedNeed(n), o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
+	}
 	if err := checkFinite("Sigma", sigma); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
 	}

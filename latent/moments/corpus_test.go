@@ -53,7 +53,7 @@ func TestBuilder(t *testing.T) {
 func TestReadUCI(t *testing.T) {
 	docword := "3\n4\n5\n2 4 1\n1 1 2\n1 3 1\n\n3 2 7\n2 1 1\n"
 	vocab := "apple\nbanana\ncherry\ndate\n"
-	c, err := ReadUCI(strings.NewReader(docword), strings.NewReader(vocab))
+	c, err := ReadUCI(strings.NewReader(docword), strings.NewReader(vocab), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestReadUCI(t *testing.T) {
 		t.Fatalf("vocab %v", c.Vocab)
 	}
 	// An empty last document survives.
-	c, err = ReadUCI(strings.NewReader("2\n2\n1\n1 1 1\n"), nil)
+	c, err = ReadUCI(strings.NewReader("2\n2\n1\n1 1 1\n"), nil, nil)
 	if err != nil || c.NumDocs() != 2 || c.Doc(1).Len() != 0 || c.Vocab != nil {
 		t.Fatalf("%v %+v", err, c)
 	}
@@ -92,9 +92,9 @@ func TestReadUCI(t *testing.T) {
 		}
 		var err error
 		if v != nil {
-			_, err = ReadUCI(strings.NewReader(tc.in), v)
+			_, err = ReadUCI(strings.NewReader(tc.in), v, nil)
 		} else {
-			_, err = ReadUCI(strings.NewReader(tc.in), nil)
+			_, err = ReadUCI(strings.NewReader(tc.in), nil, nil)
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ReadUCI(%q): error %v, want one containing %q", tc.in, err, tc.want)

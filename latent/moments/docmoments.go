@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -176,6 +177,11 @@ func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 floa
 		return nil, fmt.Errorf("moments: NewDocMoments: the LDA variant needs alpha0 > 0, got %v", alpha0)
 	}
 	n := src.VocabSize()
+	total := src.NumDocs()
+	if err := opts.check(fmt.Sprintf("the first moment of a vocabulary of %d words", n),
+		size.Scale(opts.accs(total, chunkSize(total)), size.Float64s(n+1))); err != nil {
+		return nil, fmt.Errorf("moments: NewDocMoments: %w", err)
+	}
 	acc, err := reduce(ctx, src.NumDocs(), opts,
 		func() *MeanAccumulator { return NewMeanAccumulator(n) },
 		func(a *MeanAccumulator, lo, hi int) { src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
@@ -208,6 +214,12 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 	n, k := x.Dims()
 	if n != len(m.M1) {
 		panic(fmt.Sprintf("moments: PairsTimes: X is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
+	}
+	// Each accumulator holds n x k sums and n weights; Finalize copies
+	// the sums.
+	if err := m.opts.check(fmt.Sprintf("the products with Pairs of a vocabulary of %d words", n),
+		m.opts.docPassNeed(m.src, m.NNZ, n, size.Float64s(n, k+1), size.Float64s(n, k))); err != nil {
+		return nil, fmt.Errorf("moments: PairsTimes: %w", err)
 	}
 	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *PairsAccumulator { return NewPairsAccumulator(x) },

@@ -13,7 +13,7 @@ import (
 func ExampleReadUCI() {
 	docword := "3\n4\n5\n1 1 2\n1 3 1\n2 1 1\n2 4 1\n3 2 7\n"
 	vocab := "apple\nbanana\ncherry\ndate\n"
-	c, err := moments.ReadUCI(strings.NewReader(docword), strings.NewReader(vocab))
+	c, err := moments.ReadUCI(strings.NewReader(docword), strings.NewReader(vocab), nil)
 	if err != nil {
 		panic(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"runtime"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/mat"
 )
 
 // Options controls a pass over the data. The zero value uses GOMAXPROCS
@@ -17,6 +19,25 @@ type Options struct {
 	// of items (documents or samples) done and the total. Calls may come
 	// from several goroutines, but never two at once.
 	Progress func(done, total int)
+	// MaxMemory bounds (in bytes) what a pass may allocate for its
+	// accumulators and results; a pass that would need more returns a
+	// *mat.MemoryError (matching mat.ErrTooLarge) before it allocates.
+	// 0 means mat.DefaultMaxMemory (4 GiB), negative no limit. See the
+	// package documentation.
+	MaxMemory int64
+}
+
+// accs returns how many accumulators a pass over total items in chunks
+// of size holds at once at most: the result and, per par.Reduce, up to
+// two per worker, never more than there are chunks.
+func (o Options) accs(total, size int) int {
+	chunks := (total + max(size, 1) - 1) / max(size, 1)
+	return 1 + min(2*o.workers(), chunks)
+}
+
+// check applies the memory rule to a pass that needs need bytes.
+func (o Options) check(what string, need int64) error {
+	return mat.CheckMemory(what, need, o.MaxMemory)
 }
 
 func (o Options) workers() int {
@@ -54,4 +75,11 @@ func reduce[A any](ctx context.Context, total int, opts Options, newAcc func() A
 // reduceSized is reduce with chunks of size items.
 func reduceSized[A any](ctx context.Context, total, size int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
 	return par.Reduce(ctx, total, size, opts.workers(), opts.Progress, newAcc, work, merge, reset)
+}
+
+// docPassNeed returns the bytes of a pass over the documents of src
+// whose accumulators hold perAcc bytes each, plus extra.
+func (o Options) docPassNeed(src Source, nnz, n int, perAcc, extra int64) int64 {
+	total := src.NumDocs()
+	return size.Add(size.Scale(o.accs(total, wideChunk(total, nnz, n)), perAcc), extra)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	memsize "github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -37,6 +38,13 @@ func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMo
 		return nil, fmt.Errorf("moments: NewSampleMoments: no samples")
 	}
 	size := chunkSize(total)
+	// Each accumulator holds a block of samples and the d x d sum; each
+	// worker forms one Gram matrix at a time.
+	need := memsize.Add(memsize.Scale(opts.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Float64s(d, d), memsize.Float64s(d))),
+		memsize.Scale(opts.workers(), memsize.Float64s(d, d)))
+	if err := opts.check(fmt.Sprintf("the moments of %d variables", d), need); err != nil {
+		return nil, fmt.Errorf("moments: NewSampleMoments: %w", err)
+	}
 	newBlock := func() *blockAcc {
 		return &blockAcc{block: mat.Zeros(size, d), vec: make([]float64, d)}
 	}
@@ -93,6 +101,13 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 	_, m := zetas.Dims()
 	total := s.N
 	size := chunkSize(total)
+	// Each accumulator holds a block of samples and m sums, d x d; each
+	// worker forms a scaled block and a product at a time.
+	need := memsize.Add(memsize.Scale(s.opts.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Scale(m, memsize.Float64s(d, d)))),
+		memsize.Scale(s.opts.workers(), memsize.Add(memsize.Float64s(size, d+m), memsize.Float64s(d, d))))
+	if err := s.opts.check(fmt.Sprintf("the third-moment slices of %d variables", d), need); err != nil {
+		return nil, fmt.Errorf("moments: Psi: %w", err)
+	}
 	acc, err := reduce(ctx, total, s.opts,
 		func() *blockAcc {
 			a := &blockAcc{block: mat.Zeros(size, d)}

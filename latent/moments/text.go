@@ -10,6 +10,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	memsize "github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/mat"
 )
 
 // Tokenizer splits text into tokens and calls emit with each, lower-cased.
@@ -156,6 +159,11 @@ type TextOptions struct {
 	// Include, if not nil, says which files are documents (paths as
 	// fs.WalkDir gives them, relative to the root of the file system).
 	Include func(path string) bool
+	// MaxMemory bounds (bytes) what reading holds: the corpus built so
+	// far (twice: the documents, then the corpus) and the next file.
+	// Reading stops with a *mat.MemoryError before a file that would
+	// pass it. 0 means mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // ReadText reads every regular file of fsys (in the lexical order of
@@ -189,6 +197,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 	var docs []Doc
 	var count []uint32
 	var touched []int32
+	var held int64 // bytes of ids, names and docs, estimated
 	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -196,10 +205,19 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		if !d.Type().IsRegular() || (opts.Include != nil && !opts.Include(path)) {
 			return nil
 		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d files read and %s", len(docs), path),
+			memsize.Add(memsize.Scale(2, held), memsize.Mul(4, len(count)), info.Size()), opts.MaxMemory); err != nil {
+			return err
+		}
 		data, err := fs.ReadFile(fsys, path)
 		if err != nil {
 			return err
 		}
+		words0 := len(ids)
 		touched = touched[:0]
 		tok(data, func(t []byte) {
 			if utf8.RuneCount(t) < minLen {
@@ -227,6 +245,9 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		}
 		names = append(names, path)
 		docs = append(docs, doc)
+		// A word costs its map entry and string; a document its path,
+		// two slice headers and 8 bytes a distinct word.
+		held = memsize.Add(held, memsize.Mul(len(ids)-words0, 64), memsize.Mul(len(touched), 8), memsize.Mul(len(path)+64, 1))
 		return nil
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package moments
 import (
 	"context"
 	"fmt"
+	"github.com/moments-go/moments/internal/size"
 
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -138,6 +139,14 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	n, k := w.Dims()
 	if n != len(m.M1) {
 		panic(fmt.Sprintf("moments: WhitenedTriples: W is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
+	}
+	// Each accumulator holds the packed k x k x k tensor, two n x k
+	// matrices (U and the pairs' sums), two n-vectors and a block of
+	// whitened documents.
+	perAcc := size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(tripleBlock+1, k))
+	if err := m.opts.check(fmt.Sprintf("the whitened third moment (k = %d) of a vocabulary of %d words", k, n),
+		m.opts.docPassNeed(m.src, m.NNZ, n, perAcc, size.Scale(8, size.Packed3(k)))); err != nil {
+		return nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
 	}
 	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },

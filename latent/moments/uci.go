@@ -7,6 +7,10 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"unsafe"
+
+	memsize "github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/mat"
 )
 
 // ReadUCI reads a corpus in the UCI bag-of-words format: docword holds
@@ -18,8 +22,16 @@ import (
 // Malformed input is an error that names the line: a missing or
 // non-numeric field, an id out of range, a zero count, a repeated
 // (document, word) pair, or a number of entries or vocabulary lines
-// different from the header.
-func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
+// different from the header. What the reader allocates while reading
+// grows with the entries it reads, never with what the header claims;
+// a corpus that would need more than opts.MaxMemory is refused with a
+// *mat.MemoryError before its document index (D+1 ints) is allocated.
+// nil opts means the defaults.
+func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
+	var o UCIOptions
+	if opts != nil {
+		o = *opts
+	}
 	sc := bufio.NewScanner(docword)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -52,7 +64,8 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 		count     uint32
 		line      int
 	}
-	entries := make([]entry, 0, min(nnz, 1<<24))
+	// The entries grow with the data read, not with the header's NNZ.
+	entries := make([]entry, 0, min(nnz, 1<<16))
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
@@ -108,6 +121,12 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
 		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
 	}
+	// The entries read, and the corpus: ptr (nd+1 ints), words and
+	// counts (4 bytes each per entry).
+	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(entry{}))+8), memsize.Mul(nd+1, 8))
+	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
+	}
 	slices.SortFunc(entries, func(a, b entry) int {
 		if a.doc != b.doc {
 			return int(a.doc - b.doc)
@@ -139,6 +158,13 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 		c.Vocab = names
 	}
 	return c, nil
+}
+
+// UCIOptions controls ReadUCI. The zero value gives the defaults.
+type UCIOptions struct {
+	// MaxMemory bounds (bytes) the corpus the header announces; 0 means
+	// mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // readLines returns the non-blank lines of r, trimmed.

@@ -3,7 +3,9 @@ package topic
 import (
 	"context"
 	"fmt"
+	"runtime"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
@@ -25,6 +27,13 @@ type CorrelatedOptions struct {
 	DAG linear.DAGOptions
 	// Passes configures the passes over the documents.
 	Passes moments.Options
+	// MaxMemory bounds (bytes) what Correlated holds: the n x n Pairs
+	// with the accumulators of its pass (1 + 2 workers of them, n x
+	// (n+1) each) and the matrices of linear.LearnCrossDAG. A job that
+	// would need more is refused with a *mat.MemoryError before the
+	// first pass. 0 means mat.DefaultMaxMemory (4 GiB), negative no
+	// limit; it also bounds Passes and DAG where their MaxMemory is 0.
+	MaxMemory int64
 }
 
 // Correlated learns a correlated topic model (TMLearn of the topic-model
@@ -50,6 +59,23 @@ func Correlated(ctx context.Context, src moments.Source, k int, opts *Correlated
 	n := src.VocabSize()
 	if n > MaxCorrelatedVocab {
 		return nil, fmt.Errorf("topic: Correlated: a vocabulary of %d words (at most %d: restrict it first)", n, MaxCorrelatedVocab)
+	}
+	if o.Passes.MaxMemory == 0 {
+		o.Passes.MaxMemory = o.MaxMemory
+	}
+	if o.DAG.MaxMemory == 0 {
+		o.DAG.MaxMemory = o.MaxMemory
+	}
+	workers := o.Passes.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	pass := size.Add(size.Float64s(n, n+1), size.Scale(1+2*workers, size.Float64s(n, n+1)))
+	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d words", n), pass, o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("topic: Correlated: %w", err)
+	}
+	if err := o.DAG.Options.CheckMemory(n); err != nil {
+		return nil, fmt.Errorf("topic: Correlated: %w", err)
 	}
 	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
 	if err != nil {

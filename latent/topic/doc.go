@@ -31,4 +31,19 @@
 // Result.Infer estimates the topic proportions of a document by a few
 // variational fixed-point iterations given the topics and alpha, from
 // which come labels (the most probable topic) and held-out perplexity.
+//
+// # Memory
+//
+// The learners follow the memory rule of package mat: Options.MaxMemory
+// (and CorrelatedOptions.MaxMemory) bound what learning holds, 0 meaning
+// mat.DefaultMaxMemory (4 GiB) and a negative value no limit. LDA, ECA
+// and Correlated estimate, before their first pass, the largest
+// allocations the job needs (the sketches of Pairs, n x (k+11), and the
+// accumulators of the passes, up to 1 + 2 workers of them; for
+// Correlated the n x n Pairs) and refuse a job over the limit with a
+// *mat.MemoryError matching mat.ErrTooLarge. LDA and ECA learn on the
+// words that occur in the corpus when fewer than half of the declared
+// vocabulary do (the other words have zero rows in every moment, hence
+// in every topic): a vocabulary declared far larger than the corpus
+// costs only the n x k topics returned and five bytes a word.
 package topic

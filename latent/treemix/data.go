@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/internal/csvscan"
+	"github.com/moments-go/moments/mat"
 )
 
 // MaxStates is the largest number of states a variable may have: states
@@ -207,6 +209,11 @@ type CSVOptions struct {
 	// Header: 0 (the default) treats the first line as a header when one
 	// of its fields is not an integer; 1 always reads a header; -1 never.
 	Header int
+	// MaxMemory bounds (bytes) what reading holds (a byte a value, about
+	// four times over while the columns grow and are copied): reading
+	// stops with a *mat.MemoryError at the line that would pass it. 0
+	// means mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // ReadCSV reads integer CSV: one sample a line, one non-negative integer
@@ -228,12 +235,17 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		limit = opts.States
 	}
 	var cols [][]uint8
+	values := 0
 	maxSeen := -1
 	names, lines, err := csvscan.Records(r, comma, opts.Header,
 		func(f []byte) bool { _, err := strconv.Atoi(string(f)); return err == nil },
 		func(line int, fields [][]byte) error {
 			if cols == nil {
 				cols = make([][]uint8, len(fields))
+			}
+			values += len(fields)
+			if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Add(size.Mul(4, values), size.Mul(24, len(fields))), opts.MaxMemory); err != nil {
+				return fmt.Errorf("treemix: ReadCSV: %w", err)
 			}
 			for j, f := range fields {
 				v, err := strconv.Atoi(string(f))

@@ -56,4 +56,18 @@
 // starting Mixture: RandomStart for the baseline, or the spectral
 // estimate. Passes over the data are parallel, in fixed chunks merged in
 // order, so results are bit-identical for any number of workers.
+//
+// # Memory
+//
+// Every stage follows the memory rule of package mat: Options.MaxMemory
+// (shared by LearnOptions, RankOptions, SpectralOptions and EMOptions)
+// and CSVOptions.MaxMemory bound what a stage holds (0 means
+// mat.DefaultMaxMemory, 4 GiB; negative, no limit). Count checks the
+// tables it is asked for, RankTest each level's tests before listing
+// them (a level costs about 600 bytes and one table of d^(level+2)
+// cells a test), EM its weighted pair tables (r p(p-1)/2 d^2 values per
+// accumulator); a stage over the limit is refused with a
+// *mat.MemoryError matching mat.ErrTooLarge before it allocates.
+// RankTest stops at the first level without tests: no higher level can
+// have any.
 package treemix

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/moments-go/moments/internal/size"
 )
 
 // EMOptions controls EM. The zero value runs at most 100 iterations,
@@ -78,6 +80,16 @@ func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, 
 	}
 	if x.n == 0 {
 		return nil, EMResult{}, fmt.Errorf("%w: no samples", ErrBadData)
+	}
+	// Each accumulator of the E-step holds r weighted tables of every
+	// pair, d x d; the M-step, the p x p mutual informations of each
+	// component.
+	r, p, d := len(init.Nets), x.p, init.States
+	chunks := (x.n + chunkRows(x.n) - 1) / chunkRows(x.n)
+	accs := 1 + min(2*opts.workers(), chunks)
+	need := size.Add(size.Scale(accs, size.Float64s(r, p*(p-1)/2, d, d)), size.Float64s(2, p, p))
+	if err := opts.check(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
+		return nil, EMResult{}, fmt.Errorf("treemix: EM: %w", err)
 	}
 	m := init
 	var res EMResult

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -94,6 +95,13 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
 	eta := opts.eta(r)
+	// Before anything p x p: the statistics, the graph and its copy, and
+	// the tests of level 0, one a pair (see perTest below).
+	need := size.Add(size.Float64s(p, p), size.Mul(2, p, p),
+		size.Scale(int(min(size.Mul(p, p-1)/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
+	if err := opts.check(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
+		return nil, fmt.Errorf("treemix: RankTest: %w", err)
+	}
 	res := &RankResult{Graph: CompleteGraph(p), Separators: make(map[[2]int][]int)}
 	th := newThreshold(src, d, opts)
 	// strength[u*p+v] is the level-0 statistic of {u, v}: how far
@@ -101,6 +109,17 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 	strength := make([]float64, p*p)
 	for level := 0; level <= eta; level++ {
 		g := res.Graph.Clone() // adjacency at the start of the level
+		// Refuse a level whose tests and tables would pass the memory
+		// limit before listing them: each test costs its entry in the
+		// lists and maps (about 600 bytes: 500-560 measured at level 0 with
+		// d = 2, p = 500 and 1000) and at most one table of
+		// d^(level+2) cells.
+		bound := testBound(g, level, opts.Candidates)
+		perTest := size.Add(600, size.Scale(8, powSat(d, level+2)))
+		if err := opts.check(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
+			size.Scale(int(min(bound, size.Max/2)), perTest)); err != nil {
+			return nil, fmt.Errorf("treemix: RankTest: %w", err)
+		}
 		type test struct {
 			u, v int
 			sep  []int
@@ -133,7 +152,9 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		res.Tests = append(res.Tests, len(tests))
 		res.Removed = append(res.Removed, 0)
 		if len(tests) == 0 {
-			continue
+			// The graph only loses edges and a level's sets come from
+			// the neighbours: no test at this level, none at any higher.
+			break
 		}
 		// One table per distinct variable set, sorted.
 		index := make(map[string]int)
@@ -193,6 +214,66 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		}
 	}
 	return res, nil
+}
+
+// testBound returns an upper bound on the tests of a level of RankTest
+// on the graph g (saturating): the edges at level 0; at level 1 the
+// neighbours of either end of each edge; from level 2 on the subsets of
+// size level of the candidates of each end.
+func testBound(g *Graph, level, candidates int) int64 {
+	deg := make([]int, g.n)
+	for u := range g.n {
+		for v := range g.n {
+			if g.adj[u*g.n+v] {
+				deg[u]++
+			}
+		}
+	}
+	var n int64
+	for u := range g.n {
+		for v := u + 1; v < g.n; v++ {
+			if !g.adj[u*g.n+v] {
+				continue
+			}
+			n = size.Add(n, testsOfEdge(deg[u]-1, deg[v]-1, level, candidates))
+		}
+	}
+	return n
+}
+
+// testsOfEdge bounds the tests of one edge at a level of RankTest, its
+// ends having du and dv other neighbours.
+func testsOfEdge(du, dv, level, candidates int) int64 {
+	switch level {
+	case 0:
+		return 1
+	case 1:
+		return int64(du + dv)
+	}
+	k := candidates
+	if k == 0 {
+		k = 8
+	}
+	if k > 0 {
+		du, dv = min(du, k), min(dv, k)
+	}
+	return size.Add(binomial(du, level), binomial(dv, level))
+}
+
+// binomial returns n choose k (saturating; 0 when k > n).
+func binomial(n, k int) int64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	k = min(k, n-k)
+	c := int64(1)
+	for i := 1; i <= k; i++ {
+		if c > size.Max/int64(n-k+i) {
+			return size.Max
+		}
+		c = c * int64(n-k+i) / int64(i)
+	}
+	return c
 }
 
 // candidates returns the neighbours of u or v other than u and v.

@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/mat"
 )
 
 // Options controls the passes over the data. The zero value uses
@@ -17,9 +18,25 @@ type Options struct {
 	// with a short description of the stage, the work done and the
 	// total (in units of the stage). Calls never overlap.
 	Progress func(stage string, done, total int)
+	// MaxMemory bounds (bytes) what a stage holds: the tables of counts
+	// of a pass (Count, each level of RankTest), the pair tables of EM.
+	// A stage that would need more is refused with a *mat.MemoryError
+	// before it allocates them. 0 means mat.DefaultMaxMemory (4 GiB),
+	// negative no limit.
+	MaxMemory int64
 }
 
-func (o Options) isZero() bool { return o.Workers == 0 && o.Progress == nil }
+func (o Options) isZero() bool { return o.Workers == 0 && o.Progress == nil && o.MaxMemory == 0 }
+
+// check applies the memory rule to a stage that needs need bytes.
+func (o Options) check(what string, need int64) error {
+	return mat.CheckMemory(what, need, o.MaxMemory)
+}
+
+// tableBytes is the memory of a Table over m variables with d states
+// beyond its cells: the struct, its variables and the bookkeeping of
+// the pass that fills it.
+func tableBytes(m int) int64 { return int64(96 + 16*m) }
 
 func (o Options) workers() int {
 	if o.Workers > 0 {

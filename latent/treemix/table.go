@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/moments-go/moments/internal/size"
 )
 
 // Table is a joint table (counts or probabilities) of a few variables.
@@ -20,6 +22,15 @@ type Table struct {
 // states each.
 func NewTable(vars []int, d int) *Table {
 	return &Table{Vars: vars, States: d, P: make([]float64, pow(d, len(vars)))}
+}
+
+// powSat returns d^k, or size.Max on overflow.
+func powSat(d, k int) int64 {
+	n := int64(1)
+	for range k {
+		n = size.Mul(int(n), d)
+	}
+	return n
 }
 
 func pow(d, k int) int {
@@ -139,6 +150,17 @@ const maxPassCells = 1 << 22
 // different parts of a data set merge with Table.Add. It panics if a set
 // names a variable out of range or twice.
 func Count(ctx context.Context, x *Data, sets [][]int, opts Options) ([]*Table, error) {
+	var need, cells int64
+	for _, s := range sets {
+		c := powSat(x.d, len(s))
+		cells = size.Add(cells, c)
+		need = size.Add(need, tableBytes(len(s)), size.Scale(8, c))
+	}
+	// Each live accumulator of a pass holds up to maxPassCells counters.
+	need = size.Add(need, size.Scale(1+2*opts.workers(), size.Scale(4, min(maxPassCells, cells))))
+	if err := opts.check(fmt.Sprintf("the %d tables of counts", len(sets)), need); err != nil {
+		return nil, fmt.Errorf("treemix: Count: %w", err)
+	}
 	out := make([]*Table, len(sets))
 	for i, s := range sets {
 		seen := make(map[int]bool, len(s))
