@@ -95,12 +95,9 @@ func (s *linSrc) spoil(x *mat.Dense) {
 	}
 }
 
-// samples decodes an N x n sample matrix (n in lo..hi-1, N in 0..3n+9)
-// of skewed values at a scale of 2^-20..2^20 (or at the edges of the
-// exponent range), then spoiled.
-func (s *linSrc) samples(lo, hi int) *mat.Dense {
-	n := lo + int(s.byte())%(hi-lo)
-	rows := int(s.byte()) % (3*n + 10)
+// samples decodes an n x rows sample matrix of skewed values at a scale
+// of 2^-20..2^20 (or at the edges of the exponent range), then spoiled.
+func (s *linSrc) samples(rows, n int) *mat.Dense {
 	e := int(s.byte()%41) - 20
 	if c := s.byte(); c%16 == 0 {
 		e = 1000 - 2000*int(c%32/16) + int(s.byte()%20)
@@ -264,8 +261,7 @@ func seedTopic(f *testing.F) {
 }
 
 // checkTopic checks a topic.Result of k topics over n words: finite
-// parts of the documented shapes; for LDA, topics on the simplex and
-// positive... alphas.
+// parts of the documented shapes and, for LDA, topics on the simplex.
 func checkTopic(t *testing.T, res *topic.Result, n, k int, lda bool) {
 	t.Helper()
 	checkFinite(t, "Topics", res.Topics, n, k)
@@ -344,14 +340,16 @@ type dagCase struct {
 	opts  linear.DAGOptions
 }
 
-// dagFrom decodes samples with n in lo..hi-1, forms their moments as the
-// CLI does (nil when NewSampleMoments fails), and the options.
+// dagFrom decodes, in this order, the options byte h, n in lo..hi-1, N
+// in 0..3n+9, k (any int, 2^62 included), the options, and then the
+// samples; it forms their moments as the CLI does (nil when
+// NewSampleMoments fails).
 func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 	s := newLinSrc(data)
 	h := s.byte()
-	x := s.samples(lo, hi)
-	_, n := x.Dims()
-	dc := dagCase{x: x, k: s.count(n/3 + 2)}
+	n := lo + int(s.byte())%(hi-lo)
+	rows := int(s.byte()) % (3*n + 10)
+	dc := dagCase{k: s.count(n/3 + 2)}
 	dc.opts = linear.DAGOptions{
 		Options: linear.Options{
 			DLD:  linear.DLDOptions{Partitions: s.small(6), StopRatio: s.option(1e-6), RCond: s.option(1e-10), Workers: s.count(4), LowerRank: h&2 != 0},
@@ -367,6 +365,8 @@ func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 		LambdaFromSecond: h&64 != 0,
 		Prune:            s.option(0.01),
 	}
+	x := s.samples(rows, n)
+	dc.x = x
 	mo := moments.Options{Workers: 1 + 2*int(h&1)}
 	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, mo)
 	if err != nil {
@@ -381,15 +381,24 @@ func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 }
 
 func seedDAG(f *testing.F) {
-	f.Add([]byte{0, 3, 20, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
-	f.Add([]byte{1, 7, 30, 22, 3, 1})
-	f.Add([]byte{16, 6, 24, 18, 5, 1, 0, 1, 2, 1, 7, 0, 0})   // ECAPower
-	f.Add([]byte{32, 6, 24, 18, 5, 1, 0, 1, 2, 1, 7, 0, 0})   // ECASingle
-	f.Add([]byte{0, 5, 2, 20, 1})                             // fewer samples than variables
-	f.Add([]byte{0, 1, 0, 20, 1})                             // no samples
-	f.Add([]byte{0, 6, 20, 0, 32, 244})                       // exponent near +1000; k = 2^62
-	f.Add([]byte{0, 6, 20, 20, 1, 3, 2, 0, 1, 0, 1, 2, 2, 0}) // a NaN cell
-	f.Add(bytes.Repeat([]byte{0x31}, 120))                    // constant columns
+	// h, n, N, k, then the options (0: defaults) and the samples.
+	opts := []byte{3, 0, 0, 2, 0, 0, 7, 5, 0, 0, 0, 0, 0}
+	seed := func(head []byte, tail ...byte) []byte {
+		return append(append(append([]byte{}, head...), opts...), tail...)
+	}
+	f.Add(seed([]byte{0, 5, 20, 1}, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))
+	f.Add(seed([]byte{1, 8, 30, 2}, 22, 3, 1))
+	f.Add(seed([]byte{16, 6, 24, 1}, 18, 5, 1, 0, 1, 2, 1, 7, 0, 0))   // ECAPower
+	f.Add(seed([]byte{32, 6, 24, 1}, 18, 5, 1, 0, 1, 2, 1, 7, 0, 0))   // ECASingle
+	f.Add(seed([]byte{0, 5, 2, 1}, 20, 1))                             // fewer samples than variables
+	f.Add(seed([]byte{0, 1, 0, 1}, 20, 1))                             // no samples
+	f.Add(seed([]byte{0, 6, 20, 1}, 0, 32, 4))                         // scale near 2^1004
+	f.Add(seed([]byte{0, 6, 20, 1}, 0, 48, 4))                         // scale near 2^-996
+	f.Add(seed([]byte{0, 6, 20, 0}))                                   // k = 0
+	f.Add(seed([]byte{0, 6, 20, 242}))                                 // k = 2^62 (issue 14)
+	f.Add(seed([]byte{0, 6, 20, 255}))                                 // k = MaxInt
+	f.Add(seed([]byte{0, 6, 20, 1}, 20, 1, 3, 2, 0, 1, 0, 1, 2, 2, 0)) // spoiled: a NaN cell
+	f.Add(bytes.Repeat([]byte{0x31}, 120))                             // constant columns
 }
 
 // FuzzLearnDAG: linear.LearnDAG on the moments of small samples (n <= 9)
