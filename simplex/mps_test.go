@@ -194,3 +194,12 @@ func TestReadMPSSolve(t *testing.T) {
 	}
 	solveAll(t, p, Optimal, 22.75)
 }
+
+// TestReadMPSBOM reads an MPS file that starts with a UTF-8 byte order
+// mark, which would otherwise spoil the NAME line.
+func TestReadMPSBOM(t *testing.T) {
+	p, err := ReadMPS(strings.NewReader("\ufeff"+freeMPS), nil)
+	if err != nil || p.Name != "TESTLP" {
+		t.Fatalf("%v, name %q", err, p.Name)
+	}
+}

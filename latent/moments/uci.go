@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // ReadUCI reads a corpus in the UCI bag-of-words format: docword holds
@@ -18,7 +20,8 @@ import (
 // Malformed input is an error that names the line: a missing or
 // non-numeric field, an id out of range, a zero count, a repeated
 // (document, word) pair, or a number of entries or vocabulary lines
-// different from the header.
+// different from the header. A UTF-8 byte order mark at the start of
+// either file is skipped.
 func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 	sc := bufio.NewScanner(docword)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -33,7 +36,11 @@ func ReadUCI(docword, vocab io.Reader) (*Corpus, error) {
 				return nil, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
 			}
 			line++
-			if f := bytes.TrimSpace(sc.Bytes()); len(f) > 0 {
+			b := sc.Bytes()
+			if line == 1 {
+				b = csvscan.TrimBOM(b)
+			}
+			if f := bytes.TrimSpace(b); len(f) > 0 {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
 					return nil, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
@@ -147,7 +154,11 @@ func readLines(r io.Reader) ([]string, error) {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var out []string
 	for n := 1; sc.Scan(); n++ {
-		if s := string(bytes.TrimSpace(sc.Bytes())); s != "" {
+		b := sc.Bytes()
+		if n == 1 {
+			b = csvscan.TrimBOM(b)
+		}
+		if s := string(bytes.TrimSpace(b)); s != "" {
 			out = append(out, s)
 		}
 	}
