@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
@@ -31,12 +32,14 @@ type Options struct {
 	// computes both.
 	Want Want
 	// MaxSweeps caps the Jacobi sweeps; 0 means 30 (as LAPACK's
-	// dgesvj). Preconditioned matrices typically need 4 to 8.
+	// dgesvj). Preconditioned matrices typically need 4 to 8. A negative
+	// value is an error (ErrBadOption).
 	MaxSweeps int
 	// Tol is the convergence threshold on the cosine of the angle between
 	// two rows of the preconditioned factor; 0 means sqrt(p)*eps with
 	// p = min(m, n) and eps = 2^-53. Larger values trade accuracy for
-	// speed.
+	// speed. It must be finite and in [0, 1), or Factorize returns an
+	// error wrapping ErrBadOption.
 	Tol float64
 }
 
@@ -90,7 +93,8 @@ type SVD struct {
 // values can differ from those of the full factorization in the last
 // bits.
 //
-// Factorize returns ErrNotFinite if a holds NaN or an infinity, and a
+// Factorize returns an error wrapping ErrBadOption for an option out of
+// range, ErrNotFinite if a holds NaN or an infinity, and a
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
 // not converge within the cap.
 func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
@@ -98,7 +102,13 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxSweeps <= 0 {
+	if err := checkJacobi("Options", o.MaxSweeps, o.Tol); err != nil {
+		return nil, err
+	}
+	if o.Want < WantUV || o.Want > WantNone {
+		return nil, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
+	}
+	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30
 	}
 	m, n := a.Dims()

@@ -1,6 +1,9 @@
 package tensor3
 
 import (
+	"errors"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -36,3 +39,16 @@ func TestParallelForPanic(t *testing.T) {
 
 //go:noinline
 func panicAt(i int) { panic(i) }
+
+// TestPowerBadTol: a NaN or infinite PowerOptions.Tol is an error that
+// names the option, not a silent early (or never) stop.
+func TestPowerBadTol(t *testing.T) {
+	s := New(2, nil)
+	s.Set(0, 0, 0, 1)
+	for _, tol := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := PowerMethod(s, 1, rand.New(rand.NewPCG(1, 2)), &PowerOptions{Tol: tol})
+		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "PowerOptions.Tol") {
+			t.Errorf("Tol %v: error %v", tol, err)
+		}
+	}
+}
