@@ -70,6 +70,9 @@ type EMResult struct {
 // log-likelihood is in the result. Reaching MaxIter without meeting Tol
 // returns the model with an error that wraps ErrNoConvergence.
 func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, EMResult, error) {
+	if err := opts.check(); err != nil {
+		return nil, EMResult{}, err
+	}
 	if err := init.Validate(); err != nil {
 		return nil, EMResult{}, err
 	}

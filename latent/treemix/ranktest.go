@@ -93,6 +93,9 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	eta := opts.eta(r)
 	res := &RankResult{Graph: CompleteGraph(p), Separators: make(map[[2]int][]int)}
 	th := newThreshold(src, d, opts)
