@@ -459,10 +459,20 @@ func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *ma
 
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
-// moved. It takes O(n log n).
+// moved. It takes O(n log n). If v holds NaN or an infinity, every entry
+// becomes NaN and so does the distance.
 func ProjectSimplex(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
+	}
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			// No projection is defined: make that visible in every entry.
+			for i := range v {
+				v[i] = math.NaN()
+			}
+			return math.NaN()
+		}
 	}
 	u := append([]float64(nil), v...)
 	slices.Sort(u)

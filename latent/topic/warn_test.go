@@ -97,3 +97,12 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectSimplexNaN: a NaN used to leave the other entries looking
+// like a distribution; now every entry and the distance are NaN.
+func TestProjectSimplexNaN(t *testing.T) {
+	v := []float64{math.NaN(), 0.5, 0.7}
+	if d := ProjectSimplex(v); !math.IsNaN(d) || !math.IsNaN(v[1]) || !math.IsNaN(v[2]) {
+		t.Fatalf("distance %v, v %v", d, v)
+	}
+}

@@ -131,3 +131,13 @@ func TestBadOptions(t *testing.T) {
 		RandomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{MinWeight: 0.6})
 	}()
 }
+
+// TestExactNaN: the exact tables of a mixture with a NaN weight are an
+// error, not NaN tables fed to the learners.
+func TestExactNaN(t *testing.T) {
+	m := RandomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{})
+	m.Weights[0] = math.NaN()
+	if _, _, err := Learn(context.Background(), Exact(m), 2, LearnOptions{}); !errors.Is(err, ErrBadData) {
+		t.Fatalf("Learn on a mixture with a NaN weight: %v", err)
+	}
+}
