@@ -567,7 +567,7 @@ func twmRecoverable(t *testing.T, m twmModel) bool {
 	if err != nil || !(sv[k-1]*twmCondMax >= sv[0]) {
 		return false
 	}
-	if !linear.CheckExpansion(m.a, 0).Holds {
+	if rep, err := linear.CheckExpansion(m.a, 0); err != nil || !rep.Holds {
 		return false
 	}
 	covered, err := linear.L1Recovery(m.a, m.h, &m.opts)
@@ -622,7 +622,7 @@ func parseCSVRef(data []byte, opts linear.CSVOptions) csvParse {
 	if comma == 0 {
 		comma = ','
 	}
-	text := string(data)
+	text := strings.TrimPrefix(string(data), "\ufeff") // a byte order mark is skipped
 	lines := strings.Split(text, "\n")
 	if strings.HasSuffix(text, "\n") || text == "" {
 		lines = lines[:len(lines)-1]

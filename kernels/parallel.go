@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/moments-go/moments/internal/carry"
 )
 
 var maxWorkers atomic.Int64
@@ -38,22 +40,33 @@ func workersFor(flops float64) int {
 }
 
 // parallel runs f(0), ..., f(w-1), each on its own goroutine except
-// f(0), which runs on the caller's, and returns when all are done.
+// f(0), which runs on the caller's, and returns when all are done. A
+// panic in any f is carried back: once all have returned, parallel
+// panics on the caller's goroutine with a *carry.Panic that holds the
+// original value and the stack of the goroutine that panicked.
 func parallel(w int, f func(worker int)) {
 	if w <= 1 {
 		f(0)
 		return
 	}
-	var wg sync.WaitGroup
+	var (
+		wg     sync.WaitGroup
+		caught carry.Catcher
+	)
 	wg.Add(w - 1)
 	for i := 1; i < w; i++ {
 		go func() {
 			defer wg.Done()
+			defer caught.Catch(nil)
 			f(i)
 		}()
 	}
-	f(0)
+	func() {
+		defer caught.Catch(nil)
+		f(0)
+	}()
 	wg.Wait()
+	caught.Repanic()
 }
 
 // buffers recycles the 64-byte aligned scratch space of the packing

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -62,18 +63,41 @@ func scaleInPlace(a *mat.Dense) int {
 	if r == 0 || c == 0 {
 		return 0
 	}
-	amax := a.NormMax()
-	if amax == 0 || (amax >= 0x1p-500 && amax <= 0x1p500) {
-		return 0
+	e := scaleExp(a.NormMax(), r, c)
+	if e != 0 {
+		scalePow2(a, -e)
 	}
-	_, e := math.Frexp(amax)
-	scalePow2(a, -e)
 	return e
 }
 
+// scaleExp returns the e by which prepare scales an r x c matrix of
+// largest magnitude amax (by 2^-e): 0 when amax is 0 or between 2^-500
+// and MaxSafe(r, c), otherwise the exponent that brings amax into
+// [0.5, 1).
+func scaleExp(amax float64, r, c int) int {
+	if amax == 0 || (amax >= 0x1p-500 && amax <= MaxSafe(r, c)) {
+		return 0
+	}
+	_, e := math.Frexp(amax)
+	return e
+}
+
+// MaxSafe returns the largest magnitude of the entries of an r x c
+// matrix that the factorizations take as they are,
+// 2^(1018 - 2*bits.Len(max(r, c, 2))): the norms of its rows and columns,
+// the Householder updates (sums of up to max(r, c) terms, each at most
+// twice an entry) and the solves stay below 2^1023. A matrix with larger
+// entries is scaled down by a power of two first, which flushes to zero
+// the entries that are smaller than the largest by more than about
+// 2^-1074. Callers that want the widest range of magnitudes (the Jacobi
+// SVD of package svd) scale their matrix up to it.
+func MaxSafe(r, c int) float64 {
+	return math.Ldexp(1, 1018-2*bits.Len(uint(max(r, c, 2))))
+}
+
 // prepare returns a copy of a (of aᵀ if trans), scaled by 2^-e when its
-// largest magnitude is beyond 2^±500 so that the dot products inside the
-// factorization can neither overflow nor underflow; the triangular
+// largest magnitude is below 2^-500 or above MaxSafe so that the dot
+// products inside the factorization can neither overflow nor underflow; the triangular
 // factor of the copy is then 2^-e times that of a, and the orthogonal
 // factor is the same. Powers of two scale exactly (unless elements
 // underflow).
@@ -88,12 +112,10 @@ func prepare(a *mat.Dense, trans bool) (*mat.Dense, int) {
 	if r == 0 || c == 0 {
 		return w, 0
 	}
-	amax := w.NormMax()
-	if amax == 0 || (amax >= 0x1p-500 && amax <= 0x1p500) {
-		return w, 0
+	e := scaleExp(w.NormMax(), r, c)
+	if e != 0 {
+		scalePow2(w, -e)
 	}
-	_, e := math.Frexp(amax)
-	scalePow2(w, -e)
 	return w, e
 }
 

@@ -151,11 +151,15 @@ type l1Vertex struct {
 }
 
 // NewL1Solver returns a solver for the n x k matrix B (copied). It
-// returns an *InputError if B holds NaN or Inf.
+// returns an *InputError if B holds NaN or Inf, and an error wrapping
+// ErrBadOption for a negative or non-finite option.
 func NewL1Solver(B *mat.Dense, opts *L1Options) (*L1Solver, error) {
 	var o L1Options
 	if opts != nil {
 		o = *opts
+	}
+	if err := checkL1Options(&o); err != nil {
+		return nil, err
 	}
 	n, k := B.Dims()
 	s := &L1Solver{n: n, k: k, tol: o.Tol, maxIter: o.MaxIterations, warm: !o.NoWarmStart, poolMax: o.PoolSize}

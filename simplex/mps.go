@@ -61,8 +61,9 @@ func (e *MPSError) Is(target error) bool { return target == ErrMPS }
 // a negative UP (or UI) bound on a variable whose lower bound was not set
 // makes the lower bound -Inf. Variables default to [0, +Inf).
 //
-// Malformed input gives an *MPSError (matching ErrMPS) with the line
-// number; a read error of r is returned as it is.
+// A UTF-8 byte order mark at the start of r is skipped. Malformed input
+// gives an *MPSError (matching ErrMPS) with the line number; a read
+// error of r is returned as it is.
 func ReadMPS(r io.Reader, opts *MPSOptions) (*Problem, error) {
 	var o MPSOptions
 	if opts != nil {
@@ -98,6 +99,10 @@ func readLines(r io.Reader) ([]string, error) {
 	var lines []string
 	for {
 		line, err := br.ReadString('\n')
+		if len(lines) == 0 {
+			// A UTF-8 byte order mark, as some editors write it.
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
 		if len(line) > 0 {
 			line = strings.TrimRight(line, "\r\n")
 			lines = append(lines, line)

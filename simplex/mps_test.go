@@ -1,10 +1,13 @@
 package simplex
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/mat"
 )
 
 const freeMPS = `* A comment line
@@ -193,4 +196,54 @@ func TestReadMPSSolve(t *testing.T) {
 		p.ColUpper[j] = math.Min(p.ColUpper[j], 10)
 	}
 	solveAll(t, p, Optimal, 22.75)
+}
+
+// TestReadMPSBOM reads an MPS file that starts with a UTF-8 byte order
+// mark, which would otherwise spoil the NAME line.
+func TestReadMPSBOM(t *testing.T) {
+	p, err := ReadMPS(strings.NewReader("\ufeff"+freeMPS), nil)
+	if err != nil || p.Name != "TESTLP" {
+		t.Fatalf("%v, name %q", err, p.Name)
+	}
+}
+
+// TestBadOptions: NaN, infinite or negative tolerances, negative counts
+// and unknown methods are errors naming the option, for Solve and the l1
+// solvers.
+func TestBadOptions(t *testing.T) {
+	p, err := ReadMPS(strings.NewReader(freeMPS), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{PrimalTol: math.NaN()}, "Options.PrimalTol = NaN"},
+		{Options{DualTol: math.Inf(1)}, "Options.DualTol = +Inf"},
+		{Options{DualTol: -1e-9}, "Options.DualTol = -1e-09"},
+		{Options{MaxIterations: -1}, "Options.MaxIterations = -1"},
+		{Options{RefactorInterval: -5}, "Options.RefactorInterval = -5"},
+		{Options{Method: 7}, "Options.Method = 7"},
+	} {
+		_, err := Solve(context.Background(), p, &c.o)
+		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want ErrBadOption naming %q", c.o, err, c.want)
+		}
+	}
+	b := mat.FromRows([][]float64{{1, 0}, {0, 1}, {1, 1}})
+	for _, c := range []struct {
+		o    L1Options
+		want string
+	}{
+		{L1Options{Tol: math.NaN()}, "L1Options.Tol = NaN"},
+		{L1Options{Tol: -1}, "L1Options.Tol = -1"},
+		{L1Options{PoolSize: -1}, "L1Options.PoolSize = -1"},
+		{L1Options{MaxIterations: -3}, "L1Options.MaxIterations = -3"},
+	} {
+		_, err := NewL1Solver(b, &c.o)
+		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want ErrBadOption naming %q", c.o, err, c.want)
+		}
+	}
 }

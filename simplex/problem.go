@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -114,6 +115,30 @@ func (p *Problem) NumCols() int { return p.A.Cols }
 // ErrInvalid is the error that every *InputError matches (errors.Is):
 // the problem data are inconsistent or not finite.
 var ErrInvalid = errors.New("simplex: invalid problem")
+
+// ErrBadOption is wrapped by the errors for option values that make no
+// sense (a NaN, infinite or negative tolerance, a negative iteration
+// bound, an unknown Method); the message names the option and its value.
+var ErrBadOption = errors.New("simplex: bad option")
+
+// checkOptions checks the fields of Options.
+func checkOptions(o *Options) error {
+	inf := math.Inf(1)
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(Dual), int(Primal)),
+		optcheck.Float(ErrBadOption, "Options.PrimalTol", o.PrimalTol, 0, inf),
+		optcheck.Float(ErrBadOption, "Options.DualTol", o.DualTol, 0, inf),
+		optcheck.Int(ErrBadOption, "Options.RefactorInterval", o.RefactorInterval, 0, math.MaxInt))
+}
+
+// checkL1Options checks the fields of L1Options.
+func checkL1Options(o *L1Options) error {
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "L1Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Float(ErrBadOption, "L1Options.Tol", o.Tol, 0, math.Inf(1)),
+		optcheck.Int(ErrBadOption, "L1Options.PoolSize", o.PoolSize, 0, math.MaxInt))
+}
 
 // InputError describes what is wrong with a Problem (or with the data
 // given to L1Min). It matches ErrInvalid.

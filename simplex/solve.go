@@ -89,7 +89,10 @@ type Result struct {
 // problem and an error that is nil exactly when the status is Optimal: a
 // sentinel (ErrInfeasible, ErrUnbounded, ErrIterationLimit, ErrNumerical)
 // or, when ctx ends, an error wrapping ctx.Err(). An invalid problem
-// gives a nil Result and an *InputError (matching ErrInvalid).
+// gives a nil Result and an *InputError (matching ErrInvalid), an
+// option out of range (a NaN, infinite or negative tolerance, a negative
+// count, an unknown Method) a nil Result and an error wrapping
+// ErrBadOption.
 //
 // Solve does not modify p. It is deterministic: the same problem and
 // options give the same iterations and the same result.
@@ -100,6 +103,9 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
+	}
+	if err := checkOptions(&o); err != nil {
+		return nil, err
 	}
 	if o.Basis != nil {
 		if len(o.Basis.Cols) != p.A.Cols || len(o.Basis.Rows) != p.A.Rows {

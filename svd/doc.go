@@ -41,6 +41,35 @@
 // PseudoInverse, SVD.Solve, SVD.Rank and SVD.Truncate cover the usual
 // uses of a decomposition.
 //
+// # Range
+//
+// Factorize works on A scaled by a power of two, exactly (so that the
+// vectors and the values, scaled back, are those of A). Normally the
+// largest magnitude is brought near 1. When the largest magnitudes of
+// the rows or of the columns of A span more than 2^950, it is brought
+// instead up to about lq.MaxSafe(m, n) = 2^(1018 - 2 bitlen(max(m, n)))
+// (bitlen(x) the number of bits of x; 2^1010 for max(m, n) < 16), the
+// largest scale at which the LQ factorizations and the sweeps cannot
+// overflow, and a square A is factored as Aᵀ when its columns span the
+// wider range. Rows of the triangular factor whose norm falls below
+// 2^-1000 after scaling are set to zero (they would be made of subnormal
+// numbers, too coarse for the rotations). So the relative accuracy holds
+// for the singular values down to about 2^-1000/scale: 2^-(2018 - 2
+// bitlen(max(m, n))) times the largest magnitude of A (about 2^-2000
+// times it for max(m, n) < 256), which reaches the smallest subnormal
+// number whenever the largest magnitude is below about 2^930; smaller
+// values come out as zero. Subnormal results keep the precision that
+// their format has. One more limit: the factorizations act on Z = A or
+// Aᵀ, whichever is wide (p = min(m, n) rows), and a Householder vector,
+// normalized to a leading 1, cannot hold components of a row of Z more
+// than 2^1074 apart, so singular values that depend on entries smaller
+// than about 2^-1000 times the largest entry of their row of Z (the
+// columns of a wide A, the rows of a tall one; for a square A, the side
+// of narrower range) are accurate to about 2^-1000 times that entry,
+// absolutely. Rows and columns of A graded over the whole range, down
+// to that limit, are covered when the grading is across the short side
+// (diagonal and graded matrices spanning 1e-300 to 1e300 are tested).
+//
 // # Errors
 //
 // Input with NaN or infinite entries gives ErrNotFinite. A Jacobi

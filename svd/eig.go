@@ -14,10 +14,11 @@ import (
 type EigOptions struct {
 	// ValuesOnly skips the eigenvectors.
 	ValuesOnly bool
-	// MaxSweeps caps the Jacobi sweeps; 0 means 30.
+	// MaxSweeps caps the Jacobi sweeps; 0 means 30; negative is an
+	// error (ErrBadOption).
 	MaxSweeps int
 	// Tol is the Jacobi convergence threshold on cosines; 0 means
-	// sqrt(n)*eps.
+	// sqrt(n)*eps. It must be finite and in [0, 1) (ErrBadOption).
 	Tol float64
 }
 
@@ -76,7 +77,8 @@ func (e *Eigen) Truncate(k int) *Eigen {
 //     eigenvalues then have the usual absolute accuracy of order
 //     eps*||A||, like those of LAPACK's dsyev.
 //
-// EigSym panics if a is not square. It returns ErrNotFinite for NaN or
+// EigSym panics if a is not square. It returns an error wrapping
+// ErrBadOption for an option out of range, ErrNotFinite for NaN or
 // infinite entries (in the upper triangle) and a *ConvergenceError if the
 // sweeps do not converge.
 func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
@@ -84,7 +86,10 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxSweeps <= 0 {
+	if err := checkJacobi("EigOptions", o.MaxSweeps, o.Tol); err != nil {
+		return nil, err
+	}
+	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30
 	}
 	n, c := a.Dims()

@@ -3,10 +3,27 @@ package svd
 import (
 	"errors"
 	"fmt"
+	"math"
+
+	"github.com/moments-go/moments/internal/optcheck"
 )
+
+// checkJacobi checks the sweep cap and tolerance of the Jacobi methods
+// (of Options or EigOptions, named by what).
+func checkJacobi(what string, maxSweeps int, tol float64) error {
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, what+".MaxSweeps", maxSweeps, 0, math.MaxInt),
+		optcheck.Less(ErrBadOption, what+".Tol", tol, 0, 1))
+}
 
 // ErrNotFinite is returned for input that holds NaN or an infinity.
 var ErrNotFinite = errors.New("svd: matrix has NaN or infinite entries")
+
+// ErrBadOption is wrapped by the errors for option values that make no
+// sense: NaN, an infinity, a negative sweep cap or tolerance, a
+// tolerance of 1 or more, an unknown Want. The message names the option
+// and its value.
+var ErrBadOption = errors.New("svd: bad option")
 
 // ErrNoConvergence is the sentinel of ConvergenceError: errors.Is(err,
 // ErrNoConvergence) reports any failure to converge.

@@ -576,7 +576,17 @@ func (j *rowJacobi) rotateScaled(p, q int, xp, xq []float64, np, nq float64) (c,
 			big, small, ns, nb = xq, xp, np, nq
 			si = p
 		}
-		kernels.Axpy(-cos*(ns/nb), big, small)
+		// small -= cos (ns/nb) big, with big scaled by a power of two to
+		// a norm in [0.5, 1) first: ns/nb alone underflows when the
+		// norms are more than 2^1074 apart (Factorize's wide scaling).
+		if j.s1 == nil {
+			j.s1, j.s2 = make([]float64, j.c), make([]float64, j.c)
+		}
+		unit := j.s1[:len(big)]
+		copy(unit, big)
+		_, eb := math.Frexp(nb)
+		scaleSlicePow2(unit, -eb)
+		kernels.Axpy(-cos*(ns/math.Ldexp(nb, -eb)), unit, small)
 		f := (1 - ac) * (1 + ac)
 		j.nrm[si] = ns * math.Sqrt(math.Max(f, 0))
 		if f < 0.01 {

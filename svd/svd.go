@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
@@ -31,12 +32,14 @@ type Options struct {
 	// computes both.
 	Want Want
 	// MaxSweeps caps the Jacobi sweeps; 0 means 30 (as LAPACK's
-	// dgesvj). Preconditioned matrices typically need 4 to 8.
+	// dgesvj). Preconditioned matrices typically need 4 to 8. A negative
+	// value is an error (ErrBadOption).
 	MaxSweeps int
 	// Tol is the convergence threshold on the cosine of the angle between
 	// two rows of the preconditioned factor; 0 means sqrt(p)*eps with
 	// p = min(m, n) and eps = 2^-53. Larger values trade accuracy for
-	// speed.
+	// speed. It must be finite and in [0, 1), or Factorize returns an
+	// error wrapping ErrBadOption.
 	Tol float64
 }
 
@@ -84,13 +87,15 @@ type SVD struct {
 //
 // Singular values are computed to high relative accuracy whenever the
 // matrix is a well-conditioned matrix times a diagonal scaling of its
-// columns (or rows), however badly scaled (for example graded), and to
-// the usual absolute accuracy eps*||A|| otherwise. Values alone, or with
+// columns (or rows), however badly scaled (for example graded), within
+// the range of magnitudes described in the package documentation (Range),
+// and to the usual absolute accuracy eps*||A|| otherwise. Values alone, or with
 // the left vectors of Z only, skip the second factorization, so their
 // values can differ from those of the full factorization in the last
 // bits.
 //
-// Factorize returns ErrNotFinite if a holds NaN or an infinity, and a
+// Factorize returns an error wrapping ErrBadOption for an option out of
+// range, ErrNotFinite if a holds NaN or an infinity, and a
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
 // not converge within the cap.
 func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
@@ -98,7 +103,13 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxSweeps <= 0 {
+	if err := checkJacobi("Options", o.MaxSweeps, o.Tol); err != nil {
+		return nil, err
+	}
+	if o.Want < WantUV || o.Want > WantNone {
+		return nil, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
+	}
+	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30
 	}
 	m, n := a.Dims()
@@ -110,8 +121,9 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	k := min(m, n)
 	res := &SVD{S: make([]float64, k)}
 	amax := 0.0
+	var rowMax, colMax []float64
 	if k > 0 {
-		amax = normMax(a)
+		rowMax, colMax, amax = maxima(a)
 	}
 	if amax == 0 {
 		// Empty or zero: any orthonormal vectors will do.
@@ -133,15 +145,32 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	if o.Tol <= 0 {
 		o.Tol = math.Sqrt(float64(k)) * eps
 	}
-	// Z, scaled by a power of two (exactly, unless entries below 2^-1022
-	// times the largest underflow) so that the largest magnitude is in
-	// [0.5, 1): dot products of rows cannot overflow, and the smallest
-	// entries keep as many bits as possible. Its columns are sorted by
-	// decreasing magnitude: Householder LQ (QR of Zᵀ) is then column-wise
-	// (row-wise for Zᵀ) backward stable, which keeps graded columns
-	// accurate (Cox and Higham; dgejsv's row pivoting).
+	// Z, scaled by a power of two 2^shift (exactly, unless entries
+	// underflow) so that the largest magnitude is in [0.5, 1): dot
+	// products of rows cannot overflow, and the smallest entries keep as
+	// many bits as possible. When some row or column of A is so much
+	// smaller than the largest entry that it would end up below the
+	// flush threshold of flushTinyRows (2^-1000), the scale is raised
+	// instead, up to the largest that the factorizations and sweeps
+	// survive (see wideShift). Its columns are sorted by decreasing
+	// magnitude: Householder LQ (QR of Zᵀ) is then column-wise (row-wise
+	// for Zᵀ) backward stable, which keeps graded columns accurate (Cox
+	// and Higham; dgejsv's row pivoting).
 	_, e := math.Frexp(amax)
-	z, cperm := prepareZ(a, tall, -e)
+	wide := wideShift(amax, rowMax, colMax, max(m, n))
+	shift := -e + wide
+	if wide > 0 && m == n && spread(colMax) > spread(rowMax) {
+		// Z = Aᵀ, so that the wider range is across the rows of Z: a
+		// Householder vector of the LQ factorization, normalized to a
+		// leading 1, cannot hold components of a row more than 2^1074
+		// apart, but rows of any magnitudes factor accurately.
+		tall = true
+	}
+	big := colMax
+	if tall {
+		big = rowMax
+	}
+	z, cperm := prepareZ(a, tall, shift, big)
 
 	// 1. Pᵀ Z = L1 Q1. For a much wider Z, first Z = L0 Q0 (no pivoting)
 	// and then Pᵀ L0 = L1 Q1', so that the pivoted factorization, which
@@ -240,7 +269,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		}
 	}
 	for i, v := range j.nrm {
-		res.S[i] = math.Ldexp(v, e)
+		res.S[i] = math.Ldexp(v, -shift)
 	}
 
 	var uz *mat.Dense
@@ -516,30 +545,16 @@ func completeRows(w *mat.Dense, have []bool) {
 }
 
 // prepareZ returns Z = A (or Aᵀ if trans) times 2^e with its columns
-// sorted by decreasing largest magnitude (a stable sort), in one pass
-// over A after the magnitudes, and the permutation (nil if the columns
-// are in order already): column i of Z is column perm[i] of the scaled
-// A (or Aᵀ). Scaling by a power of two is exact unless entries
-// underflow.
-func prepareZ(a *mat.Dense, trans bool, e int) (*mat.Dense, []int) {
+// sorted by decreasing largest magnitude (a stable sort; big[j] is the
+// largest magnitude in column j of Z), in one pass over A, and the
+// permutation (nil if the columns are in order already): column i of Z
+// is column perm[i] of the scaled A (or Aᵀ). Scaling by a power of two
+// is exact unless entries underflow or overflow.
+func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int) {
 	m, n := a.Dims()
 	r, c := m, n
 	if trans {
 		r, c = n, m
-	}
-	// big[j] = largest magnitude in column j of Z.
-	big := make([]float64, c)
-	for i := 0; i < m; i++ {
-		row := a.RawRow(i)
-		if trans {
-			big[i] = maxAbs(row)
-			continue
-		}
-		for j, v := range row {
-			if v = math.Abs(v); v > big[j] {
-				big[j] = v
-			}
-		}
 	}
 	var perm []int
 	for j := 1; j < c; j++ {
@@ -652,14 +667,85 @@ func permuteRows(a *mat.Dense, perm []int) {
 	}
 }
 
-// normMax returns the largest magnitude in a.
-func normMax(a *mat.Dense) float64 {
-	r, _ := a.Dims()
-	var m float64
+// maxima returns the largest magnitude of every row and of every column
+// of a, and of a (a is finite).
+func maxima(a *mat.Dense) (rowMax, colMax []float64, amax float64) {
+	r, c := a.Dims()
+	rowMax, colMax = make([]float64, r), make([]float64, c)
 	for i := 0; i < r; i++ {
-		m = math.Max(m, maxAbs(a.RawRow(i)))
+		row := a.RawRow(i)
+		rowMax[i] = maxAbs(row)
+		if rowMax[i] > amax {
+			amax = rowMax[i]
+		}
+		for j, v := range row {
+			if v = math.Abs(v); v > colMax[j] {
+				colMax[j] = v
+			}
+		}
 	}
-	return m
+	return rowMax, colMax, amax
+}
+
+// Range of the scaling of Z. Factorize scales A so that its largest
+// magnitude is about 1, unless some row or column of A has its largest
+// magnitude below wideFrom times that of A: the rows of the triangle
+// that such rows or columns give would then fall near the flush
+// threshold of flushTinyRows (2^-1000) or underflow. wideShift then
+// raises the scale by 2^b, with b the least that brings the smallest
+// row or column maximum to wideTarget, but at most wideMax(size): the
+// largest scale at which the norms of the rows (up to sqrt(n) times the
+// largest entry), the Householder updates and the sums of the triangular
+// solve (up to n times more) stay below 2^1023.
+const (
+	wideFrom   = 0x1p-950
+	wideTarget = -990 // exponent
+)
+
+// spread returns the ratio of the largest to the smallest non-zero value
+// of s, in powers of two.
+func spread(s []float64) int {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range s {
+		if v > 0 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if hi == 0 {
+		return 0
+	}
+	_, a := math.Frexp(hi)
+	_, b := math.Frexp(lo)
+	return a - b
+}
+
+// wideMax returns the largest extra scaling exponent for matrices whose
+// larger dimension is size: the largest magnitude that the LQ
+// factorizations take without scaling it down (lq.MaxSafe), with one bit
+// to spare for the rounding of the largest magnitude up to a power of two.
+func wideMax(size int) int {
+	_, e := math.Frexp(lq.MaxSafe(size, size))
+	return e - 2
+}
+
+// wideShift returns the exponent b by which Factorize raises the scale
+// of Z for a matrix whose row and column maxima span a range too wide for
+// the default scale (0 for the others), see wideFrom.
+func wideShift(amax float64, rowMax, colMax []float64, size int) int {
+	least := math.Inf(1)
+	for _, s := range [][]float64{rowMax, colMax} {
+		for _, v := range s {
+			if v > 0 && v < least {
+				least = v
+			}
+		}
+	}
+	if !(least < wideFrom*amax) {
+		return 0
+	}
+	_, e := math.Frexp(amax)
+	_, f := math.Frexp(least)
+	return min(max(e-f+wideTarget, 0), wideMax(size))
 }
 
 // maxAbs returns the largest magnitude in x.

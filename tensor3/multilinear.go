@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/moments-go/moments/internal/carry"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -128,7 +129,11 @@ func (s *scratchPool) get(n int) *[]float64 {
 func (s *scratchPool) put(p *[]float64) { s.Put(p) }
 
 // parallelFor runs f(i) for lo <= i < hi on up to workers goroutines,
-// handing out the indices one at a time.
+// handing out the indices one at a time. A panic in f stops the other
+// goroutines before their next index and is carried back: once all have
+// returned, parallelFor panics on the caller's goroutine with a
+// *carry.Panic that holds the original value and the stack of the
+// goroutine that panicked.
 func parallelFor(workers, lo, hi int, f func(i int)) {
 	workers = min(workers, hi-lo)
 	if workers <= 1 {
@@ -137,14 +142,18 @@ func parallelFor(workers, lo, hi int, f func(i int)) {
 		}
 		return
 	}
-	var next atomic.Int64
+	var (
+		next   atomic.Int64
+		wg     sync.WaitGroup
+		caught carry.Catcher
+	)
 	next.Store(int64(lo))
-	var wg sync.WaitGroup
 	wg.Add(workers)
 	for range workers {
 		go func() {
 			defer wg.Done()
-			for {
+			defer caught.Catch(nil)
+			for !caught.Failed() {
 				i := int(next.Add(1)) - 1
 				if i >= hi {
 					return
@@ -154,4 +163,5 @@ func parallelFor(workers, lo, hi int, f func(i int)) {
 		}()
 	}
 	wg.Wait()
+	caught.Repanic()
 }

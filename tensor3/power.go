@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -21,6 +22,11 @@ var ErrNotFinite = errors.New("tensor3: value is NaN or infinite")
 // iterations; the decomposition it returns alongside is the last
 // iterate.
 var ErrNoConvergence = errors.New("tensor3: no convergence")
+
+// ErrBadOption is wrapped by the error for a PowerOptions value that
+// makes no sense (a NaN or infinite Tol); the message names the option
+// and its value.
+var ErrBadOption = errors.New("tensor3: bad option")
 
 // PowerOptions configures PowerMethod. The zero value gives the
 // documented defaults.
@@ -37,7 +43,8 @@ type PowerOptions struct {
 	Polish int
 	// Tol stops a run of iterations early once an iterate moves by at
 	// most Tol in Euclidean norm. 0 means 1e-12; negative means never
-	// stop early (every run takes its full count, as in the paper).
+	// stop early (every run takes its full count, as in the paper). NaN
+	// or an infinity is an error (ErrBadOption).
 	Tol float64
 	// Simultaneous selects the orthogonal simultaneous power iteration
 	// instead of the robust method: all k vectors are iterated together,
@@ -113,7 +120,8 @@ type Decomposition struct {
 // the same inputs give the same bits. PowerMethod returns an error
 // wrapping ErrNotFinite if t holds a NaN or an infinity (or the iteration
 // overflows), and one wrapping ErrNoConvergence, together with the last
-// iterate, if the simultaneous iteration does not converge. It panics if
+// iterate, if the simultaneous iteration does not converge, and one
+// wrapping ErrBadOption for a NaN or infinite Tol. It panics if
 // k is negative or larger than the dimension, or rng is nil.
 func PowerMethod(t *Sym, k int, rng *rand.Rand, opts *PowerOptions) (*Decomposition, error) {
 	d := t.d
@@ -125,6 +133,11 @@ func PowerMethod(t *Sym, k int, rng *rand.Rand, opts *PowerOptions) (*Decomposit
 	}
 	if i, j, l, v, ok := t.firstNonFinite(); !ok {
 		return nil, fmt.Errorf("tensor3: PowerMethod: T[%d][%d][%d] = %v: %w", i, j, l, v, ErrNotFinite)
+	}
+	if opts != nil {
+		if err := optcheck.Float(ErrBadOption, "PowerOptions.Tol", opts.Tol, math.Inf(-1), math.Inf(1)); err != nil {
+			return nil, err
+		}
 	}
 	o := opts.withDefaults()
 	if o.Simultaneous {

@@ -199,12 +199,14 @@ func printDiagnostics(w io.Writer, d *linear.DAG, tau float64) {
 	}
 	fmt.Fprintf(w, "  triangularity %.4f (0 for an exact DAG; small when the order is reliable)\n", d.Triangularity)
 	a := thresholdColumns(d.A, tau)
-	rep := linear.CheckExpansion(a, 0)
+	rep, err := linear.CheckExpansion(a, 0)
 	how := "exact check"
 	if !rep.Exact {
 		how = "sufficient check"
 	}
 	switch {
+	case err != nil:
+		fmt.Fprintf(w, "  expansion of A's support: not checked: %v\n", err)
 	case rep.Holds:
 		fmt.Fprintf(w, "  expansion of A's support (entries > %g x column max): holds (%s, largest column degree %d)\n", tau, how, rep.DMax)
 	case rep.Exact:

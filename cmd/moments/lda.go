@@ -129,6 +129,9 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	for _, warn := range res.Warnings {
+		fmt.Fprintf(stderr, "moments: warning: %s\n", warn)
+	}
 	learn := time.Since(start)
 	w := res.Whitening
 	fmt.Fprintf(stdout, "learned   k = %d, alpha0 = %g, method %s, in %.3f s\n", *k, *alpha0, *method, learn.Seconds())

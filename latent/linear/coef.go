@@ -68,6 +68,9 @@ func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Optio
 func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options, rng *rand.Rand, level string) (*Coefficients, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("CoefficientMatrix", sigma)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
@@ -99,11 +102,18 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 // moment diag(H_jj)^{-1/2} H diag(H_jj)^{-1/2}, which has unit diagonal.
 // It returns an error matching ErrRankDeficient if a is rank deficient or
 // some H_jj is not positive (or not finite), and one matching
-// ErrNonFinite if the rescaled a overflows.
+// ErrNonFinite if a or l holds NaN or an infinity or the rescaled a
+// overflows.
 func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	n, k := a.Dims()
 	if r, c := l.Dims(); r != n || c != n {
 		panic(fmt.Sprintf("linear: UnitVariance: A is %dx%d but L is %dx%d", n, k, r, c))
+	}
+	if err := checkFinite("A", a); err != nil {
+		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
+	}
+	if err := checkFinite("L", l); err != nil {
+		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
 	}
 	var b mat.Dense
 	rank, err := svd.PseudoInverse(&b, a, 1e-12)

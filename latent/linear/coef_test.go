@@ -35,7 +35,7 @@ func dagHiddenSigma(m *synth.DAG) *mat.Dense {
 // basic one if basic) recovers every column from the exact low-rank
 // part A H A^T (Theorem 3.1, Lemma 4.2).
 func satisfiesConditions(t *testing.T, a, h *mat.Dense, basic bool) bool {
-	if !CheckExpansion(a, 0).Holds {
+	if rep, err := CheckExpansion(a, 0); err != nil || !rep.Holds {
 		return false
 	}
 	variants := []bool{false}
@@ -185,7 +185,7 @@ func TestLearnHierarchyExact(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for l, a := range tc.h.A {
-			if !CheckExpansion(a, 0).Holds {
+			if rep, err := CheckExpansion(a, 0); err != nil || !rep.Holds {
 				t.Fatalf("%s: level %d lacks the expansion property", tc.name, l)
 			}
 			cov, err := L1Recovery(a, tc.h.LevelSigma(l), nil)

@@ -58,6 +58,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err := checkFinite("Pairs", pairs); err != nil {
 		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	o.Method = ECATensor
 	if err := o.Options.CheckMemory(n); err != nil {

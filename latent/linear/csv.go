@@ -51,7 +51,8 @@ func (d *Data) Block(lo, hi int, dst *mat.Dense) {
 
 // ReadCSV reads numeric samples, one a line, one variable a field (the
 // numeric CSV of SPEC.md section 7). Blank lines and lines starting with
-// '#' are skipped; spaces around fields are ignored. Errors are
+// '#' are skipped; spaces around fields are ignored, and so is a UTF-8
+// byte order mark at the start of r. Errors are
 // *DataError values (matching ErrBadData) naming the line and field: a
 // field that is not a number, NaN or an infinity, a line with a
 // different number of fields from the first, no samples at all.

@@ -48,3 +48,18 @@ func TestReadCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCSVBOM reads CSV files that start with a UTF-8 byte order
+// mark: without a header the first sample must survive (the mark used to
+// make it look like a header), with a header the first name must not
+// carry the mark.
+func TestReadCSVBOM(t *testing.T) {
+	d, err := ReadCSV(strings.NewReader("\ufeff1,2\n3,4\n"), CSVOptions{})
+	if err != nil || d.Names != nil || !mat.Equal(d.X, mat.FromRows([][]float64{{1, 2}, {3, 4}})) {
+		t.Fatalf("no header: %v %v", d, err)
+	}
+	d, err = ReadCSV(strings.NewReader("\ufeffv0,v1\n1,2\n"), CSVOptions{})
+	if err != nil || len(d.Names) != 2 || d.Names[0] != "v0" || d.NumSamples() != 1 {
+		t.Fatalf("header: %q %v", d.Names, err)
+	}
+}

@@ -170,6 +170,9 @@ type DAG struct {
 // ErrNoConvergence when the power iteration does not converge.
 func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
 	ctx = ctxOrBackground(ctx)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	if err := o.CheckMemory(checkSquare("LearnDAG", sigma), k); err != nil {
 		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
@@ -222,7 +225,10 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 // of the hidden variables in the rows' order.
 func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*DAG, error) {
 	k, _ := c.Dims()
-	order, match := CausalOrder(c)
+	order, match, err := CausalOrder(c)
+	if err != nil {
+		return nil, err
+	}
 	res := &DAG{Order: order, Skewness: make([]float64, k)}
 	// C~: rows = nodes in order, columns = their matched components.
 	ct := mat.Zeros(k, k)
@@ -300,9 +306,13 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // not only the edges: on the paper's Example 2 at N = 500k this rule
 // misorders at most one edge where the same rule on C^{-1} misorders up
 // to a third of them. It returns order (order[j]: the row of C placed at
-// position j) and match (match[r]: the column of C matched to row r).
-func CausalOrder(c *mat.Dense) (order, match []int) {
+// position j) and match (match[r]: the column of C matched to row r), or
+// an error matching ErrNonFinite if C holds NaN or an infinity.
+func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 	k := checkSquare("CausalOrder", c)
+	if err := checkFinite("C", c); err != nil {
+		return nil, nil, fmt.Errorf("linear: CausalOrder: %w", err)
+	}
 	cost := mat.Zeros(k, k) // rows: columns of C (components); columns: rows of C (nodes)
 	for r := 0; r < k; r++ {
 		for n := 0; n < k; n++ {
@@ -347,7 +357,7 @@ func CausalOrder(c *mat.Dense) (order, match []int) {
 		order = append(order, best)
 		remaining[best] = false
 	}
-	return order, match
+	return order, match, nil
 }
 
 // LambdaFromOrder computes Lambda from the second moment of the hidden
@@ -357,11 +367,17 @@ func CausalOrder(c *mat.Dense) (order, match []int) {
 // Lambda = I - diag(L) L^{-1} and var(eta) = diag(L)^2. order[j] is the
 // variable at position j; Lambda (k x k, strictly lower triangular) and
 // the variances are in the order's positions. It returns an error
-// matching ErrRankDeficient if the second moment is not positive definite.
+// matching ErrBadData if order is not a permutation of 0..k-1 (wrong
+// length, an index out of range, a repeated index), ErrNonFinite if
+// hidden holds NaN or an infinity, and ErrRankDeficient if the second
+// moment is not positive definite.
 func LambdaFromOrder(hidden *mat.Dense, order []int) (*mat.Dense, []float64, error) {
 	k := checkSquare("LambdaFromOrder", hidden)
-	if len(order) != k {
-		panic(fmt.Sprintf("linear: LambdaFromOrder: order has %d entries for %d variables", len(order), k))
+	if err := checkPermutation(order, k); err != nil {
+		return nil, nil, fmt.Errorf("%w: LambdaFromOrder: %v", ErrBadData, err)
+	}
+	if err := checkFinite("hidden", hidden); err != nil {
+		return nil, nil, fmt.Errorf("linear: LambdaFromOrder: %w", err)
 	}
 	l, err := cholesky(permuteSym(hidden, order))
 	if err != nil {
@@ -645,8 +661,8 @@ func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func
 	if err != nil {
 		return nil, fmt.Errorf("linear: LearnDAGGivenOrder: the order oracle: %w", err)
 	}
-	if len(ord) != k {
-		panic(fmt.Sprintf("linear: LearnDAGGivenOrder: the oracle returned %d indices for k = %d", len(ord), k))
+	if err := checkPermutation(ord, k); err != nil {
+		return nil, fmt.Errorf("%w: LearnDAGGivenOrder: the order oracle: %v", ErrBadData, err)
 	}
 	l, etaVar, err := LambdaFromOrder(coef.HiddenSigma, ord)
 	if err != nil {

@@ -112,6 +112,9 @@ func (o *DLDOptions) defaults() DLDOptions {
 // used.
 func DLD(c *mat.Dense, k int, p Partition, opts *DLDOptions) (*Decomposition, error) {
 	n := checkSquare("DLD", c)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	if err := checkFinite("C", c); err != nil {
 		return nil, fmt.Errorf("linear: DLD: %w", err)
@@ -309,6 +312,9 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("DLDSearch", c)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)

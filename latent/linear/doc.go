@@ -67,8 +67,11 @@
 //
 // Data problems are errors matching ErrNonFinite, ErrTooManyFactors,
 // ErrRankDeficient, ErrNoConvergence or ErrBadData (a *DataError with the
-// line and field for malformed CSV); shape mismatches are programming
-// errors and panic. Every random choice comes from a seed in the options:
+// line and field for malformed CSV); an option value that makes no sense
+// (a NaN, an infinity, a negative count or tolerance, a relative
+// tolerance above one) is an error matching ErrBadOption that names the
+// option and its value. Shape mismatches are programming errors and
+// panic. Every random choice comes from a seed in the options:
 // the same inputs give the same bits, for any number of workers.
 //
 // # Memory

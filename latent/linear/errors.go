@@ -2,7 +2,9 @@ package linear
 
 import (
 	"errors"
+	"math"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
@@ -25,7 +27,61 @@ var (
 	ErrNoConvergence = errors.New("linear: no convergence")
 	// ErrBadData: malformed input (see DataError).
 	ErrBadData = errors.New("linear: bad data")
+	// ErrBadOption: an option value that makes no sense (NaN, an
+	// infinity, a negative count or tolerance, a relative tolerance
+	// above one, an unknown method); the message names the option and
+	// its value.
+	ErrBadOption = errors.New("linear: bad option")
 )
+
+// check checks the fields of DAGOptions (and of its Options).
+func (o *DAGOptions) check() error {
+	if o == nil {
+		return nil
+	}
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "DAGOptions.Method", int(o.Method), int(ECATensor), int(ECASingle)),
+		optcheck.Int(ErrBadOption, "DAGOptions.MaxIter", o.MaxIter, 0, math.MaxInt),
+		optcheck.Float(ErrBadOption, "DAGOptions.Tol", o.Tol, 0, 1),
+		optcheck.Float(ErrBadOption, "DAGOptions.MaxNoiseSkew", o.MaxNoiseSkew, math.Inf(-1), math.Inf(1)),
+		optcheck.Float(ErrBadOption, "DAGOptions.Prune", o.Prune, 0, math.Inf(1)),
+		o.Options.check())
+}
+
+// check checks the fields of Options.
+func (o *Options) check() error {
+	if o == nil {
+		return nil
+	}
+	return optcheck.First(o.DLD.check(), o.TWM.check())
+}
+
+// check checks the fields of DLDOptions.
+func (o *DLDOptions) check() error {
+	if o == nil {
+		return nil
+	}
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "DLDOptions.Partitions", o.Partitions, 0, math.MaxInt),
+		optcheck.Float(ErrBadOption, "DLDOptions.StopRatio", o.StopRatio, math.Inf(-1), math.Inf(1)),
+		optcheck.Less(ErrBadOption, "DLDOptions.RCond", o.RCond, 0, 1),
+		optcheck.Int(ErrBadOption, "DLDOptions.Workers", o.Workers, 0, math.MaxInt))
+}
+
+// check checks the fields of TWMOptions (not L1, which the l1 solver
+// checks).
+func (o *TWMOptions) check() error {
+	if o == nil {
+		return nil
+	}
+	return optcheck.First(
+		optcheck.Float(ErrBadOption, "TWMOptions.SparsityTol", o.SparsityTol, 0, 1),
+		optcheck.Float(ErrBadOption, "TWMOptions.NoiseSigmas", o.NoiseSigmas, 0, math.Inf(1)),
+		optcheck.Float(ErrBadOption, "TWMOptions.IndepTol", o.IndepTol, 0, 1),
+		optcheck.Float(ErrBadOption, "TWMOptions.RowTol", o.RowTol, 0, 1),
+		optcheck.Float(ErrBadOption, "TWMOptions.RefineTol", o.RefineTol, 0, 1),
+		optcheck.Int(ErrBadOption, "TWMOptions.Workers", o.Workers, 0, math.MaxInt))
+}
 
 // DataError reports malformed input: the line (1-based; 0 when the
 // problem has no line) and field (1-based; 0 when it concerns the whole

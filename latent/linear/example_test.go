@@ -16,7 +16,11 @@ import (
 // of the hidden variables.
 func Example() {
 	m := synth.RandomDAG(rand.New(rand.NewPCG(3, 1)), 60, 8, 0.3, 0.5, synth.Skewed)
-	fmt.Println("expansion:", linear.CheckExpansion(m.A, 0).Holds)
+	rep, err := linear.CheckExpansion(m.A, 0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("expansion:", rep.Holds)
 
 	d, err := linear.LearnDAG(context.Background(), m.Sigma(), linear.PsiFunc(m.Psi), 8, nil)
 	if err != nil {

@@ -39,9 +39,18 @@ type ExpansionReport struct {
 // topic-model paper, Condition 3 of the linear-BN paper). For k <=
 // MaxExactExpansion it enumerates the sets depth first, pruning the
 // branches whose every extension must pass; otherwise it runs the
-// polynomial sufficient check of ExpansionSufficient.
-func CheckExpansion(a *mat.Dense, tol float64) ExpansionReport {
+// polynomial sufficient check of ExpansionSufficient. It returns an
+// error matching ErrNonFinite if a or tol is NaN or a holds an infinity
+// (a NaN entry would otherwise count as zero, and the property could be
+// reported to hold).
+func CheckExpansion(a *mat.Dense, tol float64) (ExpansionReport, error) {
 	n, k := a.Dims()
+	if err := checkFinite("A", a); err != nil {
+		return ExpansionReport{}, fmt.Errorf("linear: CheckExpansion: %w", err)
+	}
+	if math.IsNaN(tol) {
+		return ExpansionReport{}, fmt.Errorf("linear: CheckExpansion: %w: tol is NaN", ErrNonFinite)
+	}
 	sup := supportBits(a, tol)
 	rep := ExpansionReport{}
 	for j := 0; j < k; j++ {
@@ -49,7 +58,7 @@ func CheckExpansion(a *mat.Dense, tol float64) ExpansionReport {
 	}
 	if k > MaxExactExpansion {
 		rep.Holds = ExpansionSufficient(a, tol)
-		return rep
+		return rep, nil
 	}
 	rep.Exact = true
 	words := (n + 63) / 64
@@ -88,7 +97,7 @@ func CheckExpansion(a *mat.Dense, tol float64) ExpansionReport {
 	}
 	dfs(0, 0)
 	rep.Holds = !found
-	return rep
+	return rep, nil
 }
 
 // ExpansionSufficient is a polynomial-time sufficient condition for the
@@ -101,9 +110,13 @@ func CheckExpansion(a *mat.Dense, tol float64) ExpansionReport {
 // n minus the number of rows with at most k-s non-zeros (a row outside
 // N(S) has its support among the other k-s columns), and reports whether
 // every bound reaches s + d_max. True means the property holds; false
-// means the check is inconclusive.
+// means the check is inconclusive, as it always is when a or tol holds
+// NaN or a holds an infinity.
 func ExpansionSufficient(a *mat.Dense, tol float64) bool {
 	n, k := a.Dims()
+	if _, _, bad := a.NonFinite(); bad || math.IsNaN(tol) {
+		return false
+	}
 	if k < 2 {
 		return true
 	}
@@ -222,14 +235,19 @@ func RankCondition(a *mat.Dense, p Partition) bool {
 
 // RowGaps returns, for each row of a, the gap gamma_i = 1 - |a_2|/|a_1|
 // between its largest and second largest absolute entries (1 for a row
-// with a single non-zero, 0 for an empty row): Theorem 3.2 wants every
-// gap positive and every column to hold the largest entry of some row,
-// which ColumnsLeadRows checks.
+// with a single non-zero, 0 for an empty row, NaN for a row that holds
+// NaN or an infinity): Theorem 3.2 wants every gap positive and every
+// column to hold the largest entry of some row, which ColumnsLeadRows
+// checks.
 func RowGaps(a *mat.Dense) []float64 {
 	n, _ := a.Dims()
 	g := make([]float64, n)
 	for i := 0; i < n; i++ {
 		a1, a2 := 0.0, 0.0
+		if !finiteSlice(a.RawRow(i)) {
+			g[i] = math.NaN()
+			continue
+		}
 		for _, v := range a.RawRow(i) {
 			v = math.Abs(v)
 			if v > a1 {
@@ -247,9 +265,13 @@ func RowGaps(a *mat.Dense) []float64 {
 
 // ColumnsLeadRows reports whether every column of a holds the largest
 // absolute entry of at least one row (the covering condition of Theorem
-// 3.2: each column is then the answer of some row's l1 problem).
+// 3.2: each column is then the answer of some row's l1 problem). It
+// reports false if a holds NaN or an infinity.
 func ColumnsLeadRows(a *mat.Dense) bool {
 	n, k := a.Dims()
+	if _, _, bad := a.NonFinite(); bad {
+		return false
+	}
 	lead := make([]bool, k)
 	for i := 0; i < n; i++ {
 		best, at := 0.0, -1
@@ -282,6 +304,16 @@ func supportBits(a *mat.Dense, tol float64) [][]uint64 {
 		}
 	}
 	return sup
+}
+
+// finiteSlice reports whether every element of x is finite.
+func finiteSlice(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func popcount(b []uint64) int {

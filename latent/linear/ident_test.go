@@ -53,7 +53,10 @@ func TestCheckExpansion(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		n, k := 6+r.IntN(20), 2+r.IntN(7)
 		a := synth.BernoulliGaussian(r, n, k, 0.15+0.3*r.Float64())
-		rep := CheckExpansion(a, 0)
+		rep, err := CheckExpansion(a, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := bruteExpansion(a)
 		if rep.Holds != want || !rep.Exact {
 			t.Fatalf("%dx%d: CheckExpansion %v, brute force %v", n, k, rep.Holds, want)

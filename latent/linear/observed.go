@@ -48,6 +48,9 @@ type ObservedBN struct {
 func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, opts *DAGOptions) (*ObservedBN, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("LearnObservedBN", sigma)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), o.observedNeed(n), o.MaxMemory); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)

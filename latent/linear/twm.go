@@ -145,6 +145,9 @@ type TWMResult struct {
 func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
 	ctx = ctxOrBackground(ctx)
 	n := checkSquare("TWMLearn", l)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.defaults()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("%w: TWMLearn: k = %d with n = %d", ErrTooManyFactors, k, n)

@@ -49,6 +49,25 @@ func checkFinite(what string, m *mat.Dense) error {
 	return nil
 }
 
+// checkPermutation returns an error unless order is a permutation of
+// 0..k-1.
+func checkPermutation(order []int, k int) error {
+	if len(order) != k {
+		return fmt.Errorf("order has %d entries for %d variables", len(order), k)
+	}
+	seen := make([]bool, k)
+	for j, v := range order {
+		if v < 0 || v >= k {
+			return fmt.Errorf("order[%d] = %d is outside 0..%d", j, v, k-1)
+		}
+		if seen[v] {
+			return fmt.Errorf("order[%d] = %d appears twice", j, v)
+		}
+		seen[v] = true
+	}
+	return nil
+}
+
 // checkSquare panics unless m is square; it returns the order.
 func checkSquare(fn string, m *mat.Dense) int {
 	r, c := m.Dims()

@@ -1,6 +1,7 @@
 package moments
 
 import (
+	"bytes"
 	"os"
 	"reflect"
 	"strings"
@@ -219,5 +220,29 @@ func TestBrown(t *testing.T) {
 		if labels[n] == "" {
 			t.Fatalf("document %s has no category", n)
 		}
+	}
+}
+
+// TestReadersBOM gives every corpus reader input that starts with a
+// UTF-8 byte order mark: the first header line of ReadUCI, the first
+// word of its vocabulary, the first word of a text file and the first
+// name of ReadLabels must all read as if the mark were absent.
+func TestReadersBOM(t *testing.T) {
+	c, err := ReadUCI(strings.NewReader("\ufeff1\n2\n1\n1 2 3\n"), strings.NewReader("\ufeffapple\nbanana\n"), nil)
+	if err != nil || c.NumDocs() != 1 || c.Vocab[0] != "apple" {
+		t.Fatalf("ReadUCI: %v %+v", err, c)
+	}
+	fsys := fstest.MapFS{"a.txt": {Data: []byte("\ufeffcats sat")}}
+	c, err = ReadText(fsys, TextOptions{Tokenizer: func(b []byte, f func([]byte)) {
+		for _, w := range bytes.Fields(b) {
+			f(w)
+		}
+	}})
+	if err != nil || !reflect.DeepEqual(c.Vocab, []string{"cats", "sat"}) {
+		t.Fatalf("ReadText: %v %q", err, c.Vocab)
+	}
+	l, err := ReadLabels(strings.NewReader("\ufeffca01 news\n"))
+	if err != nil || l["ca01"] != "news" {
+		t.Fatalf("ReadLabels: %v %q", err, l)
 	}
 }

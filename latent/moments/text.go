@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	memsize "github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -170,7 +171,8 @@ type TextOptions struct {
 // fs.WalkDir) that opts.Include accepts as one document. The vocabulary
 // is sorted alphabetically; Corpus.Names holds the file paths. Words are
 // filtered by length and stop list before document frequencies are
-// counted. A document may end up empty.
+// counted. A document may end up empty. A UTF-8 byte order mark at the
+// start of a file is skipped.
 func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 	tok := opts.Tokenizer
 	if tok == nil {
@@ -217,6 +219,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		if err != nil {
 			return err
 		}
+		data = csvscan.TrimBOM(data)
 		words0 := len(ids)
 		touched = touched[:0]
 		tok(data, func(t []byte) {
@@ -318,12 +321,17 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 // ReadLabels reads lines "name label" (white-space separated, extra
 // fields ignored, blank lines skipped), such as the Brown corpus's
 // cats.txt, into a map from name to label. A line with a single field or
-// a name given twice is an error naming the line.
+// a name given twice is an error naming the line. A UTF-8 byte order
+// mark at the start is skipped.
 func ReadLabels(r io.Reader) (map[string]string, error) {
 	sc := bufio.NewScanner(r)
 	labels := make(map[string]string)
 	for line := 1; sc.Scan(); line++ {
-		f := strings.Fields(sc.Text())
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, csvscan.BOM)
+		}
+		f := strings.Fields(text)
 		if len(f) == 0 {
 			continue
 		}

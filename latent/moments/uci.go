@@ -11,6 +11,8 @@ import (
 
 	memsize "github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/mat"
+
+	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // ReadUCI reads a corpus in the UCI bag-of-words format: docword holds
@@ -26,7 +28,8 @@ import (
 // grows with the entries it reads, never with what the header claims;
 // a corpus that would need more than opts.MaxMemory is refused with a
 // *mat.MemoryError before its document index (D+1 ints) is allocated.
-// nil opts means the defaults.
+// nil opts means the defaults. A UTF-8 byte order mark at the start of
+// either file is skipped.
 func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	var o UCIOptions
 	if opts != nil {
@@ -45,7 +48,11 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 				return nil, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
 			}
 			line++
-			if f := bytes.TrimSpace(sc.Bytes()); len(f) > 0 {
+			b := sc.Bytes()
+			if line == 1 {
+				b = csvscan.TrimBOM(b)
+			}
+			if f := bytes.TrimSpace(b); len(f) > 0 {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
 					return nil, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
@@ -173,7 +180,11 @@ func readLines(r io.Reader) ([]string, error) {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var out []string
 	for n := 1; sc.Scan(); n++ {
-		if s := string(bytes.TrimSpace(sc.Bytes())); s != "" {
+		b := sc.Bytes()
+		if n == 1 {
+			b = csvscan.TrimBOM(b)
+		}
+		if s := string(bytes.TrimSpace(b)); s != "" {
 			out = append(out, s)
 		}
 	}

@@ -22,6 +22,15 @@
 // (which fixes its sign), alpha comes from the eigenvalues, and topics are
 // projected onto the probability simplex with the moved mass reported.
 //
+// A learned model is checked for plausibility, and Result.Warnings says
+// what is wrong with an implausible one (the model is still returned):
+// LDA alphas whose sum is more than a factor MaxAlphaRatio (2) from the
+// given alpha0 (with the model's own moments they sum to alpha0
+// exactly), two topics at l1 distance below MinTopicL1 (0.25) or two ECA
+// factors with |cosine| above MaxFactorCos (0.99), and fewer than
+// MinDocsPerTopic (10) documents per topic. Option values that make no
+// sense are errors matching ErrBadOption.
+//
 // Correlated learns correlated topic models (TMLearn of "Learning Topic
 // Models and Latent Bayesian Networks Under Expansion Constraints"): the
 // topics' activities related by a linear Bayesian network, the topics

@@ -9,7 +9,9 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -45,7 +47,8 @@ type Options struct {
 	// it gives the same coherence and NMI as two, in 25% less time.)
 	Range *svd.RandomizedOptions
 	// MaxCond is the largest condition number of the top-k spectrum of
-	// Pairs that whitening accepts; 0 means 1e8.
+	// Pairs that whitening accepts; 0 means 1e8. Other values below 1,
+	// NaN and infinities are errors (ErrBadOption).
 	MaxCond float64
 	// Seed seeds the random sketch, the power method's starts and theta.
 	Seed uint64
@@ -61,6 +64,24 @@ type Options struct {
 	// negative no limit; it also bounds Passes when Passes.MaxMemory is
 	// 0.
 	MaxMemory int64
+}
+
+// ErrBadOption is wrapped by the error for an option value that makes no
+// sense (an unknown Method, a NaN, infinite or below-one MaxCond, or a
+// bad tensor power option); the message names the option and its value.
+var ErrBadOption = errors.New("topic: bad option")
+
+// check checks the fields of o.
+func (o *Options) check() error {
+	if o == nil {
+		return nil
+	}
+	if o.MaxCond != 0 {
+		if err := optcheck.Float(ErrBadOption, "Options.MaxCond", o.MaxCond, 1, math.Inf(1)); err != nil {
+			return err
+		}
+	}
+	return optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(TensorPower), int(SingleTheta))
 }
 
 func (o *Options) resolve() Options {
@@ -172,6 +193,13 @@ type Result struct {
 	Residual float64
 	// Whitening describes the whitening.
 	Whitening Whitening
+	// Warnings, empty for a plausible model, say why the model is
+	// implausible: for LDA, learned alphas whose sum is more than a
+	// factor MaxAlphaRatio from alpha0, or two topics closer than
+	// MinTopicL1; for ECA, two factors with |cosine| above MaxFactorCos;
+	// for LDA and ECA on a corpus, fewer than MinDocsPerTopic documents
+	// per topic. The model is returned all the same.
+	Warnings []string
 }
 
 // LDA learns an LDA model with k topics from a corpus (Algorithm 2 of
@@ -183,6 +211,9 @@ type Result struct {
 // those words (one more, serial pass finds them) and returns zero rows
 // for the others; see the package documentation on memory.
 func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.resolve()
 	n := src.VocabSize()
 	src, old, err := o.prepare(src, k)
@@ -194,12 +225,20 @@ func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *O
 		return nil, err
 	}
 	r, err := LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
-	return expand(r, err, old, n)
+	r, err = expand(r, err, old, n)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
+	return r, nil
 }
 
 // ECA learns k independent skewed factors from a corpus (Algorithm 1,
 // central moments): the columns of O in canonical form, up to sign.
 func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.resolve()
 	n := src.VocabSize()
 	src, old, err := o.prepare(src, k)
@@ -211,7 +250,12 @@ func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result
 		return nil, err
 	}
 	r, err := LearnECA(ctx, docMoments{dm}, k, opts)
-	return expand(r, err, old, n)
+	r, err = expand(r, err, old, n)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
+	return r, nil
 }
 
 // prepare restricts src to the words that occur when that halves the
@@ -275,17 +319,104 @@ func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Optio
 		l := r.Lambda[j]
 		r.Alpha[j] = 4 * alpha0 * (alpha0 + 1) / ((alpha0 + 2) * (alpha0 + 2) * l * l)
 	}
+	var sum float64
+	for _, a := range r.Alpha {
+		sum += a
+	}
+	if !(sum >= alpha0/MaxAlphaRatio && sum <= alpha0*MaxAlphaRatio) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the learned alphas sum to %.4g, %.3g times the given alpha0 = %g (plausible: within a factor %g); the model does not fit the data: try another k or alpha0, or more documents",
+			sum, sum/alpha0, alpha0, float64(MaxAlphaRatio)))
+	}
+	r.Warnings = append(r.Warnings, duplicateTopics(r.Topics, true)...)
 	return r, nil
 }
 
 // LearnECA is ECA on given moments (of the central variant).
 func LearnECA(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
-	return learn(ctx, m, k, opts)
+	r, err := learn(ctx, m, k, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, duplicateTopics(r.Topics, false)...)
+	return r, nil
+}
+
+// Bounds of the plausibility checks that fill Result.Warnings.
+const (
+	// MaxAlphaRatio bounds the ratio between the sum of the learned
+	// alphas and the given alpha0, either way. With the model's own
+	// moments the sum is alpha0 exactly: alpha_i = 4 a0 (a0+1) /
+	// ((a0+2)^2 lambda_i^2), each the inverse square of an eigenvalue
+	// lambda_i of the whitened third moment. A factor 2 off means those
+	// eigenvalues are off by a factor sqrt(2) on average, far beyond
+	// sampling noise when the model fits: on synthetic LDA corpora of
+	// 2000 to 5000 documents (k = 3 to 10) the sum came within 1.5% of
+	// alpha0; on three documents it reached 236 for alpha0 = 1.
+	MaxAlphaRatio = 2
+	// MinTopicL1 is the smallest l1 distance between two LDA topics
+	// (each a distribution over the words, so the distance is between 0
+	// and 2) below which they are reported as duplicates: at 0.25 they
+	// share more than 7/8 of their probability mass. The topics of the
+	// synthetic corpora above are at least 1.3 apart.
+	MinTopicL1 = 0.25
+	// MaxFactorCos is the largest |cosine| between two ECA factors
+	// (columns of Topics) beyond which they are reported as duplicates.
+	MaxFactorCos = 0.99
+	// MinDocsPerTopic: a corpus of fewer than MinDocsPerTopic*k
+	// documents is reported as too small for k topics; the moments of
+	// so few documents describe the documents themselves rather than
+	// topics.
+	MinDocsPerTopic = 10
+)
+
+// fewDocuments returns a warning if docs documents are too few for k
+// topics.
+func fewDocuments(docs, k int) []string {
+	if docs >= MinDocsPerTopic*k {
+		return nil
+	}
+	return []string{fmt.Sprintf("only %d documents for k = %d topics (fewer than %d per topic): the moments describe the documents rather than topics",
+		docs, k, MinDocsPerTopic)}
+}
+
+// duplicateTopics returns a warning for every pair of near-identical
+// columns of topics: l1 distance below MinTopicL1 for distributions
+// (lda), |cosine| above MaxFactorCos otherwise.
+func duplicateTopics(topics *mat.Dense, lda bool) []string {
+	n, k := topics.Dims()
+	cols := make([][]float64, k)
+	for j := range cols {
+		cols[j] = make([]float64, n)
+		topics.Col(cols[j], j)
+	}
+	var out []string
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			if lda {
+				var d float64
+				for w, v := range cols[i] {
+					d += math.Abs(v - cols[j][w])
+				}
+				if d < MinTopicL1 {
+					out = append(out, fmt.Sprintf("topics %d and %d are near duplicates (l1 distance %.3g, below %g)", i+1, j+1, d, MinTopicL1))
+				}
+				continue
+			}
+			ni, nj := kernels.Nrm2(cols[i]), kernels.Nrm2(cols[j])
+			if c := math.Abs(kernels.Dot(cols[i], cols[j])) / (ni * nj); ni > 0 && nj > 0 && c > MaxFactorCos {
+				out = append(out, fmt.Sprintf("factors %d and %d are near duplicates (|cosine| %.4f, above %g)", i+1, j+1, c, MaxFactorCos))
+			}
+		}
+	}
+	return out
 }
 
 // learn runs the steps common to ECA and LDA; the topics it returns are
 // the unnormalised (W^+)^T v_i.
 func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	o := opts.resolve()
 	n := m.VocabSize()
 	if err := o.checkK(n, k); err != nil {
@@ -424,13 +555,23 @@ func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *ma
 
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
-// moved. It takes O(n log n). When the largest entry exceeds 1 in
-// magnitude it works on v less that entry (the projection does not
+// moved. It takes O(n log n). If v holds NaN or an infinity, every entry
+// becomes NaN and so does the distance. When the largest entry exceeds 1
+// in magnitude it works on v less that entry (the projection does not
 // change when a constant is added to every entry), so that entries too
 // large for a unit step to show in their last bit are still projected.
 func ProjectSimplex(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
+	}
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			// No projection is defined: make that visible in every entry.
+			for i := range v {
+				v[i] = math.NaN()
+			}
+			return math.NaN()
+		}
 	}
 	u := append([]float64(nil), v...)
 	slices.Sort(u)

@@ -394,3 +394,17 @@ func TestRandomStartK(t *testing.T) {
 		}()
 	}
 }
+
+// TestReadCSVBOM reads CSV files that start with a UTF-8 byte order
+// mark: without a header the first sample must survive, with a header
+// the first name must not carry the mark.
+func TestReadCSVBOM(t *testing.T) {
+	x, err := ReadCSV(strings.NewReader("\ufeff0,1\n1,1\n"), CSVOptions{})
+	if n, _, _ := x.Dims(); err != nil || x.Names != nil || n != 2 || !slices.Equal(x.Row(0, nil), []int{0, 1}) {
+		t.Fatalf("no header: %v %v", x, err)
+	}
+	x, err = ReadCSV(strings.NewReader("\ufeffA,B\n0,1\n"), CSVOptions{})
+	if n, _, _ := x.Dims(); err != nil || !slices.Equal(x.Names, []string{"A", "B"}) || n != 1 {
+		t.Fatalf("header: %q %v", x.Names, err)
+	}
+}

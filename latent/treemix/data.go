@@ -218,7 +218,8 @@ type CSVOptions struct {
 
 // ReadCSV reads integer CSV: one sample a line, one non-negative integer
 // state a field. Blank lines and lines starting with '#' are skipped;
-// spaces around fields are ignored. Errors are *DataError values (they
+// spaces around fields are ignored, and so is a UTF-8 byte order mark at
+// the start of r. Errors are *DataError values (they
 // match ErrBadData) that name the line and field: a field that is not a
 // non-negative integer, a state beyond the limit, a line with a
 // different number of fields from the first.

@@ -72,6 +72,9 @@ type EMResult struct {
 // log-likelihood is in the result. Reaching MaxIter without meeting Tol
 // returns the model with an error that wraps ErrNoConvergence.
 func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, EMResult, error) {
+	if err := opts.check(); err != nil {
+		return nil, EMResult{}, err
+	}
 	if err := init.Validate(); err != nil {
 		return nil, EMResult{}, err
 	}
@@ -88,7 +91,7 @@ func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, 
 	chunks := (x.n + chunkRows(x.n) - 1) / chunkRows(x.n)
 	accs := 1 + min(2*opts.workers(), chunks)
 	need := size.Add(size.Scale(accs, size.Float64s(r, p*(p-1)/2, d, d)), size.Float64s(2, p, p))
-	if err := opts.check(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
+	if err := opts.checkMemory(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
 		return nil, EMResult{}, fmt.Errorf("treemix: EM: %w", err)
 	}
 	m := init

@@ -2,7 +2,10 @@ package treemix
 
 import (
 	"errors"
+	"fmt"
+	"math"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
@@ -29,7 +32,59 @@ var (
 	ErrNoConvergence = errors.New("treemix: no convergence")
 	// ErrBadData: malformed or inconsistent data (see DataError).
 	ErrBadData = errors.New("treemix: bad data")
+	// ErrBadOption: an option value that makes no sense (NaN, an
+	// infinity, a negative count, threshold or tolerance, an unknown
+	// statistic); the message names the option and its value.
+	ErrBadOption = errors.New("treemix: bad option")
 )
+
+// check checks the fields of RankOptions.
+func (o *RankOptions) check() error {
+	inf := math.Inf(1)
+	return optcheck.First(
+		optcheck.Float(ErrBadOption, "RankOptions.Xi", o.Xi, 0, inf),
+		optcheck.Float(ErrBadOption, "RankOptions.XiScale", o.XiScale, 0, inf),
+		optcheck.Float(ErrBadOption, "RankOptions.MinCount", o.MinCount, 0, inf))
+}
+
+// check checks the fields of SpectralOptions.
+func (o *SpectralOptions) check() error {
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "SpectralOptions.MaxSeparator", o.MaxSeparator, 0, math.MaxInt),
+		optcheck.Float(ErrBadOption, "SpectralOptions.MinCount", o.MinCount, 0, math.Inf(1)))
+}
+
+// check checks the fields of EMOptions.
+func (o *EMOptions) check() error {
+	inf := math.Inf(1)
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "EMOptions.MaxIter", o.MaxIter, 0, math.MaxInt),
+		optcheck.Float(ErrBadOption, "EMOptions.Tol", o.Tol, -inf, inf),
+		optcheck.Float(ErrBadOption, "EMOptions.Prior", o.Prior, -inf, inf))
+}
+
+// check checks the fields of MarkovOptions.
+func (o *MarkovOptions) check() error {
+	return optcheck.First(
+		optcheck.Int(ErrBadOption, "MarkovOptions.Statistic", int(o.Statistic), int(CMI), int(MaxTV)),
+		optcheck.Float(ErrBadOption, "MarkovOptions.Threshold", o.Threshold, 0, math.Inf(1)),
+		optcheck.Float(ErrBadOption, "MarkovOptions.MinMass", o.MinMass, 0, 1),
+		optcheck.Int(ErrBadOption, "MarkovOptions.MaxNeighborhood", o.MaxNeighborhood, 0, math.MaxInt))
+}
+
+// check panics (the generators' options come from code) on values for
+// which the generator would produce NaN or never end.
+func (o *GenOptions) check(fn string, k int) {
+	inf := math.Inf(1)
+	err := optcheck.First(
+		optcheck.Less(ErrBadOption, "GenOptions.Strength", o.Strength, math.Inf(-1), 1),
+		optcheck.Float(ErrBadOption, "GenOptions.Concentration", o.Concentration, 0, inf),
+		optcheck.Float(ErrBadOption, "GenOptions.WeightConcentration", o.WeightConcentration, 0, inf),
+		optcheck.Float(ErrBadOption, "GenOptions.MinWeight", o.MinWeight, 0, 1/float64(k)))
+	if err != nil {
+		panic(fmt.Sprintf("treemix: %s: %v (the weights of %d components cannot all reach a floor above 1/%d)", fn, err, k, k))
+	}
+}
 
 // DataError reports malformed input: the line (1-based; 0 when the
 // problem has no line) and field (1-based; 0 when it concerns the whole

@@ -24,7 +24,10 @@ type GenOptions struct {
 	// mixing weights; 0 means 5.
 	WeightConcentration float64
 	// MinWeight is a floor on every mixing weight (the weights are
-	// redrawn until they all reach it); 0 means 0.5/r.
+	// redrawn until they all reach it); 0 means 0.5/r. The generators
+	// panic on a MinWeight above 1/r (no weights reach it), on a Strength
+	// of 1 or more, and on NaN, infinite or negative values (other than
+	// a negative Strength).
 	MinWeight float64
 }
 
@@ -97,6 +100,7 @@ func RandomTreeMixture(r *rand.Rand, p, d, k int, opts GenOptions) *Mixture {
 	if p < 2 || d < 2 || k < 1 {
 		panic("treemix: RandomTreeMixture: need p >= 2, d >= 2, k >= 1")
 	}
+	opts.check("RandomTreeMixture", k)
 	ref := r.IntN(p)
 	var others []int
 	for v := range p {
@@ -176,6 +180,7 @@ func RandomGraphMixture(r *rand.Rand, p, d, k, maxDegree, maxParents int, opts G
 	if p < 2 || d < 2 || k < 1 || maxDegree < 1 || maxParents < 1 {
 		panic("treemix: RandomGraphMixture: bad sizes")
 	}
+	opts.check("RandomGraphMixture", k)
 	ref := r.IntN(p)
 	m := &Mixture{States: d, Weights: randomWeights(r, k, opts)}
 	for range k {

@@ -62,6 +62,9 @@ type MarkovOptions struct {
 // (both neighbourhoods too large) are kept in every component and listed
 // in untested.
 func (c *Components) MarkovGraphs(ctx context.Context, opts MarkovOptions) (graphs []*Graph, untested [][2]int, err error) {
+	if err := opts.check(); err != nil {
+		return nil, nil, err
+	}
 	dc := c.dec
 	r, p, d := dc.r, dc.p, dc.d
 	n := float64(dc.src.Samples())

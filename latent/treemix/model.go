@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
@@ -448,14 +449,30 @@ func (m *Mixture) UnionGraph() *Graph {
 }
 
 // Exact returns the Source of the exact marginal tables of m: the
-// learners read them exactly as they read empirical frequencies.
+// learners read them exactly as they read empirical frequencies. Its
+// Joints returns an error matching ErrBadData if m is not valid (see
+// Mixture.Validate: a NaN, a table that is not a distribution).
 func Exact(m *Mixture) Source { return &exact{m: m} }
 
-type exact struct{ m *Mixture }
+type exact struct {
+	m     *Mixture
+	check sync.Once
+	bad   error
+}
 
 func (e *exact) Dims() (p, d int) { p, d, _ = e.m.Dims(); return }
 func (e *exact) Samples() int     { return 0 }
 func (e *exact) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
+	// A NaN or a table that is not a distribution would give
+	// meaningless tables, or a panic on a bad shape.
+	e.check.Do(func() {
+		if err := e.m.Validate(); err != nil {
+			e.bad = fmt.Errorf("%w: Exact: %v", ErrBadData, err)
+		}
+	})
+	if e.bad != nil {
+		return nil, e.bad
+	}
 	out := make([]*Table, len(sets))
 	err := parallelFor(ctx, len(sets), Options{}, func(i int) { out[i] = e.m.Marginal(sets[i]) })
 	return out, err

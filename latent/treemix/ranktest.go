@@ -94,12 +94,15 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	eta := opts.eta(r)
 	// Before anything p x p: the statistics, the graph and its copy, and
 	// the tests of level 0, one a pair (see perTest below).
 	need := size.Add(size.Float64s(p, p), size.Mul(2, p, p),
 		size.Scale(int(min(size.Mul(p, p-1)/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
-	if err := opts.check(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
+	if err := opts.checkMemory(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
 		return nil, fmt.Errorf("treemix: RankTest: %w", err)
 	}
 	res := &RankResult{Graph: CompleteGraph(p), Separators: make(map[[2]int][]int)}
@@ -116,7 +119,7 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		// d^(level+2) cells.
 		bound := testBound(g, level, opts.Candidates)
 		perTest := size.Add(600, size.Scale(8, powSat(d, level+2)))
-		if err := opts.check(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
+		if err := opts.checkMemory(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
 			size.Scale(int(min(bound, size.Max/2)), perTest)); err != nil {
 			return nil, fmt.Errorf("treemix: RankTest: %w", err)
 		}

@@ -28,8 +28,8 @@ type Options struct {
 
 func (o Options) isZero() bool { return o.Workers == 0 && o.Progress == nil && o.MaxMemory == 0 }
 
-// check applies the memory rule to a stage that needs need bytes.
-func (o Options) check(what string, need int64) error {
+// checkMemory applies the memory rule to a stage that needs need bytes.
+func (o Options) checkMemory(what string, need int64) error {
 	return mat.CheckMemory(what, need, o.MaxMemory)
 }
 

@@ -130,9 +130,16 @@ type decomposer struct {
 // estimated from samples are smoothed with one pseudo-sample (see
 // smoothed) so that no probability is zero. It needs d > r
 // (ErrFewStates), an isolated reference (ErrNoReference), full-rank
-// views and at least one pair with a witness (ErrRankDeficient); an
-// operator with complex eigenvalues gives ErrComplexEigen.
+// views and at least one pair with a witness (ErrRankDeficient), and at
+// least 3 variables (ErrBadData); an operator with complex eigenvalues
+// gives ErrComplexEigen, an option out of range ErrBadOption.
 func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*Components, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if p, _ := src.Dims(); p < 3 {
+		return nil, fmt.Errorf("%w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
+	}
 	dc, err := newDecomposer(ctx, src, g, r, opts)
 	if err != nil {
 		return nil, err

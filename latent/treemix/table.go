@@ -158,7 +158,7 @@ func Count(ctx context.Context, x *Data, sets [][]int, opts Options) ([]*Table, 
 	}
 	// Each live accumulator of a pass holds up to maxPassCells counters.
 	need = size.Add(need, size.Scale(1+2*opts.workers(), size.Scale(4, min(maxPassCells, cells))))
-	if err := opts.check(fmt.Sprintf("the %d tables of counts", len(sets)), need); err != nil {
+	if err := opts.checkMemory(fmt.Sprintf("the %d tables of counts", len(sets)), need); err != nil {
 		return nil, fmt.Errorf("treemix: Count: %w", err)
 	}
 	out := make([]*Table, len(sets))
@@ -272,7 +272,8 @@ func countPass(ctx context.Context, x *Data, out []*Table, order []int, cells in
 }
 
 // Empirical returns the Source of the empirical frequencies of x: each
-// table is Count's divided by the number of samples.
+// table is Count's divided by the number of samples. Its Joints returns
+// an error matching ErrBadData if x has no samples.
 func Empirical(x *Data, opts Options) Source { return &empirical{x: x, opts: opts} }
 
 type empirical struct {
@@ -283,6 +284,10 @@ type empirical struct {
 func (e *empirical) Dims() (p, d int) { return e.x.p, e.x.d }
 func (e *empirical) Samples() int     { return e.x.n }
 func (e *empirical) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
+	if e.x.n == 0 {
+		// Samples() == 0 would otherwise pass for exact tables.
+		return nil, fmt.Errorf("%w: no samples", ErrBadData)
+	}
 	ts, err := Count(ctx, e.x, sets, e.opts)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,17 @@ func Format(pkg string, line, field int, msg string) string {
 	return pkg + ": " + msg
 }
 
-// Records reads r line by line. Blank lines and lines starting with '#'
+// BOM is the UTF-8 byte order mark, which some editors (and spreadsheet
+// exports) put at the start of a text file.
+const BOM = "\ufeff"
+
+// TrimBOM returns b without a leading UTF-8 byte order mark. Every reader
+// applies it to the start of its input, so that the mark neither eats
+// the first sample nor ends up in the first column's name.
+func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte(BOM)) }
+
+// Records reads r line by line. A UTF-8 byte order mark at the start of
+// r is skipped. Blank lines and lines starting with '#'
 // are skipped; fields are separated by comma and trimmed of spaces. The
 // first remaining line is a header when header > 0, or when header == 0
 // and isValue rejects one of its fields; its fields are returned as
@@ -49,7 +59,11 @@ func Records(r io.Reader, comma rune, header int, isValue func([]byte) bool, rec
 	cols, line := -1, 0
 	for sc.Scan() {
 		line++
-		b := bytes.TrimSpace(sc.Bytes())
+		b := sc.Bytes()
+		if line == 1 {
+			b = TrimBOM(b)
+		}
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 || b[0] == '#' {
 			continue
 		}

@@ -3,11 +3,15 @@ package par
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/moments-go/moments/internal/carry"
 )
 
 // TestReduceBits sums numbers of wildly different magnitudes, where the
@@ -103,5 +107,119 @@ func TestCancel(t *testing.T) {
 		if c != 1 {
 			t.Fatalf("For ran %d %d times", i, c)
 		}
+	}
+}
+
+// catch runs f and returns what it panicked with, or nil.
+func catch(f func()) (v any) {
+	defer func() { v = recover() }()
+	f()
+	return nil
+}
+
+// TestWorkerPanic makes one chunk (or one index) panic under 1 to 8
+// workers: the panic must reach the caller's goroutine as a *carry.Panic
+// that holds the original value and a stack naming the panicking
+// function, with no deadlock (the chunk that panics is the one the
+// others wait on to merge, so a worker left waiting for the window would
+// hang the test), and the other workers must stop early.
+func TestWorkerPanic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	type acc struct{ s int }
+	for _, w := range []int{1, 2, 3, 8} {
+		for _, bad := range []int{0, 7, 99} { // first, middle and last chunk
+			var ran atomic.Int64
+			v := catch(func() {
+				Reduce(context.Background(), 1000, 10, w, nil,
+					func() *acc { return &acc{} },
+					func(a *acc, lo, hi int) {
+						ran.Add(1)
+						if lo/10 == bad {
+							panicInWork(lo)
+						}
+						runtime.Gosched()
+						a.s += hi - lo
+					},
+					func(dst, src *acc) { dst.s += src.s },
+					func(a *acc) { a.s = 0 })
+			})
+			checkPanic(t, v, fmt.Sprintf("Reduce, %d workers, chunk %d", w, bad))
+			if bad == 0 && ran.Load() > int64(2*w+w) {
+				t.Errorf("Reduce, %d workers: %d chunks ran after chunk 0 panicked", w, ran.Load())
+			}
+		}
+		for _, phase := range []string{"merge", "newAcc", "progress"} {
+			v := catch(func() {
+				calls := 0
+				Reduce(context.Background(), 1000, 10, w,
+					func(int, int) {
+						if phase == "progress" {
+							panicInWork(-1)
+						}
+					},
+					func() *acc {
+						if calls++; phase == "newAcc" && calls > 1 {
+							panicInWork(-1)
+						}
+						return &acc{}
+					},
+					func(*acc, int, int) {},
+					func(dst, src *acc) {
+						if phase == "merge" {
+							panicInWork(-1)
+						}
+					},
+					func(*acc) {})
+			})
+			checkPanic(t, v, fmt.Sprintf("Reduce, %d workers, panic in %s", w, phase))
+		}
+		var ran atomic.Int64
+		v := catch(func() {
+			For(context.Background(), 1000, w, func(i int) {
+				ran.Add(1)
+				if i == 3 {
+					panicInWork(i)
+				}
+				runtime.Gosched()
+			})
+		})
+		checkPanic(t, v, fmt.Sprintf("For, %d workers", w))
+		if ran.Load() == 1000 {
+			t.Errorf("For, %d workers: all 1000 calls ran after a panic at 3", w)
+		}
+	}
+	// A runtime error keeps its type through the wrapping.
+	v := catch(func() {
+		For(context.Background(), 4, 4, func(i int) {
+			var x []int
+			_ = x[i+5]
+		})
+	})
+	var re runtime.Error
+	if err, ok := v.(error); !ok || !errors.As(err, &re) {
+		t.Fatalf("index out of range came back as %T %v", v, v)
+	}
+	// The work still succeeds afterwards (no state is left behind).
+	if err := For(context.Background(), 10, 3, func(int) {}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type workPanic struct{ at int }
+
+//go:noinline
+func panicInWork(at int) { panic(workPanic{at}) }
+
+func checkPanic(t *testing.T, v any, what string) {
+	t.Helper()
+	p, ok := v.(*carry.Panic)
+	if !ok {
+		t.Fatalf("%s: recovered %T %v, want *carry.Panic", what, v, v)
+	}
+	if _, ok := p.Value.(workPanic); !ok {
+		t.Fatalf("%s: original value %T %v", what, p.Value, p.Value)
+	}
+	if !strings.Contains(string(p.Stack), "panicInWork") || !strings.Contains(p.Error(), "panicInWork") {
+		t.Fatalf("%s: the stack does not name the panicking function:\n%s", what, p.Error())
 	}
 }

@@ -19,7 +19,11 @@ import (
 // 5.2 and draws the true against the learned entries.
 func Example() {
 	m := synth.RandomDAG(rand.New(rand.NewPCG(4, 1)), 30, 5, 0.3, 0.5, synth.Skewed)
-	fmt.Println("expansion:", linear.CheckExpansion(m.A, 0).Holds)
+	rep, err := linear.CheckExpansion(m.A, 0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("expansion:", rep.Holds)
 
 	d, err := linear.LearnDAG(context.Background(), m.Sigma(), linear.PsiFunc(m.Psi), 5, nil)
 	if err != nil {

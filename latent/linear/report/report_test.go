@@ -151,7 +151,7 @@ func TestAlignDAG(t *testing.T) {
 // LearnDAG identifies.
 func TestLearnDAGAligned(t *testing.T) {
 	m := synth.RandomDAG(rand.New(rand.NewPCG(4, 1)), 30, 5, 0.3, 0.5, synth.Skewed)
-	if !linear.CheckExpansion(m.A, 0).Holds {
+	if rep, err := linear.CheckExpansion(m.A, 0); err != nil || !rep.Holds {
 		t.Fatal("the model lacks the expansion property")
 	}
 	d, err := linear.LearnDAG(context.Background(), m.Sigma(), linear.PsiFunc(m.Psi), 5, nil)
@@ -175,7 +175,7 @@ func TestLearnDAGAligned(t *testing.T) {
 func TestAlignHierarchy(t *testing.T) {
 	h := synth.RandomHierarchy(rand.New(rand.NewPCG(28, 2)), []int{2, 10, 50}, 0.3, 0.5, synth.All)
 	for l, a := range h.A {
-		if !linear.CheckExpansion(a, 0).Holds {
+		if rep, err := linear.CheckExpansion(a, 0); err != nil || !rep.Holds {
 			t.Fatalf("level %d lacks the expansion property", l)
 		}
 		cov, err := linear.L1Recovery(a, h.LevelSigma(l), nil)
