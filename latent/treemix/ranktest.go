@@ -101,7 +101,7 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 	// Before anything p x p: the statistics, the graph and its copy, and
 	// the tests of level 0, one a pair (see perTest below).
 	need := size.Add(size.Float64s(p, p), size.Mul(2, p, p),
-		size.Scale(int(min(size.Mul(p, p-1)/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
+		size.Scale(int(min(size.Mul(p, max(p-1, 0))/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
 	if err := opts.checkMemory(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
 		return nil, fmt.Errorf("treemix: RankTest: %w", err)
 	}
