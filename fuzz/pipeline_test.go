@@ -144,6 +144,7 @@ func FuzzTreemixFromCSV(f *testing.F) {
 		wide.WriteByte('\n')
 	}
 	f.Add(wide.Bytes(), uint8(1), uint8(0))                                     // 10 x 5000 (issue 14)
+	f.Add([]byte("x\n0\n1\n1\n2\n"), uint8(1), uint8(0))                        // one column
 	f.Add([]byte("0,1,2,0\n1,2,0,1\n2,0,1,2\n0,0,1,1\n"), uint8(1), uint8(255)) // Eta = 10^9
 	f.Fuzz(func(t *testing.T, data []byte, rb, eb uint8) {
 		mem := pipelineMemory(len(data))
