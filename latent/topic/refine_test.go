@@ -145,6 +145,14 @@ func TestMStep(t *testing.T) {
 			t.Fatalf("beta %v, want %v", beta, want)
 		}
 	}
+	// Under Dirichlet(1, 2): E log beta = (psi(1) - psi(3), psi(2) - psi(3))
+	// = (-3/2, -1/2).
+	lambda := mat.New(2, 1, []float64{1, 2})
+	eb := mat.Zeros(2, 1)
+	expElog(eb, lambda)
+	if math.Abs(eb.At(0, 0)-math.Exp(-1.5)) > 1e-13 || math.Abs(eb.At(1, 0)-math.Exp(-0.5)) > 1e-13 {
+		t.Fatalf("exp(E log beta) = %v, want (%v, %v)", eb, math.Exp(-1.5), math.Exp(-0.5))
+	}
 }
 
 // TestRefineSynthetic refines the spectral estimate of a generated LDA
@@ -153,6 +161,16 @@ func TestMStep(t *testing.T) {
 // must never fall, and the result must have the same bits with 1 and 3
 // workers.
 func TestRefineSynthetic(t *testing.T) {
+	for _, point := range []bool{false, true} {
+		name := "variational"
+		if point {
+			name = "point"
+		}
+		t.Run(name, func(t *testing.T) { testRefineSynthetic(t, point) })
+	}
+}
+
+func testRefineSynthetic(t *testing.T, point bool) {
 	r := rand.New(rand.NewPCG(11, 11))
 	const k = 6
 	alpha := make([]float64, k)
@@ -168,7 +186,7 @@ func TestRefineSynthetic(t *testing.T) {
 		t.Fatal(err)
 	}
 	var bounds []float64
-	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Docs: moments.Options{Workers: 1},
+	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 1},
 		OnPass: func(pass int, bound, change float64) { bounds = append(bounds, bound) }})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +221,7 @@ func TestRefineSynthetic(t *testing.T) {
 		}
 	}
 
-	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Docs: moments.Options{Workers: 3}})
+	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
