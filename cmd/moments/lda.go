@@ -26,7 +26,10 @@ variational EM (progress on stderr, one line a pass), and prints each
 topic's alpha and top words. It also prints the quality of the spectral
 and of the refined model: the per-word perplexity of the -holdout
 fraction of the documents, which both learn without, and the mean NPMI
-of each topic's top 10 words on the other documents. -model saves the
+of each topic's top 10 words on the other documents. Without -alpha0,
+alpha0 is chosen from 0.1, 0.3, 1 and 3: the one whose spectral model,
+learned from 90% of the documents learned from, gives the other 10%
+the highest likelihood. -model saves the
 model (vocabulary, topics, alpha and these flags) for "moments lda
 infer", which writes the topic proportions of a corpus's documents.
 CORPUS is a UCI bag-of-words file (docword.X.txt, with vocab.X.txt
@@ -43,7 +46,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fs := newFlags("lda", ldaUsage)
 	k := fs.Int("k", 0, "number of topics (required, at least 1)")
-	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters (> 0)")
+	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters (> 0); when not given, chosen from 0.1, 0.3, 1, 3 by held-out likelihood")
 	seed := fs.Uint64("seed", 1, "random seed")
 	method := fs.String("method", "power", "decomposition: power (robust tensor power method) or svd (single theta)")
 	top := fs.Int("top", 10, "top words printed per topic (0: none)")
@@ -146,6 +149,11 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	line := &progressLine{w: stderr}
 	if corpus.NumDocs() >= 100000 {
 		opts.Passes.Progress = passProgress(line, "pass")
+	}
+	if !fs.isSet("alpha0") {
+		if err := chooseAlpha0(ctx, stdout, train, *k, *seed, opts, alpha0); err != nil {
+			return err
+		}
 	}
 	start = time.Now()
 	res, err := topic.LDA(ctx, train, *k, *alpha0, opts)

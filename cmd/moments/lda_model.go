@@ -51,6 +51,38 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.Result, pa
 	return topic.Refine(ctx, train, raw, opts)
 }
 
+// chooseAlpha0 sets alpha0 to the value of topic.Alpha0Grid whose
+// spectral model, learned from 90% of the training documents, gives the
+// other 10% the highest likelihood, and prints the scores. With too few
+// documents to split, or when no alpha0 learns, it leaves alpha0 as it
+// is.
+func chooseAlpha0(ctx context.Context, stdout io.Writer, train *moments.Corpus, k int, seed uint64, opts *topic.Options, alpha0 *float64) error {
+	fit, valid := splitHoldout(train, 0.1, seed+1)
+	if valid == nil {
+		return nil
+	}
+	start := time.Now()
+	best, scores, err := topic.SelectAlpha0(ctx, fit, valid, k, nil, opts)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		// No alpha0 learns: the fit with the default says why.
+		return nil
+	}
+	fmt.Fprintf(stdout, "alpha0    %g, chosen by the log-likelihood per token of %d validation documents (%.3f s):", best, valid.NumDocs(), time.Since(start).Seconds())
+	for _, s := range scores {
+		if s.Err != nil {
+			fmt.Fprintf(stdout, " %g: fails;", s.Alpha0)
+		} else {
+			fmt.Fprintf(stdout, " %g: %.4f;", s.Alpha0, s.LogLik)
+		}
+	}
+	fmt.Fprintln(stdout)
+	*alpha0 = best
+	return nil
+}
+
 // quality holds the measures of one model.
 type quality struct {
 	name       string

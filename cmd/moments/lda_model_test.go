@@ -270,3 +270,19 @@ func TestLDAInferText(t *testing.T) {
 		}
 	}
 }
+
+// TestLDAChooseAlpha0 runs lda without -alpha0 on documents drawn with
+// alpha0 = 0.3: it must print the scores and choose 0.3.
+func TestLDAChooseAlpha0(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(12, 12))
+	truth := synth.RandomLDA(r, 200, 3, 0.1, []float64{0.1, 0.1, 0.1})
+	docword := writeCorpusUCI(t, dir, synth.NewCorpus(truth, 3000, 30, 80, 1).Materialize())
+	var out, errb bytes.Buffer
+	if err := run(bg, []string{"lda", "-k", "3", "-refine", "0", docword}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "alpha0    0.3, chosen by") || !strings.Contains(out.String(), "k = 3, alpha0 = 0.3,") {
+		t.Fatalf("alpha0 not chosen as 0.3:\n%s", out.String())
+	}
+}

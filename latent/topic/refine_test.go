@@ -250,3 +250,24 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		t.Error("a model without Alpha was accepted")
 	}
 }
+
+// TestSelectAlpha0 draws documents from an LDA model with alpha0 = 0.3
+// and asks SelectAlpha0 to pick it from {0.03, 0.3, 3} by held-out
+// likelihood.
+func TestSelectAlpha0(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	model := synth.RandomLDA(r, 200, 3, 0.1, []float64{0.1, 0.1, 0.1})
+	train := synth.NewCorpus(model, 3000, 30, 80, 1).Materialize()
+	valid := synth.NewCorpus(model, 500, 30, 80, 2).Materialize()
+	best, scores, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{0.03, 0.3, 3}, &Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("scores %+v", scores)
+	if best != 0.3 {
+		t.Fatalf("chose alpha0 = %v, want 0.3 (scores %+v)", best, scores)
+	}
+	if _, _, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{}, nil); err == nil {
+		t.Fatal("an empty grid was accepted")
+	}
+}
