@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/latent/internal/par"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
@@ -288,29 +289,27 @@ func newEStepScratch(k int) *estepScratch {
 // 0 are ignored.
 func estep(beta *mat.Dense, alpha []float64, d moments.Doc, gamma []float64, iters int, tol float64, s *estepScratch) int {
 	k := len(gamma)
+	// gamma_j = alpha_j + e_j sum_w (c_w / z_w) beta_wj with e_j =
+	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: a dot product
+	// and an axpy per word.
 	for it := 1; it <= iters; it++ {
 		for j, g := range gamma {
 			s.expPsi[j] = math.Exp(digamma(g))
 		}
-		copy(s.next, alpha)
+		clear(s.next)
 		for t, w := range d.Words {
 			row := beta.RawRow(int(w))
-			var z float64
-			for j, b := range row {
-				z += b * s.expPsi[j]
-			}
+			z := kernels.Dot(row, s.expPsi)
 			if !(z > 0) {
 				continue
 			}
-			c := float64(d.Counts[t]) / z
-			for j, b := range row {
-				s.next[j] += c * b * s.expPsi[j]
-			}
+			kernels.Axpy(float64(d.Counts[t])/z, row, s.next)
 		}
 		var change float64
 		for j := range gamma {
-			change += math.Abs(s.next[j] - gamma[j])
-			gamma[j] = s.next[j]
+			g := alpha[j] + s.expPsi[j]*s.next[j]
+			change += math.Abs(g - gamma[j])
+			gamma[j] = g
 		}
 		if change/float64(k) < tol {
 			return it
