@@ -28,8 +28,10 @@ and of the refined model: the per-word perplexity of the -holdout
 fraction of the documents, which both learn without, and the mean NPMI
 of each topic's top 10 words on the other documents. Without -alpha0,
 alpha0 is chosen from 0.1, 0.3, 1 and 3: the one whose spectral model,
-learned from 90% of the documents learned from, gives the other 10%
-the highest likelihood. -model saves the
+learned from 90% of the documents learned from (at most 20000), gives
+the other 10% (at most 2000) the highest likelihood: the likelihood of
+half of each document's tokens given the topic proportions inferred
+from the other half. -model saves the
 model (vocabulary, topics, alpha and these flags) for "moments lda
 infer", which writes the topic proportions of a corpus's documents.
 CORPUS is a UCI bag-of-words file (docword.X.txt, with vocab.X.txt

@@ -154,7 +154,9 @@ type modelFile struct {
 
 // Save writes m to w as JSON (see Load for the format) after checking it
 // as Check does. Every number is written in the shortest form that reads
-// back to the same float64, so Load returns exactly the bits saved.
+// back to the same float64, so Load returns exactly the bits saved. The
+// words and options are JSON strings: a byte that is not valid UTF-8
+// is written as U+FFFD (and so reads back changed).
 func Save(w io.Writer, m *Model) error {
 	if err := m.Check(); err != nil {
 		return err
