@@ -19,7 +19,12 @@
 //	                     GEMM blocking
 //	moments lda -k K [-alpha0 A] [-seed S] CORPUS
 //	                     learn an LDA topic model from a UCI bag-of-words
-//	                     file or a directory of text files
+//	                     file or a directory of text files (spectral, then
+//	                     -refine passes of variational EM; -model FILE
+//	                     saves it)
+//	moments lda infer MODEL CORPUS
+//	                     the topic proportions of each document of CORPUS
+//	                     under a saved model, as CSV (or JSON)
 //	moments treemix -r R DATA.csv
 //	                     learn a mixture of R tree models from discrete
 //	                     data

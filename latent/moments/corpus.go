@@ -112,6 +112,41 @@ func (c *Corpus) Subset(docs []int) *Corpus {
 	return out
 }
 
+// Compact returns the corpus restricted to the words that occur in at
+// least one document, renumbered in the order of their ids, with old[j]
+// the id in c of word j of the result; Vocab, if any, is restricted
+// alike and Names is shared. When every word occurs, Compact returns c
+// itself and a nil old. The documents keep their order and counts, so
+// every moment of the result is that of c on the occurring words.
+func (c *Corpus) Compact() (*Corpus, []int32) {
+	to := make([]int32, c.vocabSize)
+	for _, w := range c.words {
+		to[w] = 1
+	}
+	var old []int32
+	for w, used := range to {
+		if used != 0 {
+			to[w] = int32(len(old))
+			old = append(old, int32(w))
+		}
+	}
+	if len(old) == c.vocabSize {
+		return c, nil
+	}
+	out := &Corpus{Names: c.Names, vocabSize: len(old), ptr: c.ptr, counts: c.counts, tokens: c.tokens,
+		words: make([]int32, len(c.words))}
+	for i, w := range c.words {
+		out.words[i] = to[w]
+	}
+	if c.Vocab != nil {
+		out.Vocab = make([]string, len(old))
+		for j, w := range old {
+			out.Vocab[j] = c.Vocab[w]
+		}
+	}
+	return out, old
+}
+
 // Builder assembles a Corpus one document at a time. The zero value is
 // ready to use.
 type Builder struct {

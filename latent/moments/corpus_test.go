@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -244,5 +245,43 @@ func TestReadersBOM(t *testing.T) {
 	l, err := ReadLabels(strings.NewReader("\ufeffca01 news\n"))
 	if err != nil || l["ca01"] != "news" {
 		t.Fatalf("ReadLabels: %v %q", err, l)
+	}
+}
+
+// TestCompact: words that occur in no document are dropped and the rest
+// renumbered in order, with the vocabulary and the counts carried; a
+// corpus that uses every word is returned as it is.
+func TestCompact(t *testing.T) {
+	var b Builder
+	b.SetVocabSize(6)
+	for _, d := range [][2][]int{{{4, 1}, {2, 3}}, {{5}, {7}}, {{}, {}}, {{1, 4}, {1, 1}}} {
+		ws := make([]int32, len(d[0]))
+		cs := make([]uint32, len(d[1]))
+		for i := range d[0] {
+			ws[i], cs[i] = int32(d[0][i]), uint32(d[1][i])
+		}
+		if err := b.Add(ws, cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := b.Corpus()
+	c.Vocab = []string{"a", "b", "c", "d", "e", "f"}
+	out, old := c.Compact()
+	if !slices.Equal(old, []int32{1, 4, 5}) || out.VocabSize() != 3 || !slices.Equal(out.Vocab, []string{"b", "e", "f"}) {
+		t.Fatalf("old %v, vocab %v (%d words)", old, out.Vocab, out.VocabSize())
+	}
+	if out.NumDocs() != 4 || out.Tokens() != c.Tokens() {
+		t.Fatalf("%d documents, %d tokens", out.NumDocs(), out.Tokens())
+	}
+	for i := range c.NumDocs() {
+		d, e := c.Doc(i), out.Doc(i)
+		for j, w := range e.Words {
+			if old[w] != d.Words[j] || e.Counts[j] != d.Counts[j] {
+				t.Fatalf("document %d: %v %v, want %v %v", i, e.Words, e.Counts, d.Words, d.Counts)
+			}
+		}
+	}
+	if same, old := out.Compact(); same != out || old != nil {
+		t.Fatalf("a compact corpus was copied")
 	}
 }

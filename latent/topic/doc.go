@@ -41,6 +41,14 @@
 // variational fixed-point iterations given the topics and alpha, from
 // which come labels (the most probable topic) and held-out perplexity.
 //
+// Refine improves an LDA model, typically the spectral estimate, by
+// passes of batch variational EM over the documents (variational Bayes
+// on the topics by default, Blei et al.'s point estimates with
+// RefineOptions.Point), with alpha fixed; the spectral estimate is the
+// starting point. A Model (vocabulary, topics, alpha, the settings it
+// was learned with) is saved by Save and read back, bit for bit, by Load,
+// as versioned JSON; Load checks every dimension and value.
+//
 // # Memory
 //
 // The learners follow the memory rule of package mat: Options.MaxMemory

@@ -1,0 +1,457 @@
+package topic
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
+)
+
+// RefineOptions configures Refine. The zero value gives the documented
+// defaults.
+type RefineOptions struct {
+	// MaxPasses is the most passes of variational EM; 0 means 20.
+	MaxPasses int
+	// Tol stops the passes once the bound changes by at most Tol times
+	// its magnitude from one pass to the next (the relative change of
+	// the bound is the convergence criterion); 0 means 1e-4, and a
+	// negative Tol runs all MaxPasses passes.
+	Tol float64
+	// Eta is the pseudo-count added to every word of every topic in the
+	// M-step: the parameter of the topics' symmetric Dirichlet prior, or
+	// with Point, that prior is Dirichlet(1 + Eta). It keeps every
+	// probability positive. 0 means 0.1 (on the Brown corpus at k = 10
+	// and 20 it gave a better NPMI than 0.01, 0.3 and 1); it must not be
+	// negative.
+	Eta float64
+	// DocIters bounds the fixed-point iterations of one document's
+	// E-step in one pass; 0 means 100.
+	DocIters int
+	// DocTol ends a document's E-step once the mean absolute change of
+	// its gamma per topic is below DocTol; 0 means 1e-3.
+	DocTol float64
+	// Docs configures the passes over the documents: the goroutines
+	// (results never depend on them) and a progress callback called
+	// with the documents done in the current pass.
+	Docs moments.Options
+	// Point makes the topics point estimates (Blei et al.'s M-step)
+	// rather than variational Dirichlet posteriors (the default); see
+	// Refine.
+	Point bool
+	// OnPass, if not nil, is called after every pass with its number
+	// (from 1), the bound and its relative change from the previous
+	// pass (+Inf after the first).
+	OnPass func(pass int, bound, change float64)
+}
+
+func (o *RefineOptions) resolve() (RefineOptions, error) {
+	var r RefineOptions
+	if o != nil {
+		r = *o
+	}
+	if r.MaxPasses <= 0 {
+		r.MaxPasses = 20
+	}
+	if r.Tol == 0 {
+		r.Tol = 1e-4
+	}
+	if r.Eta == 0 {
+		r.Eta = 0.1
+	}
+	if !(r.Eta > 0) || math.IsInf(r.Eta, 1) {
+		return r, fmt.Errorf("topic: Refine: Eta = %v: want a positive, finite number", r.Eta)
+	}
+	if r.DocIters <= 0 {
+		r.DocIters = 100
+	}
+	if r.DocTol <= 0 {
+		r.DocTol = 1e-3
+	}
+	return r, nil
+}
+
+// RefineReport describes a run of Refine.
+type RefineReport struct {
+	// Bounds holds the objective after each pass's E-step: the
+	// variational lower bound on the log-likelihood of the documents
+	// plus the log-density of the topics under their prior, up to a
+	// constant (see Refine);
+	// it never decreases from one pass to the next.
+	Bounds []float64
+	// Converged says whether the passes stopped on Tol rather than
+	// MaxPasses.
+	Converged bool
+}
+
+// refineInitFloor is the weight of the uniform distribution mixed into
+// the starting topics with Point, so that no word starts with
+// probability 0 in every topic.
+const refineInitFloor = 1e-6
+
+// Refine improves an LDA model, such as the spectral estimate of LDA, by
+// passes of batch variational EM over the documents of src, keeping
+// Alpha fixed. Each document d has a variational Dirichlet gamma_d over
+// its topic proportions; a pass runs, for every document, the E-step
+//
+//	phi_wj ∝ b_wj exp(digamma(gamma_dj)),  gamma_dj = alpha_j + sum_w c_dw phi_wj
+//
+// to a fixed point (from the document's gamma of the previous pass, or
+// alpha_j + len/k in the first), then an M-step that sets the topics
+// from the expected word counts s_wj = sum_d c_dw phi_dwj. By default the
+// topics have a variational posterior Dirichlet(lambda_j) under a
+// symmetric Dirichlet(Eta) prior (the batch variational Bayes of
+// Hoffman, Blei and Bach, "Online Learning for Latent Dirichlet
+// Allocation", 2010, which scikit-learn's batch learner runs):
+//
+//	b_wj = exp(digamma(lambda_wj) - digamma(sum_w lambda_wj)),  M-step lambda_wj = Eta + s_wj,
+//
+// lambda starts as Eta plus r's topics times the expected tokens of each
+// topic (all tokens times alpha_j / sum alpha), and the topics returned
+// are the posterior means, lambda_j normalised. With Point, the topics
+// are point estimates as in Blei, Ng and Jordan ("Latent Dirichlet
+// Allocation", 2003, section 5), the MAP estimate under a Dirichlet(1 +
+// Eta) prior: b = beta, M-step beta_wj ∝ Eta + s_wj, starting from r's
+// topics mixed with 1e-6 of the uniform distribution.
+//
+// The objective is the evidence lower bound sum_d L_d(gamma_d, b) plus the
+// terms of the topics: with Point the log-density of beta under its prior
+// without its constant, Eta sum_wj log beta_wj; by default E[log p(beta)]
+// - E[log q(beta)] under Dirichlet(lambda). With phi at its optimum for
+// gamma and E[log theta_j] = digamma(gamma_j) - digamma(sum gamma),
+//
+//	L_d = sum_w c_w log(sum_j b_wj exp(E[log theta_j]))
+//	    + lgamma(sum alpha) - sum lgamma(alpha_j) - lgamma(sum gamma) + sum lgamma(gamma_j)
+//	    + sum_j (alpha_j - gamma_j) E[log theta_j].
+//
+// Every step increases the objective, so the bounds are non-decreasing.
+// The passes stop when the bound's relative change falls to Tol or after
+// MaxPasses.
+//
+// Refine uses no random numbers: its result depends on r and src alone,
+// with the same bits for any number of workers (the documents are cut
+// into chunks by their number alone and the chunks' sums merged in
+// order). It stores k numbers per document and a few n x k matrices (the
+// topics, and expected counts per worker). The returned Result is r with
+// the refined Topics (r's other fields, which describe the spectral step,
+// are kept).
+func Refine(ctx context.Context, src moments.Source, r *Result, opts *RefineOptions) (*Result, *RefineReport, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	if r == nil || r.Topics == nil || r.Alpha == nil {
+		return nil, nil, fmt.Errorf("topic: Refine needs an LDA model (Topics and Alpha)")
+	}
+	n, k := r.Topics.Dims()
+	if len(r.Alpha) != k {
+		return nil, nil, fmt.Errorf("topic: Refine: %d alphas for %d topics", len(r.Alpha), k)
+	}
+	for j, a := range r.Alpha {
+		if !(a > 0) || math.IsInf(a, 1) {
+			return nil, nil, fmt.Errorf("topic: Refine: alpha[%d] = %v: want a positive, finite number", j, a)
+		}
+	}
+	if v := src.VocabSize(); v > n {
+		return nil, nil, fmt.Errorf("topic: Refine: the documents have %d words, the model %d", v, n)
+	}
+	beta := r.Topics.Clone()
+	var lambda *mat.Dense // without Point
+	col := make([]float64, n)
+	for j := 0; j < k; j++ {
+		beta.Col(col, j)
+		var s float64
+		for i, v := range col {
+			if !(v >= 0) || math.IsInf(v, 1) {
+				return nil, nil, fmt.Errorf("topic: Refine: topic %d, word %d: %v is not a probability", j, i, v)
+			}
+			s += v
+		}
+		if !(s > 0) {
+			return nil, nil, fmt.Errorf("topic: Refine: topic %d is zero", j)
+		}
+		for i, v := range col {
+			col[i] = (1-refineInitFloor)*v/s + refineInitFloor/float64(n)
+		}
+		beta.SetCol(j, col)
+	}
+	if !o.Point {
+		// Start lambda from the spectral topics with the expected number
+		// of tokens of each topic, tokens alpha_j / sum alpha.
+		var tokens, a0 float64
+		src.Range(0, src.NumDocs(), func(_ int, d moments.Doc) { tokens += float64(d.Len()) })
+		for _, a := range r.Alpha {
+			a0 += a
+		}
+		lambda = mat.Zeros(n, k)
+		for i := 0; i < n; i++ {
+			dst := lambda.RawRow(i)
+			for j, b := range beta.RawRow(i) {
+				dst[j] = o.Eta + b*tokens*r.Alpha[j]/a0
+			}
+		}
+		expElog(beta, lambda)
+	}
+
+	docs := src.NumDocs()
+	gammas := make([]float64, docs*k)
+	src.Range(0, docs, func(i int, d moments.Doc) {
+		l := float64(d.Len())
+		for j, a := range r.Alpha {
+			gammas[i*k+j] = a + l/float64(k)
+		}
+	})
+	alphaTerm := lgammaSum(r.Alpha)
+	workers := o.Docs.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	size := max(16, (docs+255)/256)
+	rep := &RefineReport{}
+	prev := math.Inf(-1)
+	for pass := 1; pass <= o.MaxPasses; pass++ {
+		acc, err := par.Reduce(ctx, docs, size, workers, o.Docs.Progress,
+			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
+			func(a *refineAcc, lo, hi int) {
+				src.Range(lo, hi, func(i int, d moments.Doc) {
+					g := gammas[i*k : (i+1)*k]
+					estep(beta, r.Alpha, d, g, o.DocIters, o.DocTol, a.s)
+					a.bound += docBound(beta, r.Alpha, alphaTerm, d, g, a.stats, a.s)
+				})
+			},
+			func(dst, src *refineAcc) {
+				dst.bound += src.bound
+				dst.stats.Add(dst.stats, src.stats)
+			},
+			func(a *refineAcc) { a.bound = 0; a.stats.Zero() })
+		if err != nil {
+			return nil, nil, err
+		}
+		var bound float64
+		if !o.Point {
+			bound = acc.bound + topicKL(lambda, beta, o.Eta)
+		} else {
+			bound = acc.bound + topicPrior(beta, o.Eta)
+		}
+		change := math.Inf(1)
+		if pass > 1 {
+			change = math.Abs(bound-prev) / math.Abs(prev)
+		}
+		rep.Bounds = append(rep.Bounds, bound)
+		if o.OnPass != nil {
+			o.OnPass(pass, bound, change)
+		}
+		if !o.Point {
+			unnormalise(lambda, acc.stats, o.Eta)
+			expElog(beta, lambda)
+		} else {
+			mstep(beta, acc.stats, o.Eta)
+		}
+		if o.Tol > 0 && change <= o.Tol {
+			rep.Converged = true
+			break
+		}
+		prev = bound
+	}
+	if !o.Point {
+		mstep(beta, lambda, 0) // the posterior means
+	}
+	out := *r
+	out.Topics = beta
+	return &out, rep, nil
+}
+
+// refineAcc holds one chunk's expected word counts per topic (n x k) and
+// its part of the bound.
+type refineAcc struct {
+	stats *mat.Dense
+	bound float64
+	s     *estepScratch
+}
+
+type estepScratch struct {
+	expPsi, next []float64
+}
+
+func newEStepScratch(k int) *estepScratch {
+	return &estepScratch{expPsi: make([]float64, k), next: make([]float64, k)}
+}
+
+// estep runs at most iters fixed-point iterations of the E-step of
+// document d from gamma, which it updates, and returns how many it ran:
+// each sets gamma_j = alpha_j + sum_w c_w phi_wj with phi_w ∝ beta_w .*
+// exp(digamma(gamma)), and the iterations stop once the mean absolute
+// change of gamma is below tol. Words that every topic gives probability
+// 0 are ignored.
+func estep(beta *mat.Dense, alpha []float64, d moments.Doc, gamma []float64, iters int, tol float64, s *estepScratch) int {
+	k := len(gamma)
+	// gamma_j = alpha_j + e_j sum_w (c_w / z_w) beta_wj with e_j =
+	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: a dot product
+	// and an axpy per word.
+	for it := 1; it <= iters; it++ {
+		for j, g := range gamma {
+			s.expPsi[j] = math.Exp(digamma(g))
+		}
+		clear(s.next)
+		for t, w := range d.Words {
+			row := beta.RawRow(int(w))
+			z := kernels.Dot(row, s.expPsi)
+			if !(z > 0) {
+				continue
+			}
+			kernels.Axpy(float64(d.Counts[t])/z, row, s.next)
+		}
+		var change float64
+		for j := range gamma {
+			g := alpha[j] + s.expPsi[j]*s.next[j]
+			change += math.Abs(g - gamma[j])
+			gamma[j] = g
+		}
+		if change/float64(k) < tol {
+			return it
+		}
+	}
+	return iters
+}
+
+// docBound returns L_d of Refine for document d at gamma (with phi at its
+// optimum for gamma) and adds c_w phi_w to row w of stats for each word
+// w of d. alphaTerm is lgamma(sum alpha) - sum lgamma(alpha_j).
+func docBound(beta *mat.Dense, alpha []float64, alphaTerm float64, d moments.Doc, gamma []float64, stats *mat.Dense, s *estepScratch) float64 {
+	var g0 float64
+	for j, g := range gamma {
+		s.expPsi[j] = math.Exp(digamma(g))
+		g0 += g
+	}
+	psi0 := digamma(g0)
+	var ll float64
+	for t, w := range d.Words {
+		row := beta.RawRow(int(w))
+		var z float64
+		for j, b := range row {
+			z += b * s.expPsi[j]
+		}
+		if !(z > 0) {
+			continue
+		}
+		c := float64(d.Counts[t])
+		ll += c * (math.Log(z) - psi0)
+		dst := stats.RawRow(int(w))
+		c /= z
+		for j, b := range row {
+			dst[j] += c * b * s.expPsi[j]
+		}
+	}
+	lg0, _ := math.Lgamma(g0)
+	ll += alphaTerm - lg0
+	for j, g := range gamma {
+		lg, _ := math.Lgamma(g)
+		ll += lg + (alpha[j]-g)*(digamma(g)-psi0)
+	}
+	return ll
+}
+
+// lgammaSum returns lgamma(sum a) - sum lgamma(a_j), the log normaliser
+// of a Dirichlet(a).
+func lgammaSum(a []float64) float64 {
+	var s, l float64
+	for _, v := range a {
+		s += v
+		lv, _ := math.Lgamma(v)
+		l += lv
+	}
+	ls, _ := math.Lgamma(s)
+	return ls - l
+}
+
+// topicPrior returns the log-density of the topics (columns of beta)
+// under independent symmetric Dirichlet(1 + eta) priors, without its
+// normalising constant: eta times the sum of the logs of the entries.
+func topicPrior(beta *mat.Dense, eta float64) float64 {
+	n, _ := beta.Dims()
+	var s float64
+	for i := 0; i < n; i++ {
+		for _, b := range beta.RawRow(i) {
+			s += math.Log(b)
+		}
+	}
+	return eta * s
+}
+
+// mstep sets each topic (column of beta) to its expected word counts
+// plus eta, normalised.
+func mstep(beta, stats *mat.Dense, eta float64) {
+	n, k := beta.Dims()
+	sums := make([]float64, k)
+	for i := 0; i < n; i++ {
+		for j, v := range stats.RawRow(i) {
+			sums[j] += v + eta
+		}
+	}
+	for i := 0; i < n; i++ {
+		dst, row := beta.RawRow(i), stats.RawRow(i)
+		for j, v := range row {
+			dst[j] = (v + eta) / sums[j]
+		}
+	}
+}
+
+// unnormalise sets lambda to stats + eta.
+func unnormalise(lambda, stats *mat.Dense, eta float64) {
+	n, _ := lambda.Dims()
+	for i := 0; i < n; i++ {
+		dst := lambda.RawRow(i)
+		for j, v := range stats.RawRow(i) {
+			dst[j] = v + eta
+		}
+	}
+}
+
+// expElog sets eb to exp(E[log beta]) under Dirichlet(lambda_j) for each
+// column j: exp(digamma(lambda_wj) - digamma(sum_w lambda_wj)).
+func expElog(eb, lambda *mat.Dense) {
+	n, k := lambda.Dims()
+	sums := make([]float64, k)
+	for i := 0; i < n; i++ {
+		for j, v := range lambda.RawRow(i) {
+			sums[j] += v
+		}
+	}
+	for j, v := range sums {
+		sums[j] = digamma(v)
+	}
+	for i := 0; i < n; i++ {
+		dst := eb.RawRow(i)
+		for j, v := range lambda.RawRow(i) {
+			dst[j] = math.Exp(digamma(v) - sums[j])
+		}
+	}
+}
+
+// topicKL returns the terms of the evidence lower bound (without Point) that
+// involve the topics: E[log p(beta | eta)] - E[log q(beta | lambda)],
+// summed over the topics, given eb = exp(E[log beta]).
+func topicKL(lambda, eb *mat.Dense, eta float64) float64 {
+	n, k := lambda.Dims()
+	lgEta, _ := math.Lgamma(eta)
+	lgNEta, _ := math.Lgamma(float64(n) * eta)
+	sums := make([]float64, k)
+	var s float64
+	for i := 0; i < n; i++ {
+		erow := eb.RawRow(i)
+		for j, v := range lambda.RawRow(i) {
+			sums[j] += v
+			lg, _ := math.Lgamma(v)
+			s += lg + (eta-v)*math.Log(erow[j])
+		}
+	}
+	for _, v := range sums {
+		lg, _ := math.Lgamma(v)
+		s += lgNEta - float64(n)*lgEta - lg
+	}
+	return s
+}
