@@ -122,6 +122,7 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		return nil, err
 	}
 	var p *mat.Dense // previous search directions
+	stalled := false
 	res := &TopEigen{}
 	for iter := 0; ; iter++ {
 		// Residuals R = A X - X Theta.
@@ -142,8 +143,8 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 				done = false
 			}
 		}
-		if done || iter == o.MaxIter || l == n {
-			res.Converged = done || l == n
+		if done || stalled || iter == o.MaxIter || l == n {
+			res.Converged = done || stalled || l == n
 			res.Values = theta[:k:k]
 			res.Block = theta
 			res.Vectors = x.Slice(0, n, 0, k).Clone()
@@ -162,6 +163,13 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		}
 		if s, err = orthAgainst(s, x); err != nil {
 			return nil, err
+		}
+		if _, c := s.Dims(); c == 0 {
+			// The residuals lie in span X, to which they are orthogonal:
+			// span X is invariant to working accuracy and the Ritz pairs
+			// are as good as they will get.
+			stalled = true
+			continue
 		}
 		as, err := apply(s)
 		if err != nil {
@@ -218,24 +226,71 @@ func rayleighRitz(w, aw *mat.Dense, l, sCols int) (theta []float64, x, ax, p *ma
 	return e.Values[:l:l], x, ax, p, nil
 }
 
-// orthAgainst returns an orthonormal basis of the part of the columns of
-// s orthogonal to the orthonormal columns of x, with as many columns as
-// s has (directions s adds nothing in are filled by other directions
-// orthogonal to x); s is overwritten.
+// orthAgainst returns an orthonormal basis of the part of the span of
+// the columns of s orthogonal to the orthonormal columns of x, dropping
+// the directions that part does not have (so it may have fewer columns
+// than s, even none); s is overwritten. Two rounds of projection and
+// SVQB orthonormalization (Stathopoulos and Wu 2002) keep the result
+// orthogonal to x and to itself to working accuracy.
 func orthAgainst(s, x *mat.Dense) (*mat.Dense, error) {
-	var c mat.Dense
+	var c, xc mat.Dense
 	for pass := 0; pass < 2; pass++ {
+		if _, cols := s.Dims(); cols == 0 {
+			return s, nil
+		}
 		c.MulAT(x, s)
-		var xc mat.Dense
 		xc.Mul(x, &c)
 		s.Sub(s, &xc)
-		q, err := orthCols(s)
-		if err != nil {
+		var err error
+		if s, err = svqb(s); err != nil {
 			return nil, err
 		}
-		s = q
 	}
 	return s, nil
+}
+
+// svqb returns S D V Lambda^{-1/2} for the eigendecomposition
+// V Lambda V^T of D S^T S D, D the diagonal that scales the columns of s
+// to unit norm, keeping the eigenvalues above 1e-12 times the largest:
+// an orthonormal basis of the numerical span of s.
+func svqb(s *mat.Dense) (*mat.Dense, error) {
+	n, m := s.Dims()
+	var g mat.Dense
+	g.GramCols(s)
+	d := make([]float64, m)
+	for j := range d {
+		if v := g.At(j, j); v > 0 {
+			d[j] = 1 / math.Sqrt(v)
+		}
+	}
+	for i := 0; i < m; i++ {
+		row := g.RawRow(i)
+		for j := range row {
+			row[j] *= d[i] * d[j]
+		}
+	}
+	e, err := EigSym(&g, nil)
+	if err != nil {
+		return nil, err
+	}
+	keep := 0
+	for _, v := range e.Values {
+		if v > 1e-12*e.Values[0] {
+			keep++
+		}
+	}
+	t := mat.Zeros(m, keep)
+	for i := 0; i < m; i++ {
+		row := t.RawRow(i)
+		for j := 0; j < keep; j++ {
+			row[j] = d[i] * e.Vectors.At(i, j) / math.Sqrt(e.Values[j])
+		}
+	}
+	out := mat.Zeros(n, keep)
+	if keep > 0 {
+		out.Mul(s, t)
+	}
+	return out, nil
 }
 
 // hcat returns [a b].

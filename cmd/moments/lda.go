@@ -131,7 +131,16 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	learn := time.Since(start)
 	w := res.Whitening
 	fmt.Fprintf(stdout, "learned   k = %d, alpha0 = %g, method %s, in %.3f s\n", *k, *alpha0, *method, learn.Seconds())
-	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g\n", w.Spectrum, w.Cond)
+	atLeast := ""
+	if w.PositiveAtLeast {
+		atLeast = "at least "
+	}
+	conv := ""
+	if !w.Converged {
+		conv = " (not converged: the eigenpairs are approximate)"
+	}
+	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g, %s%d positive\n", w.Spectrum, w.Cond, atLeast, w.Positive)
+	fmt.Fprintf(stdout, "eigen     %d block products, relative residual %.3g%s\n", w.Products, w.Residual, conv)
 	fmt.Fprintf(stdout, "tensor    eigenvalues %.3g, relative residual %.3g\n", res.Lambda, res.Residual)
 	words := eval.TopWords(res.Topics, *top)
 	fmt.Fprintf(stdout, "\n%5s %8s %7s  %s\n", "topic", "alpha", "moved", "top words")
