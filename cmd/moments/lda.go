@@ -26,7 +26,8 @@ beside it) or a directory of text files, one document a file. Any of
 these files may be gzip-compressed.
 
 A directory of text is read with rules for real text (moments.RealText),
-and what they drop is printed on stderr: files with a NUL byte (binary)
+and what they drop is printed on stderr once the model is learned (or
+summed up in the error if it is not): files with a NUL byte (binary)
 are skipped; HTML and XML markup is stripped; English stop words and
 words of fewer than three letters are dropped; documents with fewer
 than -min-doc-words distinct words are dropped; words in fewer than
@@ -113,6 +114,8 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	start := time.Now()
 	var corpus *moments.Corpus
+	var rep *moments.TextReport
+	var textOpts moments.TextOptions
 	if info.IsDir() {
 		var tok moments.Tokenizer
 		if *tagged {
@@ -124,12 +127,9 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if keep != nil {
 			opts.Include = keep.MatchString
 		}
-		var rep *moments.TextReport
 		corpus, rep, err = moments.ReadTextReport(inputFS{ctx, os.DirFS(path)}, opts)
+		textOpts = opts
 		err = inFile(path, err)
-		if err == nil {
-			printTextReport(stderr, rep, opts)
-		}
 	} else {
 		corpus, err = readUCI(ctx, path, *vocab)
 	}
@@ -148,7 +148,15 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := topic.LDA(ctx, corpus, *k, *alpha0, opts)
 	line.end()
 	if err != nil {
+		if rep != nil && len(rep.Binary)+len(rep.FewWords) > 0 {
+			// One line on error: the drops that may explain it.
+			err = fmt.Errorf("%w (the text rules dropped %d of %d files: %d binary, %d with fewer than %d distinct words)",
+				err, len(rep.Binary)+len(rep.FewWords), rep.Files, len(rep.Binary), len(rep.FewWords), textOpts.MinDocWords)
+		}
 		return err
+	}
+	if rep != nil {
+		printTextReport(stderr, rep, textOpts)
 	}
 	learn := time.Since(start)
 	w := res.Whitening
@@ -164,6 +172,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g, %s%d positive\n", w.Spectrum, w.Cond, atLeast, w.Positive)
 	fmt.Fprintf(stdout, "eigen     %d block products, relative residual %.3g%s\n", w.Products, w.Residual, conv)
 	fmt.Fprintf(stdout, "tensor    eigenvalues %.3g, relative residual %.3g\n", res.Lambda, res.Residual)
+	fmt.Fprintf(stdout, "coherence mean NPMI of the top 10 words %.4f (document co-occurrence in the corpus)\n", eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), corpus)))
 	words := eval.TopWords(res.Topics, *top)
 	fmt.Fprintf(stdout, "\n%5s %8s %7s  %s\n", "topic", "alpha", "moved", "top words")
 	for j, ws := range words {
