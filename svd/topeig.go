@@ -60,7 +60,8 @@ type TopEigen struct {
 // residuals A X - X Theta and the previous search directions (the
 // Rayleigh-Ritz procedure with EigSym on a matrix of order at most 3l,
 // which ranks Ritz values algebraically, so no shift is needed). Each
-// step makes one product of A with at most 2l columns. It stops when the
+// step makes one product of A with at most 2l columns, and holds about
+// twelve n x l matrices at its peak (n*l*96 bytes). It stops when the
 // residuals of the top k pairs are at most Tol * ||A||; after MaxIter
 // steps it returns the last approximation with Converged false and a
 // *ConvergenceError (errors.Is ErrNoConvergence). op.MulT is not used.
@@ -117,7 +118,7 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		return nil, err
 	}
 	// Rayleigh-Ritz on the starting block.
-	theta, x, ax, _, err := rayleighRitz(x, ax, l, 0)
+	theta, x, ax, _, err := rayleighRitz(x, ax, nil, nil, l)
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +176,7 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		if err != nil {
 			return nil, err
 		}
-		w, aw := hcat(x, s), hcat(ax, as)
-		_, sCols := s.Dims()
-		theta, x, ax, p, err = rayleighRitz(w, aw, l, sCols)
+		theta, x, ax, p, err = rayleighRitz(x, ax, s, as, l)
 		if err != nil {
 			return nil, err
 		}
@@ -197,33 +196,50 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 }
 
 // rayleighRitz returns the l largest Ritz values of A on the span of the
-// orthonormal columns of w (aw = A w), decreasing, their Ritz vectors and
-// A times them, and, when the last sCols columns of w are new search
-// directions, the part of the Ritz vectors in those directions (the next
-// LOBPCG directions).
-func rayleighRitz(w, aw *mat.Dense, l, sCols int) (theta []float64, x, ax, p *mat.Dense, err error) {
-	var h mat.Dense
-	h.MulAT(w, aw)
+// orthonormal columns of [x s] (ax = A x, as = A s; s may be nil),
+// decreasing, their Ritz vectors and A times them, and the part of the
+// Ritz vectors in the directions s (the next LOBPCG directions; nil
+// when s is). It works on the blocks, never forming [x s].
+func rayleighRitz(x, ax, s, as *mat.Dense, l int) (theta []float64, nx, nax, p *mat.Dense, err error) {
+	_, lx := x.Dims()
+	ls := 0
+	if s != nil {
+		_, ls = s.Dims()
+	}
+	m := lx + ls
+	h := mat.Zeros(m, m)
+	var xx, xs, ss mat.Dense
+	xx.MulAT(x, ax)
+	h.Slice(0, lx, 0, lx).Copy(&xx)
+	if ls > 0 {
+		xs.MulAT(x, as)
+		h.Slice(0, lx, lx, m).Copy(&xs)
+		h.Slice(lx, m, 0, lx).Copy(xs.T())
+		ss.MulAT(s, as)
+		h.Slice(lx, m, lx, m).Copy(&ss)
+	}
 	h.Symmetrize()
-	if !finite(&h) {
+	if !finite(h) {
 		return nil, nil, nil, nil, ErrNotFinite
 	}
-	e, err := EigSym(&h, nil)
+	e, err := EigSym(h, nil)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	m, _ := h.Dims()
-	y := e.Vectors.Slice(0, m, 0, l)
-	x, ax = new(mat.Dense), new(mat.Dense)
-	x.Mul(w, y)
-	ax.Mul(aw, y)
-	if sCols > 0 {
-		n, _ := w.Dims()
-		ys := y.Slice(m-sCols, m, 0, l)
+	yx := e.Vectors.Slice(0, lx, 0, l)
+	nx, nax = new(mat.Dense), new(mat.Dense)
+	nx.Mul(x, yx)
+	nax.Mul(ax, yx)
+	if ls > 0 {
+		ys := e.Vectors.Slice(lx, m, 0, l)
 		p = new(mat.Dense)
-		p.Mul(w.Slice(0, n, m-sCols, m), ys)
+		p.Mul(s, ys)
+		nx.Add(nx, p)
+		var t mat.Dense
+		t.Mul(as, ys)
+		nax.Add(nax, &t)
 	}
-	return e.Values[:l:l], x, ax, p, nil
+	return e.Values[:l:l], nx, nax, p, nil
 }
 
 // orthAgainst returns an orthonormal basis of the part of the span of
