@@ -57,7 +57,8 @@ type TopEigen struct {
 // without a preconditioner): a block X of l = k + oversampling columns,
 // started from a Gaussian matrix drawn from rnd, is replaced at each step
 // by the l Ritz vectors of largest Ritz value in the span of X, the
-// residuals A X - X Theta and the previous search directions (the
+// residuals A X - X Theta and the previous search directions (of the
+// columns not yet converged: soft locking) (the
 // Rayleigh-Ritz procedure with EigSym on a matrix of order at most 3l,
 // which ranks Ritz values algebraically, so no shift is needed). Each
 // step makes one product of A with at most 2l columns, and holds about
@@ -155,9 +156,18 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		// The new directions: residuals and previous directions, made
 		// orthonormal and orthogonal to X (twice, so that directions
 		// nearly inside span X come out clean).
-		s := r
+		// Converged pairs among the top k contribute no directions (soft
+		// locking); the oversampling columns always do, since they
+		// speed up the convergence of the k-th.
+		var active []int
+		for j := 0; j < l; j++ {
+			if j >= k || !(res.Residuals[j] <= o.Tol*res.Norm) {
+				active = append(active, j)
+			}
+		}
+		s := cols(r, active)
 		if p != nil {
-			s = hcat(r, p)
+			s = hcat(s, cols(p, active))
 		}
 		if _, c := s.Dims(); l+c > n {
 			s = s.Slice(0, n, 0, n-l).Clone()
@@ -307,6 +317,19 @@ func svqb(s *mat.Dense) (*mat.Dense, error) {
 		out.Mul(s, t)
 	}
 	return out, nil
+}
+
+// cols returns the columns idx of a.
+func cols(a *mat.Dense, idx []int) *mat.Dense {
+	n, _ := a.Dims()
+	out := mat.Zeros(n, len(idx))
+	for i := 0; i < n; i++ {
+		row, src := out.RawRow(i), a.RawRow(i)
+		for t, j := range idx {
+			row[t] = src[j]
+		}
+	}
+	return out
 }
 
 // hcat returns [a b].
