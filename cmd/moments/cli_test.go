@@ -347,7 +347,7 @@ func TestGzipInputs(t *testing.T) {
 	// (documents, words, tokens) is what is compared.
 	corpusLine := func(path string) string {
 		// The rules for real text off, as this corpus was written for.
-		_, out, errs := runMain(bg, "lda", "-k", "2", "-min-df", "1", "-max-df", "1", "-min-doc-words", "0", "-max-word-share", "0", path)
+		_, out, errs := runMain(bg, "lda", "-k", "2", "-min-df", "1", "-max-df", "1", "-min-doc-words", "0", "-keep-docs", "-max-word-share", "0", path)
 		l, _, _ := strings.Cut(out, " (read in")
 		if !strings.HasPrefix(l, "corpus") {
 			t.Fatalf("lda %s: %s%s", path, out, errs)

@@ -30,7 +30,9 @@ and what they drop is printed on stderr once the model is learned (or
 summed up in the error if it is not): files with a NUL byte (binary)
 are skipped; HTML and XML markup is stripped; English stop words and
 words of fewer than three letters are dropped; documents with fewer
-than -min-doc-words distinct words are dropped; words in fewer than
+than -min-doc-words distinct words are dropped, and so are repetitive
+documents (fewer distinct words than the square root of their tokens)
+and those shorter than a twentieth of the median; words in fewer than
 -min-df documents, or (with 20 documents or more) in more than the
 fraction -max-df of them, are dropped; and no word may be more than the
 share -max-word-share of a document (larger counts are capped).
@@ -52,6 +54,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	minDF := fs.Int("min-df", 2, "text: keep words in at least this many documents (at least 1)")
 	maxDF := fs.Float64("max-df", 0.5, "text: drop words in more than this fraction of the documents (in (0, 1]; 1: keep all)")
 	minDocWords := fs.Int("min-doc-words", 3, "text: drop documents with fewer distinct words (0: keep all)")
+	keepDocs := fs.Bool("keep-docs", false, "text: keep repetitive and short documents (see above)")
 	maxShare := fs.Float64("max-word-share", 0.2, "text: cap each word's count at this share of its document (in [0, 1); 0: no cap)")
 	maxVocab := fs.Int("max-vocab", 0, "text: keep at most this many words (most documents first; 0: all)")
 	include := fs.String("include", "", "text: read only the files whose path matches this regular expression")
@@ -97,7 +100,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// The flags of the other kind of corpus would be ignored silently.
-	for _, name := range []string{"vocab", "tagged", "min-df", "max-df", "min-doc-words", "max-word-share", "max-vocab", "include"} {
+	for _, name := range []string{"vocab", "tagged", "min-df", "max-df", "min-doc-words", "keep-docs", "max-word-share", "max-vocab", "include"} {
 		if textOnly := name != "vocab"; fs.isSet(name) && textOnly != info.IsDir() {
 			kind := "a UCI file"
 			if info.IsDir() {
@@ -124,6 +127,9 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		opts := moments.RealText(tok)
 		opts.MinDocFreq, opts.MaxDocFrac, opts.MaxVocab = *minDF, *maxDF, *maxVocab
 		opts.MinDocWords, opts.MaxWordShare = *minDocWords, *maxShare
+		if *keepDocs {
+			opts.DropRepetitive, opts.MinLenFrac = false, 0
+		}
 		if keep != nil {
 			opts.Include = keep.MatchString
 		}
@@ -148,10 +154,12 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := topic.LDA(ctx, corpus, *k, *alpha0, opts)
 	line.end()
 	if err != nil {
-		if rep != nil && len(rep.Binary)+len(rep.FewWords) > 0 {
-			// One line on error: the drops that may explain it.
-			err = fmt.Errorf("%w (the text rules dropped %d of %d files: %d binary, %d with fewer than %d distinct words)",
-				err, len(rep.Binary)+len(rep.FewWords), rep.Files, len(rep.Binary), len(rep.FewWords), textOpts.MinDocWords)
+		if rep != nil {
+			if dropped := len(rep.Binary) + len(rep.FewWords) + len(rep.Repetitive) + len(rep.Short); dropped > 0 {
+				// One line on error: the drops that may explain it.
+				err = fmt.Errorf("%w (the text rules dropped %d of %d files: %d binary, %d with fewer than %d distinct words, %d repetitive, %d short)",
+					err, dropped, rep.Files, len(rep.Binary), len(rep.FewWords), textOpts.MinDocWords, len(rep.Repetitive), len(rep.Short))
+			}
 		}
 		return err
 	}
@@ -207,6 +215,12 @@ func printTextReport(w io.Writer, r *moments.TextReport, o moments.TextOptions) 
 		fmt.Fprintf(w, "dropped   %d documents with fewer than %d distinct words: %s\n", len(r.FewWords), o.MinDocWords, names(r.FewWords))
 	}
 	fmt.Fprintf(w, "dropped   %d words in fewer than %d documents, %d in more than %g of them, %d over -max-vocab\n", r.Rare, o.MinDocFreq, r.Common, o.MaxDocFrac, r.OverVocab)
+	if len(r.Repetitive) > 0 {
+		fmt.Fprintf(w, "dropped   %d repetitive documents (fewer distinct words than the square root of their tokens): %s\n", len(r.Repetitive), names(r.Repetitive))
+	}
+	if len(r.Short) > 0 {
+		fmt.Fprintf(w, "dropped   %d documents shorter than %g of the median length: %s\n", len(r.Short), o.MinLenFrac, names(r.Short))
+	}
 	if r.Capped > 0 {
 		fmt.Fprintf(w, "capped    %d tokens in %d documents (a word above %g of its document)\n", r.CappedTokens, r.Capped, o.MaxWordShare)
 	}

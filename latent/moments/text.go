@@ -183,6 +183,20 @@ type TextOptions struct {
 	// the most frequent content word is a few percent of a document, is
 	// left as it is.
 	MaxWordShare float64
+	// DropRepetitive drops the documents with fewer distinct words than
+	// the square root of their number of tokens (words kept by the
+	// vocabulary rules, before MaxWordShare): the same few words over and
+	// over, as in a table of categories, a log or a word repeated. Text
+	// has far more: a few hundred distinct words in a thousand tokens.
+	// Such a document's co-occurrences are concentrated on a few words
+	// and would make a topic of its own.
+	DropRepetitive bool
+	// MinLenFrac, if positive, drops the documents with fewer tokens
+	// (words kept, after MaxWordShare) than that fraction of the median
+	// document's: the moments weigh documents alike, and a document
+	// twenty times shorter than the median has some four hundred times
+	// the variance in its pair counts (a README among articles).
+	MinLenFrac float64
 	// MinDocWords, if positive, drops the documents with fewer distinct
 	// words than that (after MinWordLen and StopWords, before the
 	// vocabulary rules): such documents (empty files, a word repeated)
@@ -198,18 +212,22 @@ type TextOptions struct {
 // 2 documents and at most half of them (MinDocFreq 2, MaxDocFrac 0.5,
 // the bounds of gensim's filter_extremes but for the lower one, kept
 // small for small corpora); and documents of at least 3 distinct words
-// (MinDocWords 3: the least the third moment can use).
+// (MinDocWords 3: the least the third moment can use), not repetitive
+// (DropRepetitive) and at least a twentieth of the median length
+// (MinLenFrac 0.05).
 // Very long documents need no rule: the moments weigh every document
 // alike, however long.
 func RealText(tok Tokenizer) TextOptions {
 	return TextOptions{
-		Tokenizer:    tok,
-		MinDocFreq:   2,
-		MaxDocFrac:   0.5,
-		SkipBinary:   true,
-		StripMarkup:  true,
-		MaxWordShare: 0.2,
-		MinDocWords:  3,
+		Tokenizer:      tok,
+		MinDocFreq:     2,
+		MaxDocFrac:     0.5,
+		SkipBinary:     true,
+		StripMarkup:    true,
+		MaxWordShare:   0.2,
+		MinDocWords:    3,
+		DropRepetitive: true,
+		MinLenFrac:     0.05,
 	}
 }
 
@@ -217,9 +235,10 @@ func RealText(tok Tokenizer) TextOptions {
 type TextReport struct {
 	// Files is the number of files read (those Include accepts).
 	Files int
-	// Binary names the files dropped by SkipBinary and FewWords those
-	// dropped by MinDocWords; the other files are the documents.
-	Binary, FewWords []string
+	// Binary, FewWords, Repetitive and Short name the files dropped by
+	// SkipBinary, MinDocWords, DropRepetitive and MinLenFrac; the other
+	// files are the documents.
+	Binary, FewWords, Repetitive, Short []string
 	// Capped is the number of documents in which MaxWordShare capped a
 	// count, and CappedTokens the number of tokens it removed.
 	Capped, CappedTokens int
@@ -244,8 +263,9 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 // rules apply in this order: SkipBinary and StripMarkup to each file;
 // the tokenizer, MinWordLen and StopWords to its tokens; MinDocWords to
 // the document; MinDocFreq, MaxDocFrac (both counted over the documents
-// kept) and MaxVocab to the vocabulary; then MaxWordShare to each
-// document's counts of the words kept.
+// kept so far) and MaxVocab to the vocabulary; then, to each document's
+// counts of the words kept, DropRepetitive, MaxWordShare and MinLenFrac
+// (the median over the documents DropRepetitive keeps).
 func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) {
 	rep := &TextReport{}
 	tok := opts.Tokenizer
@@ -384,17 +404,24 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 		vocab[i] = words[id]
 	}
 
-	var b Builder
-	b.SetVocabSize(len(vocab))
-	var ws []int32
-	var cs []uint32
-	for _, d := range docs {
-		ws, cs = ws[:0], cs[:0]
+	// The documents over the vocabulary, with the document rules.
+	keep := make([]Doc, 0, len(docs))
+	keptNames := make([]string, 0, len(docs))
+	var lens []int
+	for i, d := range docs {
+		var ws []int32
+		var cs []uint32
+		l := 0
 		for j, id := range d.Words {
 			if n := newID[id]; n >= 0 {
 				ws = append(ws, n)
 				cs = append(cs, d.Counts[j])
+				l += int(d.Counts[j])
 			}
+		}
+		if opts.DropRepetitive && l > 0 && float64(len(ws)) < math.Sqrt(float64(l)) {
+			rep.Repetitive = append(rep.Repetitive, names[i])
+			continue
 		}
 		if s := opts.MaxWordShare; s > 0 && s < 1 {
 			if removed := capCounts(cs, s/(1-s)); removed > 0 {
@@ -402,14 +429,34 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 				rep.CappedTokens += removed
 			}
 		}
-		if err := b.Add(ws, cs); err != nil {
+		dd := Doc{Words: ws, Counts: cs}
+		keep = append(keep, dd)
+		keptNames = append(keptNames, names[i])
+		lens = append(lens, dd.Len())
+	}
+	minTokens := 0
+	if opts.MinLenFrac > 0 && len(lens) > 0 {
+		sorted := slices.Clone(lens)
+		slices.Sort(sorted)
+		minTokens = int(math.Ceil(opts.MinLenFrac * float64(sorted[len(sorted)/2])))
+	}
+	var b Builder
+	b.SetVocabSize(len(vocab))
+	var outNames []string
+	for i, d := range keep {
+		if lens[i] < minTokens {
+			rep.Short = append(rep.Short, keptNames[i])
+			continue
+		}
+		if err := b.Add(d.Words, d.Counts); err != nil {
 			return nil, nil, err
 		}
+		outNames = append(outNames, keptNames[i])
 	}
 	c := b.Corpus()
 	c.vocabSize = len(vocab)
 	c.Vocab = vocab
-	c.Names = names
+	c.Names = outNames
 	return c, rep, nil
 }
 

@@ -27,9 +27,10 @@ func wordName(i int) string {
 
 // outlierFiles are the outlier documents of TestOutlierDocuments: a long
 // listing of files named after every word, a document of one word
-// repeated 10^5 times, one word repeated 10^5 times amid a sentence, and
-// HTML mails whose markup (tags, a style sheet, character references)
-// would otherwise be words in every mail.
+// repeated 10^5 times, one word repeated 10^5 times amid a sentence,
+// tables of a few words over and over, and HTML mails whose markup (tags,
+// a style sheet, character references) would otherwise be words in every
+// mail.
 func outlierFiles(n int) map[string]string {
 	var listing strings.Builder
 	for rep := 0; rep < 20; rep++ {
@@ -40,6 +41,14 @@ func outlierFiles(n int) map[string]string {
 	one := strings.Repeat(wordName(7)+" ", 100000)
 	amid := wordName(11) + " " + wordName(12) + " " + wordName(13) + " " + strings.Repeat(wordName(14)+" ", 100000) + wordName(15)
 	files := map[string]string{"listing.txt": listing.String(), "repeat.txt": one, "repeat-amid.txt": amid}
+	// Tables of a few words over and over (as a file of categories).
+	for m := 0; m < 5; m++ {
+		var table strings.Builder
+		for row := 0; row < 200; row++ {
+			fmt.Fprintf(&table, "%s %s\n", wordName(100+m), wordName((m*17+row%8)%n))
+		}
+		files[fmt.Sprintf("table%d.txt", m)] = table.String()
+	}
 	for m := 0; m < 5; m++ {
 		var mail strings.Builder
 		mail.WriteString("<html><head><style type=\"text/css\">body { font-family: arial; color: black } .footer { margin: auto }</style></head>\n<body><table class=\"wrapper\"><tr><td style=\"padding: 10px\">")
@@ -98,32 +107,35 @@ func learnText(t *testing.T, c *moments.Corpus, model *synth.LDA, extra map[stri
 		}
 	}
 	_, errs := eval.MatchTopics(model.Topics, full)
-	t.Logf("%d files: %d documents, %d words (dropped %d binary, %d with few words, %d rare, %d common words; capped %d tokens): mean l1 error %.4f",
-		len(fsys), read.NumDocs(), read.VocabSize(), len(rep.Binary), len(rep.FewWords), rep.Rare, rep.Common, rep.CappedTokens, eval.Mean(errs))
+	t.Logf("%d files: %d documents, %d words (dropped %d binary, %d with few words, %d repetitive, %d short; %d rare, %d common words; capped %d tokens): mean l1 error %.4f",
+		len(fsys), read.NumDocs(), read.VocabSize(), len(rep.Binary), len(rep.FewWords), len(rep.Repetitive), len(rep.Short), rep.Rare, rep.Common, rep.CappedTokens, eval.Mean(errs))
 	return eval.Mean(errs)
 }
 
-// TestOutlierDocuments: an LDA corpus with a handful of outlier documents
-// (a long listing, extreme repetition, HTML mails) learns as well, under
-// the rules for real text, as the same corpus without them: the mean l1
-// error per topic after matching may grow by at most 0.02 (the clean
-// error is about 0.2 at this size).
+// TestOutlierDocuments: an LDA corpus of 300 documents with 13 outlier
+// documents (a long listing, extreme repetition, tables, HTML mails)
+// learns as well, under the rules for real text, as the same corpus
+// without them: the mean l1 error per topic after matching may grow by at
+// most 0.01 (the clean error is about 0.10). Without the rules the same
+// outliers must cost at least 0.02, or the test shows nothing.
+// MaxDocFrac is off: the synthetic vocabulary has no stop words, and a
+// topic's leading words are in more than half the documents.
 func TestOutlierDocuments(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 31))
 	const n, k = 200, 5
 	alpha := []float64{0.1, 0.1, 0.1, 0.1, 0.1}
 	model := synth.RandomLDA(r, n, k, 0.1, alpha)
-	c := synth.NewCorpus(model, 1000, 50, 150, 7).Materialize()
+	c := synth.NewCorpus(model, 300, 50, 150, 7).Materialize()
 	opts := moments.RealText(nil)
 	opts.MaxDocFrac = 1
 	clean := learnText(t, c, model, nil, opts)
 	dirty := learnText(t, c, model, outlierFiles(n), opts)
-	if dirty > clean+0.02 {
-		t.Fatalf("mean l1 error per topic %.4f with the outliers, %.4f without: want at most 0.02 more", dirty, clean)
+	if dirty > clean+0.01 {
+		t.Fatalf("mean l1 error per topic %.4f with the outliers, %.4f without: want at most 0.01 more", dirty, clean)
 	}
-	// Without the rules the outliers do harm (shown, not asserted: it
-	// is the rules that are under test).
 	raw := learnText(t, c, model, outlierFiles(n), moments.TextOptions{})
 	rawClean := learnText(t, c, model, nil, moments.TextOptions{})
-	t.Logf("without the rules: %.4f, clean %.4f", raw, rawClean)
+	if raw < rawClean+0.02 {
+		t.Fatalf("without the rules the outliers cost only %.4f - %.4f: the test no longer shows what the rules do", raw, rawClean)
+	}
 }
