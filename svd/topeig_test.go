@@ -119,6 +119,7 @@ func TestTopEigSymErrors(t *testing.T) {
 		t.Errorf("MaxIter 1: err %v, result %v", err, e)
 	}
 }
+
 // TestTopEigSymDropsDirections: on an operator of low rank the new
 // search directions lose columns in the first round of orthAgainst, and
 // the second round must start from the smaller block (the reused
