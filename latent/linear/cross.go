@@ -72,7 +72,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 		return nil, err
 	}
 	o.Progress.report("TWMLearn", 1, 1)
-	w, winvT, err := whiten(l, k)
+	w, winvT, _, err := whiten(l, k)
 	if err != nil {
 		return nil, err
 	}
@@ -94,5 +94,10 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	res.A = permuteCols(a, res.Order)
 	res.Iterations = e.iters
 	res.Coefficients = &Coefficients{A: a, HiddenSigma: hidden, TWM: twm}
+	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.TWM, ""); err != nil {
+		return nil, err
+	}
+	res.Verdict.merge(res.Coefficients.Verdict)
+	res.dagChecks(o.Samples)
 	return res, nil
 }

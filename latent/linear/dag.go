@@ -93,6 +93,11 @@ type DAGOptions struct {
 	// Prune sets to zero the entries of Lambda with magnitude at most
 	// Prune (0: none), the thresholded structure of SPEC.md section 5.
 	Prune float64
+	// Samples is the number of samples behind the moments, which sets
+	// the bound of the skewness check (see MinSkewness); 0: taken from
+	// the third moments when they know it (SampleThird,
+	// *moments.SampleMoments), exact moments otherwise.
+	Samples int
 }
 
 func (o *DAGOptions) defaults() DAGOptions {
@@ -154,6 +159,11 @@ type DAG struct {
 	Iterations int
 	// Coefficients is the coefficient-matrix step.
 	Coefficients *Coefficients
+	// Verdict holds the identifiability checks of the estimate: those
+	// of the coefficient step (Coefficients.Verdict), the skewness of
+	// the recovered hidden noises and the triangularity of the order,
+	// with Warnings for those that fail.
+	Verdict
 }
 
 // LearnDAG learns a linear DAG model with hidden variables and effective
@@ -176,7 +186,7 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	if err != nil {
 		return nil, err
 	}
-	w, winvT, err := whiten(coef.DLD.L, k)
+	w, winvT, _, err := whiten(coef.DLD.L, k)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +220,17 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	res.NoiseThird = e.noiseThird
 	res.Iterations = e.iters
 	res.Coefficients = coef
+	res.Verdict.merge(coef.Verdict)
+	res.dagChecks(samplesOf(third, &o))
 	return res, nil
+}
+
+// dagChecks adds the checks of the third-moment steps: the skewness of
+// the recovered noises and the triangularity of the order.
+func (d *DAG) dagChecks(samples int) {
+	d.add(skewVerdict(d.Skewness, samples))
+	d.add(atMost("triangularity", d.Triangularity, MaxTriangularity,
+		fmt.Sprintf("share of C~^{-1}'s off-diagonal mass above the diagonal in the learned order %.3g", d.Triangularity)))
 }
 
 // dagFromC runs Part 3 on C (rows: hidden variables of the coefficient
@@ -524,19 +544,22 @@ func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64,
 
 // whiten returns W = U_k diag(lambda_k)^{-1/2} (n x k, W^T L W = I) and
 // (W^+)^T = U_k diag(lambda_k)^{1/2} from the top k eigenpairs of the
-// symmetric l, or an error matching ErrRankDeficient if an eigenvalue is
-// not positive.
-func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
+// symmetric l, with the spectrum gap lambda_k/|lambda_{k+1}| (+Inf for k
+// = n), or an error matching ErrRankDeficient if an eigenvalue is not
+// positive.
+func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, float64, error) {
 	ls := l.Clone()
 	ls.Symmetrize()
-	vals, u, err := topEigSym(ls, k)
+	n, _ := ls.Dims()
+	vals, u, err := topEigSym(ls, min(k+1, n))
 	if err != nil {
-		return nil, nil, fmt.Errorf("linear: whitening: %w", err)
+		return nil, nil, 0, fmt.Errorf("linear: whitening: %w", err)
 	}
 	if !(vals[k-1] > 1e-12*vals[0]) {
-		return nil, nil, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
+		return nil, nil, 0, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
 	}
-	n, _ := u.Dims()
+	gap := spectrumGap(vals, k)
+	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
 	w, winvT := u.Clone(), u.Clone()
 	for i := 0; i < n; i++ {
 		wr, vr := w.RawRow(i), winvT.RawRow(i)
@@ -546,7 +569,7 @@ func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
 			vr[j] *= s
 		}
 	}
-	return w, winvT, nil
+	return w, winvT, gap, nil
 }
 
 // orthonormalize applies Gram-Schmidt (twice) to the columns of v in

@@ -33,6 +33,11 @@ type ObservedBN struct {
 	Triangularity float64
 	// Iterations counts the ECA iterations.
 	Iterations int
+	// Verdict holds the identifiability checks of the estimate (the
+	// skewness of the recovered noises, which ECA needs away from zero,
+	// and the triangularity of the order), with Warnings for those that
+	// fail.
+	Verdict
 }
 
 // LearnObservedBN learns a fully observed linear BN x = Lambda x + eta
@@ -52,7 +57,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if err := checkFinite("Sigma", sigma); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
 	}
-	w, winvT, err := whiten(sigma, n)
+	w, winvT, _, err := whiten(sigma, n)
 	if err != nil {
 		return nil, err
 	}
@@ -91,5 +96,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		res.EtaVar[oi] = d.EtaVar[i]
 		res.Skewness[oi] = d.Skewness[i]
 	}
+	d.dagChecks(samplesOf(third, &o))
+	res.Verdict = d.Verdict
 	return res, nil
 }

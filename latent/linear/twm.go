@@ -120,6 +120,9 @@ type TWMResult struct {
 	ZeroTol float64
 	// Problems is the number of l1 problems solved.
 	Problems int
+	// EigenGap is lambda_k/|lambda_{k+1}| of L (+Inf when k = n or
+	// lambda_{k+1} = 0): the spectrum gap that sets the rank of B.
+	EigenGap float64
 }
 
 // TWMLearn recovers the k sparse columns of A from a symmetric positive
@@ -158,10 +161,12 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	e += e & 1
 	ls := scaled(l, e).Clone()
 	ls.Symmetrize()
-	vals, u, err := topEigSym(ls, k)
+	vals, u, err := topEigSym(ls, min(k+1, n))
 	if err != nil {
 		return nil, svdErr(err, "TWMLearn: eigendecomposition")
 	}
+	gap := spectrumGap(vals, k)
+	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
 	// Relative to the scale of L, not only to lambda_1: an indefinite L
 	// may have positive eigenvalues that are rounding errors beside its
 	// negative ones (for PSD L, lambda_1 bounds every entry).
@@ -179,7 +184,7 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
-	res := &TWMResult{B: b, W: mat.Zeros(k, k)}
+	res := &TWMResult{B: b, W: mat.Zeros(k, k), EigenGap: gap}
 	// The first round: the problem of every row, unprojected.
 	first, err := t.solveAll(nil)
 	if err != nil {

@@ -1,0 +1,352 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
+)
+
+// Check is one identifiability condition of a learned model, computed
+// from the data: whether it holds and how close it came. Value is what
+// was measured, Bound the limit it must reach, and Margin the signed
+// distance in Value's units, Value - Bound for the conditions that want
+// Value at least Bound and Bound - Value for those that want it at most
+// Bound: the check holds when Margin >= 0 (and Holds is false for a NaN
+// Value).
+type Check struct {
+	// Name says what is checked ("expansion", "l1 recovery", "spectrum
+	// gap", "DLD partition", "noise skewness", "triangularity"), with
+	// the level for hierarchies.
+	Name string
+	// Holds reports that the condition holds.
+	Holds bool
+	// Value, Bound and Margin: see the type's doc.
+	Value, Bound, Margin float64
+	// Detail says in words what was measured.
+	Detail string
+}
+
+// String formats the check as one line.
+func (c Check) String() string {
+	verdict := "holds"
+	if !c.Holds {
+		verdict = "FAILS"
+	}
+	return fmt.Sprintf("%s %s (%s; margin %.3g)", c.Name, verdict, c.Detail, c.Margin)
+}
+
+// Verdict is the identifiability report that every learner of the
+// package attaches to its result: the checks of the conditions under
+// which its estimate is consistent, evaluated on the estimate and the
+// moments it came from, and a warning for each check that fails. A
+// learner whose conditions fail still returns its estimate (where the
+// moments allow one at all) and says so here; the caller decides.
+type Verdict struct {
+	// Checks lists every check made, failing or not.
+	Checks []Check
+	// Warnings has one line per failing check (empty when all hold).
+	Warnings []string
+}
+
+// add appends c, with a warning if it fails.
+func (v *Verdict) add(c Check) {
+	v.Checks = append(v.Checks, c)
+	if !c.Holds {
+		v.Warnings = append(v.Warnings, c.String())
+	}
+}
+
+// merge appends the checks and warnings of w.
+func (v *Verdict) merge(w Verdict) {
+	v.Checks = append(v.Checks, w.Checks...)
+	v.Warnings = append(v.Warnings, w.Warnings...)
+}
+
+// atLeast returns the check that value >= bound.
+func atLeast(name string, value, bound float64, detail string) Check {
+	m := value - bound
+	if math.IsInf(value, 1) {
+		m = math.Inf(1)
+	}
+	return Check{Name: name, Holds: m >= 0, Value: value, Bound: bound, Margin: m, Detail: detail}
+}
+
+// atMost returns the check that value <= bound.
+func atMost(name string, value, bound float64, detail string) Check {
+	m := bound - value
+	return Check{Name: name, Holds: m >= 0, Value: value, Bound: bound, Margin: m, Detail: detail}
+}
+
+// The thresholds of the checks. They come from the sweep of
+// TestVerdictThresholds (go test ./latent/linear -run
+// TestVerdictThresholds -v), which prints each measure on population
+// moments of models that fail the conditions and on samples of models
+// that meet them; the numbers behind each choice are in its comment.
+const (
+	// SupportTol is the relative size (of its column's largest entry)
+	// above which an entry of a learned A counts as non-zero for the
+	// expansion and l1-recovery checks.
+	SupportTol = 0.1
+	// MinSpectrumGap is the least spectrum gap lambda_k/lambda_{k+1}
+	// (of the DLD blocks, of L and of the whitened L_Sigma) accepted.
+	MinSpectrumGap = 4.0
+	// MaxOffDiagRatio is the largest off-diagonal ratio of the DLD
+	// partition accepted (Decomposition.OffDiagRatio).
+	MaxOffDiagRatio = 0.5
+	// MinSkewness is the least magnitude of a recovered noise skewness
+	// accepted with exact moments; with N samples the bound is
+	// max(MinSkewness, SkewnessSigmas sqrt(6/N)), sqrt(6/N) being the
+	// standard deviation of the sample skewness of a Gaussian.
+	MinSkewness = 0.1
+	// SkewnessSigmas is the multiple of sqrt(6/N) in the skewness bound.
+	SkewnessSigmas = 6.0
+	// MaxTriangularity is the largest triangularity of the learned
+	// order accepted (DAG.Triangularity).
+	MaxTriangularity = 0.2
+)
+
+// SampleCount is implemented by the ThirdMoments that know how many
+// samples they come from (SampleThird); the skewness check of LearnDAG
+// and LearnObservedBN scales its bound with it.
+type SampleCount interface {
+	NumSamples() int
+}
+
+// NumSamples returns the number of samples of Src.
+func (s *SampleThird) NumSamples() int { return s.Src.NumSamples() }
+
+// samplesOf returns the number of samples behind third: opts.Samples if
+// set, else from third (SampleCount, *moments.SampleMoments), else 0
+// (exact moments).
+func samplesOf(third ThirdMoments, o *DAGOptions) int {
+	if o.Samples > 0 {
+		return o.Samples
+	}
+	switch t := third.(type) {
+	case SampleCount:
+		return t.NumSamples()
+	case *moments.SampleMoments:
+		return t.N
+	}
+	return 0
+}
+
+// ExpansionMargin returns the least slack |N(S)| - |S| - d_max of the
+// expansion property of the support of a (n x k; entries with |a_ij| >
+// tol) over the sets S of at least two columns (see CheckExpansion), and
+// a set attaining it: the property holds when the margin is >= 0. For k
+// <= MaxExactExpansion a branch and bound over the sets finds it exactly
+// (exact true) unless it needs more than a million nodes; otherwise, and
+// for larger k, the margin is the least over the pairs and triples of
+// columns found, an upper bound (exact false). For k < 2 it returns a
+// margin of n and no set.
+func ExpansionMargin(a *mat.Dense, tol float64) (margin int, set []int, exact bool) {
+	n, k := a.Dims()
+	if k < 2 {
+		return n, nil, true
+	}
+	sup := supportBits(a, tol)
+	dmax := 0
+	for j := 0; j < k; j++ {
+		dmax = max(dmax, popcount(sup[j]))
+	}
+	words := len(sup[0])
+	union := func(cols ...int) int {
+		c := 0
+		for w := 0; w < words; w++ {
+			var u uint64
+			for _, j := range cols {
+				u |= sup[j][w]
+			}
+			c += bits.OnesCount64(u)
+		}
+		return c
+	}
+	best := math.MaxInt
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			if s := union(i, j) - 2 - dmax; s < best {
+				best, set = s, []int{i, j}
+			}
+			if k > MaxExactExpansion {
+				for l := j + 1; l < k; l++ {
+					if s := union(i, j, l) - 3 - dmax; s < best {
+						best, set = s, []int{i, j, l}
+					}
+				}
+			}
+		}
+	}
+	if k > MaxExactExpansion {
+		return best, set, false
+	}
+	const budget = 1 << 20
+	nodes := 0
+	cur := make([][]uint64, k+1)
+	for i := range cur {
+		cur[i] = make([]uint64, words)
+	}
+	var path []int
+	var dfs func(depth, next int)
+	dfs = func(depth, next int) {
+		nodes++
+		if nodes > budget {
+			return
+		}
+		nb := popcount(cur[depth])
+		if depth >= 2 && nb-depth-dmax < best {
+			best, set = nb-depth-dmax, append([]int(nil), path...)
+		}
+		// Every extension has at least nb neighbours and at most
+		// depth + k - next columns.
+		if nb-(depth+k-next)-dmax >= best {
+			return
+		}
+		for j := next; j < k && nodes <= budget; j++ {
+			for w := range cur[depth+1] {
+				cur[depth+1][w] = cur[depth][w] | sup[j][w]
+			}
+			path = append(path, j)
+			dfs(depth+1, j+1)
+			path = path[:len(path)-1]
+		}
+	}
+	dfs(0, 0)
+	return best, set, nodes <= budget
+}
+
+// thresholded returns a with the entries at most tol times their
+// column's largest magnitude set to zero.
+func thresholded(a *mat.Dense, tol float64) *mat.Dense {
+	out := a.Clone()
+	r, c := a.Dims()
+	for j := 0; j < c; j++ {
+		top := colMaxAbs(a, j)
+		for i := 0; i < r; i++ {
+			if math.Abs(a.At(i, j)) <= tol*top {
+				out.Set(i, j, 0)
+			}
+		}
+	}
+	return out
+}
+
+func colMaxAbs(a *mat.Dense, j int) float64 {
+	r, _ := a.Dims()
+	var m float64
+	for i := 0; i < r; i++ {
+		m = math.Max(m, math.Abs(a.At(i, j)))
+	}
+	return m
+}
+
+// l1Cosines runs the l1 rounds of TWMLearn (no refinement) on the exact
+// second moment A H A^T of a model and returns, for each column of a,
+// the largest |cosine| with a column found: 1 (to 1e-10) for the
+// columns the l1 step recovers.
+func l1Cosines(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float64, error) {
+	n, k := a.Dims()
+	var o TWMOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.NoRefine = true
+	var ah, l mat.Dense
+	ah.Mul(a, h)
+	l.MulBT(&ah, a)
+	l.Symmetrize()
+	res, err := TWMLearn(ctx, &l, k, &o)
+	if err != nil {
+		return nil, err
+	}
+	cos := make([]float64, k)
+	col := make([]float64, n)
+	est := make([]float64, n)
+	for j := 0; j < k; j++ {
+		a.Col(col, j)
+		nc := math.Sqrt(kernels.Dot(col, col))
+		for c := 0; c < k; c++ {
+			res.A.Col(est, c)
+			ne := math.Sqrt(kernels.Dot(est, est))
+			if nc > 0 && ne > 0 {
+				cos[j] = math.Max(cos[j], math.Abs(kernels.Dot(col, est))/(nc*ne))
+			}
+		}
+	}
+	return cos, nil
+}
+
+// coefVerdict checks the coefficient step c (level names the level of a
+// hierarchy, "" otherwise): the expansion property and the l1 recovery
+// of the learned support (A's entries above SupportTol of their
+// column's largest), the spectrum gaps of DLD and of L, and the
+// off-diagonal ratio of the DLD partition.
+func coefVerdict(ctx context.Context, c *Coefficients, twm *TWMOptions, level string) (Verdict, error) {
+	var v Verdict
+	_, k := c.A.Dims()
+	sup := thresholded(c.A, SupportTol)
+	m, set, exact := ExpansionMargin(sup, 0)
+	how := "exact"
+	if !exact {
+		how = "upper bound from pairs and triples"
+	}
+	detail := fmt.Sprintf("least |N(S)| - |S| - d_max over the sets S of learned columns is %d (%s)", m, how)
+	if m < 0 {
+		detail += fmt.Sprintf(", at columns %v", set)
+	}
+	v.add(atLeast(level+"expansion", float64(m), 0, detail))
+
+	cos, err := l1Cosines(ctx, sup, c.HiddenSigma, twm)
+	if err != nil {
+		return v, err
+	}
+	covered, worst := 0, 1.0
+	for _, x := range cos {
+		if x >= 1-1e-10 {
+			covered++
+		}
+		worst = math.Min(worst, x)
+	}
+	v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
+		fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own moments; least cosine %.6f", covered, k, worst)))
+
+	gap, what := c.TWM.EigenGap, "L"
+	if c.DLD != nil && c.DLD.Gap < gap {
+		gap, what = c.DLD.Gap, "a DLD block"
+	}
+	v.add(atLeast(level+"spectrum gap", gap, MinSpectrumGap,
+		fmt.Sprintf("least s_k/s_{k+1} is %.3g, of %s", gap, what)))
+	if c.DLD != nil {
+		v.add(atMost(level+"DLD partition", c.DLD.OffDiagRatio, MaxOffDiagRatio,
+			fmt.Sprintf("off-diagonal ratio of the diagonal blocks %.3g (cond %.3g)", c.DLD.OffDiagRatio, c.DLD.Cond)))
+	}
+	return v, nil
+}
+
+// skewVerdict checks that every recovered noise skewness is away from
+// zero, with N samples behind the moments (0: exact).
+func skewVerdict(skew []float64, samples int) Check {
+	bound := MinSkewness
+	src := "exact moments"
+	if samples > 0 {
+		bound = math.Max(bound, SkewnessSigmas*math.Sqrt(6/float64(samples)))
+		src = fmt.Sprintf("N = %d", samples)
+	}
+	least, at := math.Inf(1), -1
+	for j, s := range skew {
+		if math.Abs(s) < least || math.IsNaN(s) {
+			least, at = math.Abs(s), j
+		}
+	}
+	return atLeast("noise skewness", least, bound,
+		fmt.Sprintf("least |skewness| of the recovered noises %.3g (noise %d), bound %.3g for %s", least, at, bound, src))
+}
+
+// String returns the warnings of v, one a line.
+func (v Verdict) String() string { return strings.Join(v.Warnings, "\n") }
