@@ -103,6 +103,7 @@ func runDAG(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(stderr, d.Warnings)
 	learn := time.Since(start)
 
 	names := data.Names

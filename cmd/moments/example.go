@@ -83,6 +83,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("example: %w (try a larger -n)", err)
 	}
+	printWarnings(stderr, d.Warnings)
 
 	ta, tl := report.CanonicalDAG(m)
 	ea, el := report.AlignDAG(ta, d, d.Lambda)

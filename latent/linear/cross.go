@@ -81,6 +81,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSkewed(eig); err != nil {
+		return nil, err
+	}
 	var s, apinv, c mat.Dense
 	s.Mul(winvT, v)
 	if _, err := svd.PseudoInverse(&apinv, a, 1e-12); err != nil {
@@ -94,7 +97,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	res.A = permuteCols(a, res.Order)
 	res.Iterations = e.iters
 	res.Coefficients = &Coefficients{A: a, HiddenSigma: hidden, TWM: twm}
-	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.TWM, ""); err != nil {
+	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.Options, ""); err != nil {
 		return nil, err
 	}
 	res.Verdict.merge(res.Coefficients.Verdict)

@@ -204,6 +204,9 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSkewed(eig); err != nil {
+		return nil, err
+	}
 	var s mat.Dense
 	s.Mul(winvT, v)
 	var apinv, c mat.Dense
@@ -231,6 +234,25 @@ func (d *DAG) dagChecks(samples int) {
 	d.add(skewVerdict(d.Skewness, samples))
 	d.add(atMost("triangularity", d.Triangularity, MaxTriangularity,
 		fmt.Sprintf("share of C~^{-1}'s off-diagonal mass above the diagonal in the learned order %.3g", d.Triangularity)))
+}
+
+// checkSkewed returns an error matching ErrRankDeficient when two or
+// more of the eigenvalues of the whitened third moment (the skewness of
+// the hidden noises) vanish (|skewness| <= 1e-8): the third moment then
+// cannot tell their directions apart, so no order exists to find. Only
+// exact moments of symmetric noises get there; sampled ones get the
+// warning of the skewness check instead.
+func checkSkewed(eig []float64) error {
+	zero := 0
+	for _, v := range eig {
+		if !(math.Abs(v) > 1e-8) {
+			zero++
+		}
+	}
+	if zero >= 2 {
+		return fmt.Errorf("%w: %d of the %d noise skewnesses vanish: the third moments cannot separate symmetric noises", ErrRankDeficient, zero, len(eig))
+	}
+	return nil
 }
 
 // dagFromC runs Part 3 on C (rows: hidden variables of the coefficient

@@ -66,6 +66,9 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSkewed(eig); err != nil {
+		return nil, err
+	}
 	var c mat.Dense
 	c.Mul(winvT, v)
 	d, err := dagFromC(&c, eig, sigma, &o)

@@ -89,13 +89,23 @@ func atMost(name string, value, bound float64, detail string) Check {
 // moments of models that fail the conditions and on samples of models
 // that meet them; the numbers behind each choice are in its comment.
 const (
-	// SupportTol is the relative size (of its column's largest entry)
-	// above which an entry of a learned A counts as non-zero for the
-	// expansion and l1-recovery checks.
-	SupportTol = 0.1
+	// SupportTol, SupportFloor, SupportLowSigmas and SupportHighSigmas
+	// set the learned support of the expansion and l1-recovery checks
+	// (see supportBounds): relative to its column's largest, an entry
+	// above max(SupportFloor, SupportLowSigmas sigma) may be a non-zero
+	// and one above min(SupportTol, max(SupportFloor, SupportHighSigmas
+	// sigma)) surely is, sigma the noise level of TWMLearn
+	// (TWMResult.NoiseLevel; about 1e-16 for exact moments, so that
+	// both bounds are then SupportFloor). The expansion check takes
+	// the neighbourhoods N(S) from the first support and d_max from
+	// the second: it fails only when no support between them expands.
+	SupportTol        = 0.1
+	SupportFloor      = 1e-6
+	SupportLowSigmas  = 8.0
+	SupportHighSigmas = 64.0
 	// MinSpectrumGap is the least spectrum gap lambda_k/lambda_{k+1}
 	// (of the DLD blocks, of L and of the whitened L_Sigma) accepted.
-	MinSpectrumGap = 4.0
+	MinSpectrumGap = 1.5
 	// MaxOffDiagRatio is the largest off-diagonal ratio of the DLD
 	// partition accepted (Decomposition.OffDiagRatio).
 	MaxOffDiagRatio = 0.5
@@ -108,7 +118,7 @@ const (
 	SkewnessSigmas = 6.0
 	// MaxTriangularity is the largest triangularity of the learned
 	// order accepted (DAG.Triangularity).
-	MaxTriangularity = 0.2
+	MaxTriangularity = 0.25
 )
 
 // SampleCount is implemented by the ThirdMoments that know how many
@@ -147,14 +157,21 @@ func samplesOf(third ThirdMoments, o *DAGOptions) int {
 // columns found, an upper bound (exact false). For k < 2 it returns a
 // margin of n and no set.
 func ExpansionMargin(a *mat.Dense, tol float64) (margin int, set []int, exact bool) {
-	n, k := a.Dims()
+	return expansionMargin(a, a, tol)
+}
+
+// expansionMargin is ExpansionMargin with the neighbourhoods N(S) taken
+// from the support of lo and d_max from that of hi, whose support lies
+// within lo's: the largest margin of any support between the two.
+func expansionMargin(lo, hi *mat.Dense, tol float64) (margin int, set []int, exact bool) {
+	n, k := lo.Dims()
 	if k < 2 {
 		return n, nil, true
 	}
-	sup := supportBits(a, tol)
+	sup := supportBits(lo, tol)
 	dmax := 0
-	for j := 0; j < k; j++ {
-		dmax = max(dmax, popcount(sup[j]))
+	for _, col := range supportBits(hi, tol) {
+		dmax = max(dmax, popcount(col))
 	}
 	words := len(sup[0])
 	union := func(cols ...int) int {
@@ -221,6 +238,17 @@ func ExpansionMargin(a *mat.Dense, tol float64) (margin int, set []int, exact bo
 	return best, set, nodes <= budget
 }
 
+// supportBounds returns the relative thresholds lo <= hi of the learned
+// support for the noise level sigma of TWMLearn (TWMResult.NoiseLevel):
+// an entry above lo times its column's largest may be a non-zero, one
+// above hi surely is. lo = max(SupportFloor, SupportLowSigmas sigma), hi
+// = min(SupportTol, max(SupportFloor, SupportHighSigmas sigma)).
+func supportBounds(sigma float64) (lo, hi float64) {
+	lo = math.Max(SupportFloor, SupportLowSigmas*sigma)
+	hi = math.Min(SupportTol, math.Max(SupportFloor, SupportHighSigmas*sigma))
+	return min(lo, hi), hi
+}
+
 // thresholded returns a with the entries at most tol times their
 // column's largest magnitude set to zero.
 func thresholded(a *mat.Dense, tol float64) *mat.Dense {
@@ -246,10 +274,10 @@ func colMaxAbs(a *mat.Dense, j int) float64 {
 	return m
 }
 
-// l1Cosines runs the l1 rounds of TWMLearn (no refinement) on the exact
-// second moment A H A^T of a model and returns, for each column of a,
-// the largest |cosine| with a column found: 1 (to 1e-10) for the
-// columns the l1 step recovers.
+// l1Cosines runs the l1 rounds of TWMLearn with opts (no refinement)
+// on the exact second moment A H A^T of the model (a, h) and returns,
+// for each column of a, the largest |cosine| with a column found: 1 (to
+// 1e-10) for the columns the l1 step recovers (as L1Recovery).
 func l1Cosines(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float64, error) {
 	n, k := a.Dims()
 	var o TWMOptions
@@ -287,34 +315,37 @@ func l1Cosines(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float6
 // of the learned support (A's entries above SupportTol of their
 // column's largest), the spectrum gaps of DLD and of L, and the
 // off-diagonal ratio of the DLD partition.
-func coefVerdict(ctx context.Context, c *Coefficients, twm *TWMOptions, level string) (Verdict, error) {
+func coefVerdict(ctx context.Context, c *Coefficients, o *Options, level string) (Verdict, error) {
 	var v Verdict
 	_, k := c.A.Dims()
-	sup := thresholded(c.A, SupportTol)
-	m, set, exact := ExpansionMargin(sup, 0)
+	lo, hi := supportBounds(c.TWM.NoiseLevel)
+	sureA := thresholded(c.A, hi)
+	m, set, exact := expansionMargin(thresholded(c.A, lo), sureA, 0)
 	how := "exact"
 	if !exact {
 		how = "upper bound from pairs and triples"
 	}
-	detail := fmt.Sprintf("least |N(S)| - |S| - d_max over the sets S of learned columns is %d (%s)", m, how)
+	detail := fmt.Sprintf("least |N(S)| - |S| - d_max over the sets S of learned columns is %d (%s; entries above %.3g of their column's largest count in N(S), above %.3g in d_max)", m, how, lo, hi)
 	if m < 0 {
 		detail += fmt.Sprintf(", at columns %v", set)
 	}
 	v.add(atLeast(level+"expansion", float64(m), 0, detail))
 
-	cos, err := l1Cosines(ctx, sup, c.HiddenSigma, twm)
-	if err != nil {
-		return v, err
-	}
-	covered, worst := 0, 1.0
-	for _, x := range cos {
-		if x >= 1-1e-10 {
-			covered++
+	if !o.SkipL1Check {
+		cos, err := l1Cosines(ctx, sureA, c.HiddenSigma, &o.TWM)
+		if err != nil {
+			return v, err
 		}
-		worst = math.Min(worst, x)
+		covered, worst := 0, 1.0
+		for _, x := range cos {
+			if x >= 1-1e-10 {
+				covered++
+			}
+			worst = math.Min(worst, x)
+		}
+		v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
+			fmt.Sprintf("the l1 rounds of TWMLearn recover %d of the %d learned columns from their own exact moments; least cosine %.6f", covered, k, worst)))
 	}
-	v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
-		fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own moments; least cosine %.6f", covered, k, worst)))
 
 	gap, what := c.TWM.EigenGap, "L"
 	if c.DLD != nil && c.DLD.Gap < gap {
