@@ -98,13 +98,17 @@ func main() {
 	gammasFlag := flag.String("gammas", "0.3,0.5", "gaps gamma")
 	ns1Flag := flag.String("ex1-ns", "25000,50000,100000,200000,400000", "sample sizes of Example 1")
 	ns2Flag := flag.String("ex2-ns", "200000,300000,400000,500000", "sample sizes of Example 2")
-	sections := flag.String("sections", "ex1,ex2,lingam", "what to run: ex1, ex2, lingam")
+	sections := flag.String("sections", "ex1,ex2,lingam,lambda", "what to run: ex1, ex2, lingam, lambda")
 	tau := flag.Float64("tau", 0.1, "threshold of the thresholded support (SPEC.md 5.2)")
 	tau2 := flag.Float64("tau2", 0.01, "a second, smaller threshold (0.1 drops a quarter of the true non-zeros of a Bernoulli-Gaussian column)")
 	lambdaAbs := flag.Float64("lambda-abs", 0.015, "Table 2: the second support of Lambda keeps the entries above this magnitude in canonical units (the default is the threshold of the printed sweep that best balances precision and recall at the largest N) (a column-relative threshold suits Lambda badly: its last columns hold at most a few entries, so their largest is often noise)")
 	svgDir := flag.String("svg", ".", "directory for fig5.svg and fig6.svg (empty: none)")
 	lingamN := flag.String("lingam-ns", "2000,10000,50000", "sample sizes of the LiNGAM comparison")
 	lingamP := flag.Int("lingam-p", 10, "variables of the LiNGAM comparison")
+	lambdaSizes := flag.String("lambda-sizes", "24x4,60x8,150x25", "sizes n x k of the sweep of the two Lambda estimates")
+	lambdaPs := flag.String("lambda-ps", "0.3,0.5", "edge densities p (of A and Lambda) of the Lambda sweep")
+	lambdaNs := flag.String("lambda-ns", "10000,100000", "sample sizes of the Lambda sweep")
+	lambdaModels := flag.Int("lambda-models", 10, "random models per row of the Lambda sweep")
 	flag.Parse()
 	log.SetFlags(0)
 	ns1, ns2, ns3 := ints(*ns1Flag), ints(*ns2Flag), ints(*lingamN)
@@ -128,6 +132,13 @@ func main() {
 	}
 	if run("lingam") {
 		lingamTable(*lingamP, ns3, *models)
+	}
+	if run("lambda") {
+		ns4 := ints(*lambdaNs)
+		if *quick {
+			ns4 = ns4[:1]
+		}
+		lambdaSweep(*lambdaModels, sizes(*lambdaSizes), floats(*lambdaPs), ns4)
 	}
 	fmt.Printf("\ntotal time %v\n", time.Since(start).Round(time.Second))
 }
