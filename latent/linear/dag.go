@@ -96,8 +96,9 @@ type DAGOptions struct {
 	// 0.20 at 10k, 0.11 against 0.14 at 100k); the second-moment
 	// estimate is the better one on small sparse models (60 x 8, density
 	// 0.3: 0.084 against 0.101 at 10k, 0.078 against 0.084 at 100k; 24 x
-	// 4: within 5%), where a misordered pair is rare. Their mean is
-	// never better than the better of the two.
+	// 4: within 5%). Their mean falls between the two in every row of
+	// the sweep but one (60 x 8, density 0.3, N = 10k: 0.081), so it is
+	// no better default.
 	LambdaFromSecond bool
 	// Prune sets to zero the entries of Lambda with magnitude at most
 	// Prune (0: none), the thresholded structure of SPEC.md section 5.
