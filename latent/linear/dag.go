@@ -686,7 +686,7 @@ func lowerInverse(l *mat.Dense) *mat.Dense {
 // order(A) returns the columns of A in a topological order of their
 // hidden variables, and Lambda comes from LambdaFromOrder. The result is
 // in that order (DAG.Lambda = DAG.LambdaSecond; the third-moment fields
-// are nil). Errors: those of CoefficientMatrix and LambdaFromOrder, and
+// are nil; the verdict is that of the coefficient step). Errors: those of CoefficientMatrix and LambdaFromOrder, and
 // the oracle's.
 func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func(a *mat.Dense) ([]int, error), opts *Options) (*DAG, error) {
 	coef, err := CoefficientMatrix(ctx, sigma, k, opts)
@@ -704,5 +704,5 @@ func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func
 	if err != nil {
 		return nil, err
 	}
-	return &DAG{A: permuteCols(coef.A, ord), Lambda: l, LambdaSecond: l, EtaVar: etaVar, Order: ord, NoiseVar: coef.DLD.D, Coefficients: coef}, nil
+	return &DAG{A: permuteCols(coef.A, ord), Lambda: l, LambdaSecond: l, EtaVar: etaVar, Order: ord, NoiseVar: coef.DLD.D, Coefficients: coef, Verdict: coef.Verdict}, nil
 }

@@ -90,8 +90,8 @@ func verdictLine(m *synth.DAG, d *DAG) string {
 // (most fail the conditions) on population moments and on samples, and
 // for conditioned models on samples. Run with -v to see them.
 func TestVerdictSweep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the sweep prints measures; -short skips it")
+	if !testing.Verbose() {
+		t.Skip("the sweep only prints measures: run it with -v")
 	}
 	small := smallModels(t, 30)
 	small = append(small, randomModels(t, "dense", 15, 0.5)...)
@@ -145,8 +145,8 @@ func learnObservedVerdict(m *synth.DAG, N int) (*ObservedBN, error) {
 // TestObservedVerdictSweep prints the checks of LearnObservedBN on
 // skewed and on Gaussian noises.
 func TestObservedVerdictSweep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the sweep prints measures; -short skips it")
+	if !testing.Verbose() {
+		t.Skip("the sweep only prints measures: run it with -v")
 	}
 	for _, sym := range []bool{false, true} {
 		for seed := uint64(1); seed <= 5; seed++ {
