@@ -25,9 +25,10 @@ type Options struct {
 	// Progress, if not nil, reports the stages of long runs.
 	Progress Progress
 	// SkipL1Check leaves out the l1-recovery check of the verdict
-	// (Coefficients.Verdict), which reruns the l1 rounds of TWMLearn on
-	// the learned model's exact moments and so costs about as much as
-	// the TWMLearn step itself; the other checks are cheap.
+	// (Coefficients.Verdict), the costliest: n l1 problems on the
+	// learned model's exact moments, and when they do not give every
+	// column, the l1 rounds of TWMLearn again. The other checks are
+	// cheap.
 	SkipL1Check bool
 }
 

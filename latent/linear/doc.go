@@ -75,9 +75,11 @@
 //   - expansion: ExpansionMargin of the learned support of A, the least
 //     |N(S)| - |S| - d_max, with the support bounded by the noise level
 //     of each column (see SupportTol): exact for exact moments;
-//   - l1 recovery: the l1 rounds of TWMLearn on the learned model's own
-//     exact moments recover every learned column (Options.SkipL1Check
-//     leaves it out: it costs about one more TWMLearn);
+//   - l1 recovery: on the learned model's own exact moments, every
+//     learned column is the l1 solution of some row's problem (the
+//     covering condition of Theorem 3.2; n l1 problems) or, failing
+//     that, is found by the l1 rounds of TWMLearn (about one more
+//     TWMLearn); Options.SkipL1Check leaves it out;
 //   - spectrum gap: s_k/s_{k+1} of the DLD blocks and of L, the gap that
 //     sets the rank k (MinSpectrumGap);
 //   - DLD partition: the off-diagonal ratio of the chosen partition
