@@ -18,7 +18,7 @@
 //     moments, and second moments given the learned order) on random
 //     models of several sizes, edge densities and N, by their relative
 //     Frobenius error: the sweep behind the default of
-//     DAGOptions.LambdaFromThird.
+//     DAGOptions.LambdaFromSecond.
 //
 // For every gamma and N it averages over -models random models (the same
 // models for every N) the dist, the relative Frobenius error ||estimate -
