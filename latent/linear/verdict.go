@@ -459,18 +459,25 @@ func coefVerdict(ctx context.Context, c *Coefficients, o *Options, level string)
 
 	if !o.SkipL1Check {
 		cos, err := l1Check(ctx, sureA, c.HiddenSigma, &o.TWM)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return v, err
-		}
-		covered, worst := 0, 1.0
-		for _, x := range cos {
-			if x >= 1-1e-10 {
-				covered++
+		case err != nil:
+			// The learned model itself defeats the l1 step (say, its
+			// sure support has rank below k): the check fails.
+			v.add(Check{Name: level + "l1 recovery", Value: math.NaN(), Bound: float64(k), Margin: math.NaN(),
+				Detail: fmt.Sprintf("the l1 step fails on the learned model's own exact moments: %v", err)})
+		default:
+			covered, worst := 0, 1.0
+			for _, x := range cos {
+				if x >= 1-1e-10 {
+					covered++
+				}
+				worst = math.Min(worst, x)
 			}
-			worst = math.Min(worst, x)
+			v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
+				fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own exact moments (as the solution of some row's problem, or in the rounds of TWMLearn); least cosine %.6f", covered, k, worst)))
 		}
-		v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
-			fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own exact moments (as the solution of some row's problem, or in the rounds of TWMLearn); least cosine %.6f", covered, k, worst)))
 	}
 
 	gap, what := c.TWM.EigenGap, "L"

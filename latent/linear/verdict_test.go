@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -273,5 +274,93 @@ func TestObservedVerdict(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// bruteMargin is the least |N(S)| - |S| - d_max over all sets S of at
+// least two columns of the support of a.
+func bruteMargin(a *mat.Dense) int {
+	n, k := a.Dims()
+	dmax := 0
+	for j := 0; j < k; j++ {
+		d := 0
+		for i := 0; i < n; i++ {
+			if a.At(i, j) != 0 {
+				d++
+			}
+		}
+		dmax = max(dmax, d)
+	}
+	best := n
+	for set := 0; set < 1<<k; set++ {
+		size := 0
+		for j := 0; j < k; j++ {
+			size += set >> j & 1
+		}
+		if size < 2 {
+			continue
+		}
+		nb := 0
+		for i := 0; i < n; i++ {
+			for j := 0; j < k; j++ {
+				if set>>j&1 == 1 && a.At(i, j) != 0 {
+					nb++
+					break
+				}
+			}
+		}
+		best = min(best, nb-size-dmax)
+	}
+	return best
+}
+
+func TestExpansionMargin(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for trial := 0; trial < 200; trial++ {
+		n, k := 6+r.IntN(20), 2+r.IntN(9)
+		a := synth.BernoulliGaussian(r, n, k, 0.15+0.4*r.Float64())
+		m, set, exact := ExpansionMargin(a, 0)
+		if want := bruteMargin(a); m != want || !exact {
+			t.Fatalf("%dx%d: margin %d (exact %v), brute force %d", n, k, m, exact, want)
+		}
+		if holds := CheckExpansion(a, 0).Holds; holds != (m >= 0) {
+			t.Fatalf("%dx%d: margin %d but CheckExpansion says %v", n, k, m, holds)
+		}
+		// The set attains the margin.
+		sub := mat.Zeros(n, len(set))
+		for c, j := range set {
+			for i := 0; i < n; i++ {
+				sub.Set(i, c, a.At(i, j))
+			}
+		}
+		nb := 0
+		for i := 0; i < n; i++ {
+			for c := range set {
+				if sub.At(i, c) != 0 {
+					nb++
+					break
+				}
+			}
+		}
+		dmax := 0
+		for j := 0; j < k; j++ {
+			d := 0
+			for i := 0; i < n; i++ {
+				if a.At(i, j) != 0 {
+					d++
+				}
+			}
+			dmax = max(dmax, d)
+		}
+		if len(set) < 2 || nb-len(set)-dmax != m {
+			t.Fatalf("%dx%d: set %v gives %d, margin %d", n, k, set, nb-len(set)-dmax, m)
+		}
+	}
+	// A failing check's margin is negative and a NaN value never holds.
+	if c := atLeast("x", math.NaN(), 1, ""); c.Holds {
+		t.Error("a NaN value holds")
+	}
+	if c := atMost("x", 0.3, 0.25, ""); c.Holds || math.Abs(c.Margin+0.05) > 1e-15 {
+		t.Errorf("atMost(0.3, 0.25): %+v", c)
 	}
 }
