@@ -185,7 +185,7 @@ func (w *cancelOnProgress) Write(p []byte) (int, error) {
 // with a newline; no output file is left behind.
 func TestInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	dagCSV := writeDAGCSV(t, 12, 2, 2000)
+	dagCSV := writeDAGCSV(t, 12, 2, 2000, 3)
 	tm := writeTreemixCSV(t, dir, 6, 2000)
 	uci := writeUCI(t, dir, "c", 300, 3)
 	text := filepath.Join(dir, "text")
@@ -316,7 +316,7 @@ func TestGzipInputs(t *testing.T) {
 			t.Fatalf("%v: plain and gzip outputs differ:\n%s\n---\n%s", args, o1, o2)
 		}
 	}
-	dagCSV := writeDAGCSV(t, 12, 2, 3000)
+	dagCSV := writeDAGCSV(t, 12, 2, 3000, 3)
 	gzipTo(t, dagCSV, filepath.Join(dir, "dag.csv.gz"))
 	gzipTo(t, dagCSV, filepath.Join(dir, "dag-no-suffix.csv"))
 	same([]string{"dag", "-k", "2", "-q"}, dagCSV, filepath.Join(dir, "dag.csv.gz"))
@@ -455,7 +455,7 @@ func TestFlagValues(t *testing.T) {
 	dir := t.TempDir()
 	tm := writeTreemixCSV(t, dir, 6, 300)
 	uci := writeUCI(t, dir, "c", 100, 3)
-	csv := writeDAGCSV(t, 12, 2, 100)
+	csv := writeDAGCSV(t, 12, 2, 100, 3)
 	text := filepath.Join(dir, "text")
 	os.Mkdir(text, 0o755)
 	writeTestFile(t, text, "a.txt", "cats purr")
