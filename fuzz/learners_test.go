@@ -244,7 +244,7 @@ func topicFrom(data []byte) topicCase {
 			Tol: s.option(1e-8), Simultaneous: h&8 != 0, SimIters: s.small(50)}
 	}
 	if h&16 != 0 {
-		tc.opts.Range = &svd.RandomizedOptions{Oversample: s.small(6), PowerIters: s.small(4)}
+		tc.opts.Eigen = &svd.TopEigOptions{Oversample: s.small(6), MaxIter: s.small(20), Tol: s.option(1e-6)}
 	}
 	return tc
 }

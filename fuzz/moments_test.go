@@ -119,6 +119,18 @@ func FuzzReadText(f *testing.F) {
 				}
 			}
 		}
+		// The rules for real text (markup, binary files, caps) give a
+		// well-formed corpus too, of at most the two documents.
+		rt := moments.RealText(opts.Tokenizer)
+		rt.MinDocFreq = 1
+		rc, rep, err := moments.ReadTextReport(fstest.MapFS{"a": {Data: a}, "b/c": {Data: b}}, rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCorpus(t, rc)
+		if rc.NumDocs()+len(rep.Binary)+len(rep.FewWords) != 2 || rep.Files != 2 {
+			t.Fatalf("%d documents and %d + %d dropped from two files", rc.NumDocs(), len(rep.Binary), len(rep.FewWords))
+		}
 	})
 }
 

@@ -111,6 +111,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	printWarnings(stderr, d.Warnings)
 	learn := time.Since(start)
 
 	names := data.Names
@@ -222,6 +223,10 @@ func printDiagnostics(w io.Writer, d *linear.DAG, tau float64) {
 		fmt.Fprintf(w, "  incoherence %.3f (1 to n/k = %.1f; small is good)\n", inc, float64(n)/float64(k))
 	}
 	fmt.Fprintf(w, "  observed noise variances %s; hidden %s\n", summary(d.NoiseVar), summary(d.EtaVar))
+	fmt.Fprintln(w, "  identifiability checks of the learner (failures are also warned on stderr):")
+	for _, c := range d.Checks {
+		fmt.Fprintf(w, "    %s\n", c)
+	}
 }
 
 // thresholdColumns returns a with the entries at most tau times their

@@ -37,6 +37,18 @@ infer", which writes the topic proportions of a corpus's documents.
 CORPUS is a UCI bag-of-words file (docword.X.txt, with vocab.X.txt
 beside it) or a directory of text files, one document a file. Any of
 these files may be gzip-compressed.
+
+A directory of text is read with rules for real text (moments.RealText),
+and what they drop is printed on stderr once the model is learned (or
+summed up in the error if it is not): files with a NUL byte (binary)
+are skipped; HTML and XML markup is stripped; English stop words and
+words of fewer than three letters are dropped; documents with fewer
+than -min-doc-words distinct words are dropped, and so are repetitive
+documents (fewer distinct words than the square root of their tokens)
+and those shorter than a twentieth of the median; words in fewer than
+-min-df documents, or (with 20 documents or more) in more than the
+fraction -max-df of them, are dropped; and no word may be more than the
+share -max-word-share of a document (larger counts are capped).
 `
 
 // runLDA learns an LDA model by spectral methods from a corpus: a UCI
@@ -58,7 +70,11 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	holdout := fs.Float64("holdout", 0.1, "fraction of the documents held out of learning to measure perplexity (0: none)")
 	vocab := fs.String("vocab", "", "UCI vocabulary file (default: vocab.X.txt beside docword.X.txt)")
 	tagged := fs.Bool("tagged", false, "text: the files are tagged word/TAG tokens (as the Brown corpus)")
-	minDF := fs.Int("min-df", 1, "text: keep words in at least this many documents (at least 1)")
+	minDF := fs.Int("min-df", 2, "text: keep words in at least this many documents (at least 1)")
+	maxDF := fs.Float64("max-df", 0.5, "text: drop words in more than this fraction of the documents (in (0, 1]; 1: keep all)")
+	minDocWords := fs.Int("min-doc-words", 3, "text: drop documents with fewer distinct words (0: keep all)")
+	keepDocs := fs.Bool("keep-docs", false, "text: keep repetitive and short documents (see above)")
+	maxShare := fs.Float64("max-word-share", 0.2, "text: cap each word's count at this share of its document (in [0, 1); 0: no cap)")
 	maxVocab := fs.Int("max-vocab", 0, "text: keep at most this many words (most documents first; 0: all)")
 	include := fs.String("include", "", "text: read only the files whose path matches this regular expression")
 	workers := fs.Int("workers", 0, "goroutines for the passes over the documents (0: GOMAXPROCS)")
@@ -74,6 +90,9 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		floatIn("alpha0", *alpha0, positive),
 		atLeast("top", *top, 0),
 		atLeast("min-df", *minDF, 1),
+		floatIn("max-df", *maxDF, interval{lo: 0, hi: 1, loOpen: true}),
+		atLeast("min-doc-words", *minDocWords, 0),
+		floatIn("max-word-share", *maxShare, unitHalf),
 		atLeast("max-vocab", *maxVocab, 0),
 		atLeast("workers", *workers, 0),
 		atLeast("refine", *refine, 0),
@@ -103,7 +122,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// The flags of the other kind of corpus would be ignored silently.
-	for _, name := range []string{"vocab", "tagged", "min-df", "max-vocab", "include"} {
+	for _, name := range []string{"vocab", "tagged", "min-df", "max-df", "min-doc-words", "keep-docs", "max-word-share", "max-vocab", "include"} {
 		if textOnly := name != "vocab"; fs.isSet(name) && textOnly != info.IsDir() {
 			kind := "a UCI file"
 			if info.IsDir() {
@@ -125,15 +144,24 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	start := time.Now()
 	var corpus *moments.Corpus
+	var rep *moments.TextReport
+	var textOpts moments.TextOptions
 	if info.IsDir() {
-		opts := moments.TextOptions{MinDocFreq: *minDF, MaxVocab: *maxVocab, MaxMemory: *maxMem}
+		var tok moments.Tokenizer
 		if *tagged {
-			opts.Tokenizer = moments.Tagged('/')
+			tok = moments.Tagged('/')
+		}
+		opts := moments.RealText(tok)
+		opts.MinDocFreq, opts.MaxDocFrac, opts.MaxVocab = *minDF, *maxDF, *maxVocab
+		opts.MinDocWords, opts.MaxWordShare, opts.MaxMemory = *minDocWords, *maxShare, *maxMem
+		if *keepDocs {
+			opts.DropRepetitive, opts.MinLenFrac = false, 0
 		}
 		if keep != nil {
 			opts.Include = keep.MatchString
 		}
-		corpus, err = moments.ReadText(inputFS{ctx, os.DirFS(path)}, opts)
+		corpus, rep, err = moments.ReadTextReport(inputFS{ctx, os.DirFS(path)}, opts)
+		textOpts = opts
 		err = inFile(path, err)
 	} else {
 		corpus, err = readUCI(ctx, path, *vocab, *maxMem)
@@ -163,15 +191,34 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := topic.LDA(ctx, train, *k, *alpha0, opts)
 	line.end()
 	if err != nil {
+		if rep != nil {
+			if dropped := len(rep.Binary) + len(rep.FewWords) + len(rep.Repetitive) + len(rep.Short); dropped > 0 {
+				// One line on error: the drops that may explain it.
+				err = fmt.Errorf("%w (the text rules dropped %d of %d files: %d binary, %d with fewer than %d distinct words, %d repetitive, %d short)",
+					err, dropped, rep.Files, len(rep.Binary), len(rep.FewWords), textOpts.MinDocWords, len(rep.Repetitive), len(rep.Short))
+			}
+		}
 		return err
 	}
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(stderr, "moments: warning: %s\n", warn)
 	}
+	if rep != nil {
+		printTextReport(stderr, rep, textOpts)
+	}
 	learn := time.Since(start)
 	w := res.Whitening
 	fmt.Fprintf(stdout, "learned   k = %d, alpha0 = %g, method %s, in %.3f s\n", *k, *alpha0, *method, learn.Seconds())
-	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g\n", w.Spectrum, w.Cond)
+	atLeast := ""
+	if w.PositiveAtLeast {
+		atLeast = "at least "
+	}
+	conv := ""
+	if !w.Converged {
+		conv = " (not converged: the eigenpairs are approximate)"
+	}
+	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g, %s%d positive\n", w.Spectrum, w.Cond, atLeast, w.Positive)
+	fmt.Fprintf(stdout, "eigen     %d block products, relative residual %.3g%s\n", w.Products, w.Residual, conv)
 	fmt.Fprintf(stdout, "tensor    eigenvalues %.3g, relative residual %.3g\n", res.Lambda, res.Residual)
 	quals := []quality{measure("spectral", res, train, held)}
 	if *refine > 0 {
@@ -215,6 +262,33 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "\nmodel saved to %s\n", *modelOut)
 	}
 	return nil
+}
+
+// printTextReport says on w what the rules for real text dropped.
+func printTextReport(w io.Writer, r *moments.TextReport, o moments.TextOptions) {
+	names := func(s []string) string {
+		if len(s) > 5 {
+			return strings.Join(s[:5], " ") + fmt.Sprintf(" ... (%d more)", len(s)-5)
+		}
+		return strings.Join(s, " ")
+	}
+	fmt.Fprintf(w, "read      %d files; %d distinct words after stop words and length\n", r.Files, r.Words)
+	if len(r.Binary) > 0 {
+		fmt.Fprintf(w, "dropped   %d binary files (a NUL byte): %s\n", len(r.Binary), names(r.Binary))
+	}
+	if len(r.FewWords) > 0 {
+		fmt.Fprintf(w, "dropped   %d documents with fewer than %d distinct words: %s\n", len(r.FewWords), o.MinDocWords, names(r.FewWords))
+	}
+	fmt.Fprintf(w, "dropped   %d words in fewer than %d documents, %d in more than %g of them, %d over -max-vocab\n", r.Rare, o.MinDocFreq, r.Common, o.MaxDocFrac, r.OverVocab)
+	if len(r.Repetitive) > 0 {
+		fmt.Fprintf(w, "dropped   %d repetitive documents (fewer distinct words than the square root of their tokens): %s\n", len(r.Repetitive), names(r.Repetitive))
+	}
+	if len(r.Short) > 0 {
+		fmt.Fprintf(w, "dropped   %d documents shorter than %g of the median length: %s\n", len(r.Short), o.MinLenFrac, names(r.Short))
+	}
+	if r.Capped > 0 {
+		fmt.Fprintf(w, "capped    %d tokens in %d documents (a word above %g of its document)\n", r.CappedTokens, r.Capped, o.MaxWordShare)
+	}
 }
 
 // readUCI reads a UCI docword file and its vocabulary: vocab, or by

@@ -103,7 +103,7 @@ func TestDAGWideCSV(t *testing.T) {
 		checkRefusal(t, "dag", err, used, 32<<20, "the moments of 12000 variables", mat.FormatBytes(defaultMaxMemory()))
 	}
 
-	small := writeDAGCSV(t, 12, 2, 50)
+	small := writeDAGCSV(t, 12, 2, 50, 3)
 	err, _, _ = runAlloc("dag", "-k", "4611686018427387904", "-q", small)
 	if !errors.Is(err, linear.ErrTooManyFactors) {
 		t.Errorf("dag -k 2^62: %v, want ErrTooManyFactors", err)

@@ -144,3 +144,29 @@ func TestDistSupport(t *testing.T) {
 		t.Fatalf("Perplexity = %v", got)
 	}
 }
+
+func TestDistZeroTruthAndRelError(t *testing.T) {
+	zero := mat.Zeros(3, 3)
+	if d := Dist(zero, zero); d != 0 {
+		t.Errorf("Dist(0, 0) = %v, want 0", d)
+	}
+	one := mat.Zeros(3, 3)
+	one.Set(2, 0, 0.5)
+	if d := Dist(zero, one); d != 1 {
+		t.Errorf("Dist(0, non-zero) = %v, want 1", d)
+	}
+	// A right support with every column wrong in scale: dist reads 0,
+	// the relative error does not.
+	a := mat.FromRows([][]float64{{1, 0}, {0, 2}, {3, 0}})
+	est := mat.FromRows([][]float64{{2, 0}, {0, 1}, {6, 0}})
+	if d := Dist(a, est); d > 1e-15 {
+		t.Errorf("Dist of a rescaled copy = %v", d)
+	}
+	// ||est - a||_F^2 = 1 + 1 + 9 = 11, ||a||_F^2 = 14.
+	if r := RelError(a, est); math.Abs(r-math.Sqrt(11.0/14)) > 1e-15 {
+		t.Errorf("RelError = %v, want %v", r, math.Sqrt(11.0/14))
+	}
+	if r := RelError(zero, one); r != 0.5 {
+		t.Errorf("RelError(0, est) = %v, want ||est||_F = 0.5", r)
+	}
+}

@@ -14,7 +14,12 @@ import (
 //
 // with nu_ij = <A e_i, Â e_j> / ||Â e_j||^2 the best scale. Each true
 // column takes its nearest estimated column (columns may be reused, as in
-// the papers); zero estimated columns are skipped.
+// the papers); zero estimated columns are skipped. The scale of every
+// column is free, so dist can read 0 for an estimate whose columns are
+// all wrong in scale: read it beside RelError. An all-zero truth (a
+// Lambda with no edge) makes the formula 0/0; Dist then returns 0 if
+// the estimate is zero too and 1, the largest value dist takes
+// otherwise, if it is not.
 func Dist(a, est *mat.Dense) float64 {
 	n, k := a.Dims()
 	ne, ke := est.Dims()
@@ -56,7 +61,34 @@ func Dist(a, est *mat.Dense) float64 {
 		}
 		total += r
 	}
+	if norm == 0 {
+		if est.NormMax() == 0 {
+			return 0
+		}
+		return 1
+	}
 	return total / norm
+}
+
+// RelError is the relative Frobenius error ||est - truth||_F /
+// ||truth||_F of an estimate already aligned to the truth (columns
+// matched, signed and in the same units: the canonical form of the
+// linear models, see package report). Unlike Dist it rescales nothing,
+// so it cannot flatter a column that is right only up to its scale. For
+// an all-zero truth it returns ||est||_F, the absolute error in the
+// truth's units.
+func RelError(truth, est *mat.Dense) float64 {
+	tr, tc := truth.Dims()
+	er, ec := est.Dims()
+	if tr != er || tc != ec {
+		panic(fmt.Sprintf("eval: RelError: truth is %dx%d but the estimate is %dx%d", tr, tc, er, ec))
+	}
+	var d mat.Dense
+	d.Sub(est, truth)
+	if nt := truth.NormFrob(); nt > 0 {
+		return d.NormFrob() / nt
+	}
+	return d.NormFrob()
 }
 
 // Support compares the support of an estimated factor matrix est with

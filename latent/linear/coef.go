@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -29,6 +30,12 @@ type Options struct {
 	// more (see CheckMemory). 0 means mat.DefaultMaxMemory (4 GiB),
 	// negative no limit.
 	MaxMemory int64
+	// SkipL1Check leaves out the l1-recovery check of the verdict
+	// (Coefficients.Verdict), the costliest: n l1 problems on the
+	// learned model's exact moments, and when they do not give every
+	// column, the l1 rounds of TWMLearn again. The other checks are
+	// cheap.
+	SkipL1Check bool
 }
 
 // Coefficients is the result of CoefficientMatrix.
@@ -47,6 +54,11 @@ type Coefficients struct {
 	DLD *Decomposition
 	// TWM is the output of TWMLearn on L (columns of unit norm).
 	TWM *TWMResult
+	// Verdict holds the identifiability checks of the estimate (the
+	// expansion property and the l1 recovery of the learned support, the
+	// spectrum gaps that set the rank, the quality of the DLD
+	// partition), with Warnings for those that fail.
+	Verdict
 }
 
 // CoefficientMatrix learns the coefficient matrix A of the single-view
@@ -92,7 +104,17 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 		return nil, err
 	}
 	o.Progress.report("TWMLearn"+level, 1, 1)
-	return &Coefficients{A: a, HiddenSigma: h, NoiseVar: dec.D, DLD: dec, TWM: twm}, nil
+	c := &Coefficients{A: a, HiddenSigma: h, NoiseVar: dec.D, DLD: dec, TWM: twm}
+	prefix := ""
+	if level != "" {
+		prefix = strings.TrimSpace(level) + " "
+	}
+	o.Progress.report("checks"+level, 0, 1)
+	if c.Verdict, err = coefVerdict(ctx, c, o, prefix); err != nil {
+		return nil, err
+	}
+	o.Progress.report("checks"+level, 1, 1)
+	return c, nil
 }
 
 // UnitVariance rescales the columns of a (n x k, full column rank) so
@@ -180,6 +202,9 @@ type HierarchyResult struct {
 	// TopSigma is the second moment of the top level (unit diagonal;
 	// close to the identity when the top variables are independent).
 	TopSigma *mat.Dense
+	// Verdict gathers the checks of every level (Levels[l].Verdict,
+	// named with the level), with Warnings for those that fail.
+	Verdict
 }
 
 // LearnHierarchy learns a multi-level DAG (hierarchical linear model,
@@ -209,6 +234,7 @@ func LearnHierarchy(ctx context.Context, sigma *mat.Dense, sizes []int, opts *Op
 			return nil, fmt.Errorf("linear: LearnHierarchy: level %d (%d variables): %w", l+1, sizes[l], err)
 		}
 		res.A[l], res.Levels[l] = c.A, c
+		res.Verdict.merge(c.Verdict)
 		s = c.HiddenSigma
 	}
 	res.TopSigma = s

@@ -78,13 +78,16 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 		return nil, err
 	}
 	o.Progress.report("TWMLearn", 1, 1)
-	w, winvT, err := whiten(l, k)
+	w, winvT, _, err := whiten(l, k)
 	if err != nil {
 		return nil, err
 	}
 	e := &eca{w: w, winvT: winvT, third: crossThird{triples}, opts: &o}
 	v, eig, err := e.run(ctx, rand.New(rand.NewPCG(o.Seed, 0xc7a)))
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSkewed(eig); err != nil {
 		return nil, err
 	}
 	var s, apinv, c mat.Dense
@@ -100,5 +103,10 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	res.A = permuteCols(a, res.Order)
 	res.Iterations = e.iters
 	res.Coefficients = &Coefficients{A: a, HiddenSigma: hidden, TWM: twm}
+	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.Options, ""); err != nil {
+		return nil, err
+	}
+	res.Verdict.merge(res.Coefficients.Verdict)
+	res.dagChecks(o.Samples)
 	return res, nil
 }

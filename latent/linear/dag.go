@@ -85,14 +85,29 @@ type DAGOptions struct {
 	// moments given the causal order (Remark 4.4: the Cholesky factor of
 	// the hidden second moment in that order, LambdaSecond); by default
 	// it is the paper's estimate from the third moments, I - diag(C~)
-	// C~^{-1} restricted to the strictly lower triangle (LambdaThird),
-	// which on sampled moments proved both more accurate and less hurt by
-	// a misordered pair: a wrong order spreads Remark 4.4's error over a
-	// whole row. Both are returned.
+	// C~^{-1} restricted to the strictly lower triangle (LambdaThird).
+	// Both are returned. The default rests on the sweep of
+	// bench/cmd/linear (-sections lambda; relative Frobenius error after
+	// alignment, random Example-2 models): at the paper's size (n = 150,
+	// k = 25, density 0.3) the third-moment estimate is about twice as
+	// accurate, 0.054 against 0.092 at N = 100k and 0.031 against 0.062
+	// at 300k (5 models each; 0.28 against 0.56 at 10k), and it is the
+	// better one for denser graphs (60 x 8, density 0.5: 0.17 against
+	// 0.20 at 10k, 0.11 against 0.14 at 100k); the second-moment
+	// estimate is the better one on small sparse models (60 x 8, density
+	// 0.3: 0.084 against 0.101 at 10k, 0.078 against 0.084 at 100k; 24 x
+	// 4: within 5%). Their mean falls between the two in every row of
+	// the sweep but one (60 x 8, density 0.3, N = 10k: 0.081), so it is
+	// no better default.
 	LambdaFromSecond bool
 	// Prune sets to zero the entries of Lambda with magnitude at most
 	// Prune (0: none), the thresholded structure of SPEC.md section 5.
 	Prune float64
+	// Samples is the number of samples behind the moments, which sets
+	// the bound of the skewness check (see MinSkewness); 0: taken from
+	// the third moments when they know it (SampleThird,
+	// *moments.SampleMoments), exact moments otherwise.
+	Samples int
 }
 
 func (o *DAGOptions) defaults() DAGOptions {
@@ -154,6 +169,11 @@ type DAG struct {
 	Iterations int
 	// Coefficients is the coefficient-matrix step.
 	Coefficients *Coefficients
+	// Verdict holds the identifiability checks of the estimate: those
+	// of the coefficient step (Coefficients.Verdict), the skewness of
+	// the recovered hidden noises and the triangularity of the order,
+	// with Warnings for those that fail.
+	Verdict
 }
 
 // LearnDAG learns a linear DAG model with hidden variables and effective
@@ -182,7 +202,7 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	if err != nil {
 		return nil, err
 	}
-	w, winvT, err := whiten(coef.DLD.L, k)
+	w, winvT, _, err := whiten(coef.DLD.L, k)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +218,9 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	}
 	v, eig, err := e.run(ctx, rng)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSkewed(eig); err != nil {
 		return nil, err
 	}
 	var s mat.Dense
@@ -216,7 +239,36 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	res.NoiseThird = e.noiseThird
 	res.Iterations = e.iters
 	res.Coefficients = coef
+	res.Verdict.merge(coef.Verdict)
+	res.dagChecks(samplesOf(third, &o))
 	return res, nil
+}
+
+// dagChecks adds the checks of the third-moment steps: the skewness of
+// the recovered noises and the triangularity of the order.
+func (d *DAG) dagChecks(samples int) {
+	d.add(skewVerdict(d.Skewness, samples))
+	d.add(atMost("triangularity", d.Triangularity, MaxTriangularity,
+		fmt.Sprintf("share of C~^{-1}'s off-diagonal mass above the diagonal in the learned order %.3g", d.Triangularity)))
+}
+
+// checkSkewed returns an error matching ErrRankDeficient when two or
+// more of the eigenvalues of the whitened third moment (the skewness of
+// the hidden noises) vanish (|skewness| <= 1e-8): the third moment then
+// cannot tell their directions apart, so no order exists to find. Only
+// exact moments of symmetric noises get there; sampled ones get the
+// warning of the skewness check instead.
+func checkSkewed(eig []float64) error {
+	zero := 0
+	for _, v := range eig {
+		if !(math.Abs(v) > 1e-8) {
+			zero++
+		}
+	}
+	if zero >= 2 {
+		return fmt.Errorf("%w: %d of the %d noise skewnesses vanish: the third moments cannot separate symmetric noises", ErrRankDeficient, zero, len(eig))
+	}
+	return nil
 }
 
 // dagFromC runs Part 3 on C (rows: hidden variables of the coefficient
@@ -543,19 +595,22 @@ func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64,
 
 // whiten returns W = U_k diag(lambda_k)^{-1/2} (n x k, W^T L W = I) and
 // (W^+)^T = U_k diag(lambda_k)^{1/2} from the top k eigenpairs of the
-// symmetric l, or an error matching ErrRankDeficient if an eigenvalue is
-// not positive.
-func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
+// symmetric l, with the spectrum gap lambda_k/|lambda_{k+1}| (+Inf for k
+// = n), or an error matching ErrRankDeficient if an eigenvalue is not
+// positive.
+func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, float64, error) {
 	ls := l.Clone()
 	ls.Symmetrize()
-	vals, u, err := topEigSym(ls, k)
+	n, _ := ls.Dims()
+	vals, u, err := topEigSym(ls, min(k+1, n))
 	if err != nil {
-		return nil, nil, fmt.Errorf("linear: whitening: %w", err)
+		return nil, nil, 0, fmt.Errorf("linear: whitening: %w", err)
 	}
 	if !(vals[k-1] > 1e-12*vals[0]) {
-		return nil, nil, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
+		return nil, nil, 0, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
 	}
-	n, _ := u.Dims()
+	gap := spectrumGap(vals, k)
+	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
 	w, winvT := u.Clone(), u.Clone()
 	for i := 0; i < n; i++ {
 		wr, vr := w.RawRow(i), winvT.RawRow(i)
@@ -565,7 +620,7 @@ func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
 			vr[j] *= s
 		}
 	}
-	return w, winvT, nil
+	return w, winvT, gap, nil
 }
 
 // orthonormalize applies Gram-Schmidt (twice) to the columns of v in
@@ -650,7 +705,7 @@ func lowerInverse(l *mat.Dense) *mat.Dense {
 // order(A) returns the columns of A in a topological order of their
 // hidden variables, and Lambda comes from LambdaFromOrder. The result is
 // in that order (DAG.Lambda = DAG.LambdaSecond; the third-moment fields
-// are nil). Errors: those of CoefficientMatrix and LambdaFromOrder, and
+// are nil; the verdict is that of the coefficient step). Errors: those of CoefficientMatrix and LambdaFromOrder, and
 // the oracle's.
 func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func(a *mat.Dense) ([]int, error), opts *Options) (*DAG, error) {
 	coef, err := CoefficientMatrix(ctx, sigma, k, opts)
@@ -668,5 +723,5 @@ func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func
 	if err != nil {
 		return nil, err
 	}
-	return &DAG{A: permuteCols(coef.A, ord), Lambda: l, LambdaSecond: l, EtaVar: etaVar, Order: ord, NoiseVar: coef.DLD.D, Coefficients: coef}, nil
+	return &DAG{A: permuteCols(coef.A, ord), Lambda: l, LambdaSecond: l, EtaVar: etaVar, Order: ord, NoiseVar: coef.DLD.D, Coefficients: coef, Verdict: coef.Verdict}, nil
 }

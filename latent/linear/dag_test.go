@@ -52,6 +52,9 @@ func TestLearnDAGExact(t *testing.T) {
 				t.Fatalf("n=%d k=%d %v: %v", tc.n, tc.k, method, err)
 			}
 			t.Logf("n=%d k=%d %v: %d iterations, triangularity %.3g", tc.n, tc.k, method, d.Iterations, d.Triangularity)
+			if len(d.Warnings) != 0 {
+				t.Errorf("n=%d k=%d %v: a conditioned model with exact moments: warnings %q", tc.n, tc.k, method, d.Warnings)
+			}
 			ea, el := alignDAG(ta, d, d.LambdaSecond)
 			_, el3 := alignDAG(ta, d, d.LambdaThird)
 			checkClose(t, "A", ta, ea, 1e-8)

@@ -48,6 +48,12 @@ type Decomposition struct {
 	// top-k singular vectors DLD uses: a large value means some part is
 	// close to rank deficient.
 	Cond float64
+	// Gap is the smallest ratio s_k/s_{k+1} over those blocks (+Inf when
+	// no block has a (k+1)-th singular value or it is zero): the spectrum
+	// gap that sets the rank k. Exact moments of a model of rank k give
+	// a gap near 1/eps; sampled moments give s_{k+1} of the order of the
+	// sampling noise, so a gap near 1 says that s_k is noise too.
+	Gap float64
 }
 
 // DLDOptions controls DLD and DLDSearch. The zero value gives the
@@ -243,7 +249,7 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		svds[[2]int{a, b}] = s
 		return s, nil
 	}
-	dec := &Decomposition{D: make([]float64, n), Partition: p}
+	dec := &Decomposition{D: make([]float64, n), Partition: p, Gap: math.Inf(1)}
 	var off, all float64
 	for i := 0; i < 3; i++ {
 		j, kk := (i+1)%3, (i+2)%3
@@ -257,6 +263,7 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		}
 		r := min(sij.rank, skj.rank)
 		dec.Cond = math.Max(dec.Cond, math.Max(sij.s[0]/sij.s[r-1], skj.s[0]/skj.s[r-1]))
+		dec.Gap = math.Min(dec.Gap, math.Min(spectrumGap(sij.s, r), spectrumGap(skj.s, r)))
 		vj := sij.v.Slice(0, len(p[j]), 0, r)
 		uk := skj.u.Slice(0, len(p[kk]), 0, r)
 		// X = C[I,J] V_J, M = U_K^T C[K,J] V_J, Y = U_K^T C[K,I].
@@ -297,6 +304,15 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		dec.OffDiagRatio = off / all
 	}
 	return dec, nil
+}
+
+// spectrumGap returns s[r-1]/|s[r]| for singular or eigen values s in
+// decreasing order, +Inf when s has no r-th value past r-1 or it is 0.
+func spectrumGap(s []float64, r int) float64 {
+	if r < 1 || len(s) <= r || s[r] == 0 {
+		return math.Inf(1)
+	}
+	return s[r-1] / math.Abs(s[r])
 }
 
 // DLDSearch runs DLD on opts.Partitions random partitions drawn from rng

@@ -63,6 +63,41 @@
 //   - CausalOrder works on C, whose support holds every ancestral
 //     relation, rather than on C^{-1}.
 //
+// # The verdict
+//
+// Every learner's result embeds a Verdict: the checks of the conditions
+// under which its estimate is consistent, computed from the estimate and
+// the moments, each saying whether it holds and by what margin (Check),
+// and a line in Warnings for each that fails. A learner whose conditions
+// fail still returns its estimate; the caller decides (the moments
+// command prints the warnings on stderr). The checks:
+//
+//   - expansion: ExpansionMargin of the learned support of A, the least
+//     |N(S)| - |S| - d_max, with the support bounded by the noise level
+//     of each column (see SupportTol): exact for exact moments;
+//   - l1 recovery: on the learned model's own exact moments, every
+//     learned column is the l1 solution of some row's problem (the
+//     covering condition of Theorem 3.2; n l1 problems) or, failing
+//     that, is found by the l1 rounds of TWMLearn (about one more
+//     TWMLearn); Options.SkipL1Check leaves it out;
+//   - spectrum gap: s_k/s_{k+1} of the DLD blocks and of L, the gap that
+//     sets the rank k (MinSpectrumGap);
+//   - DLD partition: the off-diagonal ratio of the chosen partition
+//     (MaxOffDiagRatio);
+//   - noise skewness (LearnDAG, LearnObservedBN, LearnCrossDAG): the
+//     least |skewness| of the recovered noises against a bound that
+//     scales with the number of samples (MinSkewness);
+//   - triangularity of the learned order (MaxTriangularity).
+//
+// The thresholds come from a sweep over random and conditioned models,
+// on population moments and on samples (TestVerdictSweep; the figures
+// are in the constants' comments). On exact moments the checks are
+// exact; on samples the support of A is uncertain, and the expansion
+// check can miss a model outside the conditions or flag one whose
+// margin is 0. Exact moments that cannot support the model at all are
+// errors: a DLD block of rank below k, or two or more noises whose
+// third moments vanish (ErrRankDeficient).
+//
 // # Errors
 //
 // Data problems are errors matching ErrNonFinite, ErrTooManyFactors,

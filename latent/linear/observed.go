@@ -33,6 +33,11 @@ type ObservedBN struct {
 	Triangularity float64
 	// Iterations counts the ECA iterations.
 	Iterations int
+	// Verdict holds the identifiability checks of the estimate (the
+	// skewness of the recovered noises, which ECA needs away from zero,
+	// and the triangularity of the order), with Warnings for those that
+	// fail.
+	Verdict
 }
 
 // LearnObservedBN learns a fully observed linear BN x = Lambda x + eta
@@ -58,13 +63,16 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if err := checkFinite("Sigma", sigma); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
 	}
-	w, winvT, err := whiten(sigma, n)
+	w, winvT, _, err := whiten(sigma, n)
 	if err != nil {
 		return nil, err
 	}
 	e := &eca{w: w, winvT: winvT, third: third, opts: &o}
 	v, eig, err := e.run(ctx, rand.New(rand.NewPCG(o.Seed, 0x0b5)))
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSkewed(eig); err != nil {
 		return nil, err
 	}
 	var c mat.Dense
@@ -97,5 +105,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		res.EtaVar[oi] = d.EtaVar[i]
 		res.Skewness[oi] = d.Skewness[i]
 	}
+	d.dagChecks(samplesOf(third, &o))
+	res.Verdict = d.Verdict
 	return res, nil
 }

@@ -120,6 +120,15 @@ type TWMResult struct {
 	ZeroTol float64
 	// Problems is the number of l1 problems solved.
 	Problems int
+	// ZeroRMS[j] is the root mean square of the refined column j on its
+	// zero set, before the set is cleared, relative to the column's
+	// largest entry: the noise level of that column's entries that
+	// should vanish (0 for exact moments; NaN when the column was not
+	// refined).
+	ZeroRMS []float64
+	// EigenGap is lambda_k/|lambda_{k+1}| of L (+Inf when k = n or
+	// lambda_{k+1} = 0): the spectrum gap that sets the rank of B.
+	EigenGap float64
 }
 
 // TWMLearn recovers the k sparse columns of A from a symmetric positive
@@ -161,10 +170,12 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	e += e & 1
 	ls := scaled(l, e).Clone()
 	ls.Symmetrize()
-	vals, u, err := topEigSym(ls, k)
+	vals, u, err := topEigSym(ls, min(k+1, n))
 	if err != nil {
 		return nil, svdErr(err, "TWMLearn: eigendecomposition")
 	}
+	gap := spectrumGap(vals, k)
+	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
 	// Relative to the scale of L, not only to lambda_1: an indefinite L
 	// may have positive eigenvalues that are rounding errors beside its
 	// negative ones (for PSD L, lambda_1 bounds every entry).
@@ -182,7 +193,7 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
-	res := &TWMResult{B: b, W: mat.Zeros(k, k)}
+	res := &TWMResult{B: b, W: mat.Zeros(k, k), EigenGap: gap}
 	// The first round: the problem of every row, unprojected.
 	first, err := t.solveAll(nil)
 	if err != nil {
@@ -208,9 +219,11 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	res.A = mat.Zeros(n, k)
 	for j, c := range chosen {
 		s, w := c.s, c.w
+		rms := math.NaN()
 		if !o.NoRefine {
-			s, w = refine(u, vals, s, refineTol, o.Dense)
+			s, w, rms = refine(u, vals, s, refineTol, o.Dense)
 		}
+		res.ZeroRMS = append(res.ZeroRMS, rms)
 		nrm := math.Sqrt(kernels.Dot(s, s))
 		// Sign: the entry of largest magnitude positive.
 		at := 0
@@ -493,9 +506,11 @@ func noiseLevel(cands []candidate) float64 {
 // refine replaces the candidate s by the vector of the column space of
 // U (n x k, orthonormal) closest to vanishing on Z = {i : |s_i| <= tol
 // ||s||_inf} (see TWMOptions.NoRefine), clearing the entries of Z unless
-// dense, and returns it with its w (U u = B w, B = U diag(sqrt(lambda))).
-// With fewer than k-1 rows in Z there is nothing to refine.
-func refine(u *mat.Dense, lambda, s []float64, tol float64, dense bool) ([]float64, []float64) {
+// dense, and returns it with its w (U u = B w, B = U diag(sqrt(lambda)))
+// and the root mean square of its entries on Z before clearing,
+// relative to its largest entry (NaN when nothing was refined). With
+// fewer than k-1 rows in Z there is nothing to refine.
+func refine(u *mat.Dense, lambda, s []float64, tol float64, dense bool) ([]float64, []float64, float64) {
 	n, k := u.Dims()
 	coef := u.MulVecT(nil, s) // coordinates of s in the basis U
 	w := make([]float64, k)
@@ -510,11 +525,11 @@ func refine(u *mat.Dense, lambda, s []float64, tol float64, dense bool) ([]float
 		}
 	}
 	if len(z) < k-1 || k == 1 {
-		return s, w
+		return s, w, math.NaN()
 	}
 	f, err := svd.Factorize(gather(u, z, seq(k)), &svd.Options{Want: svd.WantV})
 	if err != nil || len(f.S) < k {
-		return s, w
+		return s, w, math.NaN()
 	}
 	v := make([]float64, k)
 	f.V.Col(v, k-1)
@@ -527,12 +542,17 @@ func refine(u *mat.Dense, lambda, s []float64, tol float64, dense bool) ([]float
 	for j := range w {
 		w[j] = scale * v[j] / math.Sqrt(lambda[j])
 	}
+	var ss float64
+	for _, i := range z {
+		ss += out[i] * out[i]
+	}
+	rms := math.Sqrt(ss/float64(len(z))) / maxAbs(out)
 	if !dense {
 		for _, i := range z {
 			out[i] = 0
 		}
 	}
-	return out, w
+	return out, w, rms
 }
 
 // seq returns 0..n-1.

@@ -2,10 +2,12 @@ package moments
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -143,7 +145,8 @@ func EnglishStopWords() []string { return strings.Fields(stopwordsEn) }
 // TextOptions controls how ReadText turns files into documents. The zero
 // value reads every file, splits it with Words, keeps words of at least
 // three letters that are not English stop words, in at least one
-// document, without a limit on the vocabulary.
+// document, without a limit on the vocabulary, and keeps every document
+// as it is: the rules for real text (RealText) are off.
 type TextOptions struct {
 	// Tokenizer splits a file into tokens; nil means Words.
 	Tokenizer Tokenizer
@@ -154,6 +157,12 @@ type TextOptions struct {
 	StopWords []string
 	// MinDocFreq is the fewest documents a word must occur in; 0 means 1.
 	MinDocFreq int
+	// MaxDocFrac, if positive, drops the words that occur in more than
+	// that fraction of the documents (words so common say little about
+	// topics; peers bound the inverse document frequency likewise). It
+	// applies only to corpora of at least 20 documents, below which a
+	// fraction of the documents is too coarse to call a word common.
+	MaxDocFrac float64
 	// MaxVocab, if positive, keeps only that many words: those in the
 	// most documents, ties broken alphabetically.
 	MaxVocab int
@@ -165,15 +174,110 @@ type TextOptions struct {
 	// Reading stops with a *mat.MemoryError before a file that would
 	// pass it. 0 means mat.DefaultMaxMemory (4 GiB), negative no limit.
 	MaxMemory int64
+
+	// SkipBinary drops the files that are not text: those with a NUL
+	// byte in their first 8000 bytes (the test git and grep use).
+	SkipBinary bool
+	// StripMarkup removes HTML and XML markup before tokenizing: tags
+	// (from a '<' followed by a letter, '/', '!' or '?' to the next '>'),
+	// comments, the contents of style and script elements, and character
+	// references such as &nbsp; or &#8217;, so that an HTML mail gives
+	// its text and not "div", "span" or "nbsp".
+	StripMarkup bool
+	// MaxWordShare, if in (0, 1), caps the count of each word in a
+	// document so that it is at most MaxWordShare/(1-MaxWordShare) times
+	// the count of the document's other words (but at least 2): a word
+	// repeated thousands of times, as in a log or a list, then weighs as
+	// a frequent word and not as the whole document. Ordinary text, where
+	// the most frequent content word is a few percent of a document, is
+	// left as it is.
+	MaxWordShare float64
+	// DropRepetitive drops the documents with fewer distinct words than
+	// the square root of their number of tokens (words kept by the
+	// vocabulary rules, before MaxWordShare): the same few words over and
+	// over, as in a table of categories, a log or a word repeated. Text
+	// has far more: a few hundred distinct words in a thousand tokens.
+	// Such a document's co-occurrences are concentrated on a few words
+	// and would make a topic of its own.
+	DropRepetitive bool
+	// MinLenFrac, if positive, drops the documents with fewer tokens
+	// (words kept, after MaxWordShare) than that fraction of the median
+	// document's: the moments weigh documents alike, and a document
+	// twenty times shorter than the median has some four hundred times
+	// the variance in its pair counts (a README among articles).
+	MinLenFrac float64
+	// MinDocWords, if positive, drops the documents with fewer distinct
+	// words than that (after MinWordLen and StopWords, before the
+	// vocabulary rules): such documents (empty files, a word repeated)
+	// say almost nothing about co-occurrence, and the moments weigh each
+	// document alike, so a handful of them adds large spurious terms.
+	MinDocWords int
+}
+
+// RealText returns the options that suit real text (the defaults of the
+// command-line tool): English stop words and words of at least three
+// letters as in the zero value; binary files skipped; markup stripped;
+// no word above 20% of a document (MaxWordShare 0.2); words in at least
+// 2 documents and at most half of them (MinDocFreq 2, MaxDocFrac 0.5,
+// the bounds of gensim's filter_extremes but for the lower one, kept
+// small for small corpora); and documents of at least 3 distinct words
+// (MinDocWords 3: the least the third moment can use), not repetitive
+// (DropRepetitive) and at least a twentieth of the median length
+// (MinLenFrac 0.05).
+// Very long documents need no rule: the moments weigh every document
+// alike, however long.
+func RealText(tok Tokenizer) TextOptions {
+	return TextOptions{
+		Tokenizer:      tok,
+		MinDocFreq:     2,
+		MaxDocFrac:     0.5,
+		SkipBinary:     true,
+		StripMarkup:    true,
+		MaxWordShare:   0.2,
+		MinDocWords:    3,
+		DropRepetitive: true,
+		MinLenFrac:     0.05,
+	}
+}
+
+// TextReport says what ReadTextReport read and what its rules dropped.
+type TextReport struct {
+	// Files is the number of files read (those Include accepts).
+	Files int
+	// Binary, FewWords, Repetitive and Short name the files dropped by
+	// SkipBinary, MinDocWords, DropRepetitive and MinLenFrac; the other
+	// files are the documents.
+	Binary, FewWords, Repetitive, Short []string
+	// Capped is the number of documents in which MaxWordShare capped a
+	// count, and CappedTokens the number of tokens it removed.
+	Capped, CappedTokens int
+	// Words is the number of distinct words after the length and stop
+	// word rules; Rare, Common and OverVocab the numbers of those dropped
+	// by MinDocFreq, MaxDocFrac and MaxVocab.
+	Words, Rare, Common, OverVocab int
 }
 
 // ReadText reads every regular file of fsys (in the lexical order of
 // fs.WalkDir) that opts.Include accepts as one document. The vocabulary
 // is sorted alphabetically; Corpus.Names holds the file paths. Words are
 // filtered by length and stop list before document frequencies are
-// counted. A document may end up empty. A UTF-8 byte order mark at the
-// start of a file is skipped.
+// counted. A document may end up empty unless MinDocWords drops it. A
+// UTF-8 byte order mark at the start of a file is skipped. See
+// ReadTextReport for the order of the rules.
 func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
+	c, _, err := ReadTextReport(fsys, opts)
+	return c, err
+}
+
+// ReadTextReport is ReadText, and reports what the rules dropped. The
+// rules apply in this order: SkipBinary and StripMarkup to each file;
+// the tokenizer, MinWordLen and StopWords to its tokens; MinDocWords to
+// the document; MinDocFreq, MaxDocFrac (both counted over the documents
+// kept so far) and MaxVocab to the vocabulary; then, to each document's
+// counts of the words kept, DropRepetitive, MaxWordShare and MinLenFrac
+// (the median over the documents DropRepetitive keeps).
+func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) {
+	rep := &TextReport{}
 	tok := opts.Tokenizer
 	if tok == nil {
 		tok = Words
@@ -220,6 +324,14 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 			return err
 		}
 		data = csvscan.TrimBOM(data)
+		rep.Files++
+		if opts.SkipBinary && bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			rep.Binary = append(rep.Binary, path)
+			return nil
+		}
+		if opts.StripMarkup {
+			data = stripMarkup(data)
+		}
 		words0 := len(ids)
 		touched = touched[:0]
 		tok(data, func(t []byte) {
@@ -241,6 +353,13 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 			}
 			count[id]++
 		})
+		if len(touched) < opts.MinDocWords {
+			for _, id := range touched {
+				count[id] = 0
+			}
+			rep.FewWords = append(rep.FewWords, path)
+			return nil
+		}
 		doc := Doc{Words: make([]int32, len(touched)), Counts: make([]uint32, len(touched))}
 		for j, id := range touched {
 			doc.Words[j], doc.Counts[j] = id, count[id]
@@ -254,7 +373,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("moments: ReadText: %w", err)
+		return nil, nil, fmt.Errorf("moments: ReadText: %w", err)
 	}
 
 	// Keep the words frequent enough, then map them to alphabetical ids.
@@ -265,13 +384,26 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		}
 	}
 	minDF := max(opts.MinDocFreq, 1)
+	maxDF := len(docs)
+	if opts.MaxDocFrac > 0 && len(docs) >= 20 {
+		maxDF = int(math.Floor(opts.MaxDocFrac * float64(len(docs))))
+	}
 	words := make([]string, len(ids))
 	for w, id := range ids {
 		words[id] = w
 	}
 	var kept []int32
 	for id := range words {
-		if df[id] >= minDF {
+		if df[id] > 0 {
+			rep.Words++
+		}
+		switch {
+		case df[id] == 0: // only in documents MinDocWords dropped
+		case df[id] < minDF:
+			rep.Rare++
+		case df[id] > maxDF:
+			rep.Common++
+		default:
 			kept = append(kept, int32(id))
 		}
 	}
@@ -282,6 +414,7 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 			}
 			return strings.Compare(words[a], words[b])
 		})
+		rep.OverVocab = len(kept) - opts.MaxVocab
 		kept = kept[:opts.MaxVocab]
 	}
 	slices.SortFunc(kept, func(a, b int32) int { return strings.Compare(words[a], words[b]) })
@@ -295,27 +428,165 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 		vocab[i] = words[id]
 	}
 
-	var b Builder
-	b.SetVocabSize(len(vocab))
-	var ws []int32
-	var cs []uint32
-	for _, d := range docs {
-		ws, cs = ws[:0], cs[:0]
+	// The documents over the vocabulary, with the document rules.
+	keep := make([]Doc, 0, len(docs))
+	keptNames := make([]string, 0, len(docs))
+	var lens []int
+	for i, d := range docs {
+		var ws []int32
+		var cs []uint32
+		l := 0
 		for j, id := range d.Words {
 			if n := newID[id]; n >= 0 {
 				ws = append(ws, n)
 				cs = append(cs, d.Counts[j])
+				l += int(d.Counts[j])
 			}
 		}
-		if err := b.Add(ws, cs); err != nil {
-			return nil, err
+		if opts.DropRepetitive && l > 0 && float64(len(ws)) < math.Sqrt(float64(l)) {
+			rep.Repetitive = append(rep.Repetitive, names[i])
+			continue
 		}
+		if s := opts.MaxWordShare; s > 0 && s < 1 {
+			if removed := capCounts(cs, s/(1-s)); removed > 0 {
+				rep.Capped++
+				rep.CappedTokens += removed
+			}
+		}
+		dd := Doc{Words: ws, Counts: cs}
+		keep = append(keep, dd)
+		keptNames = append(keptNames, names[i])
+		lens = append(lens, dd.Len())
+	}
+	minTokens := 0
+	if opts.MinLenFrac > 0 && len(lens) > 0 {
+		sorted := slices.Clone(lens)
+		slices.Sort(sorted)
+		minTokens = int(math.Ceil(opts.MinLenFrac * float64(sorted[len(sorted)/2])))
+	}
+	var b Builder
+	b.SetVocabSize(len(vocab))
+	var outNames []string
+	for i, d := range keep {
+		if lens[i] < minTokens {
+			rep.Short = append(rep.Short, keptNames[i])
+			continue
+		}
+		if err := b.Add(d.Words, d.Counts); err != nil {
+			return nil, nil, err
+		}
+		outNames = append(outNames, keptNames[i])
 	}
 	c := b.Corpus()
 	c.vocabSize = len(vocab)
 	c.Vocab = vocab
-	c.Names = names
-	return c, nil
+	c.Names = outNames
+	return c, rep, nil
+}
+
+// capCounts caps each count at max(2, ratio * (the sum of the others)),
+// the others taken before any cap, and returns the number of tokens
+// removed.
+func capCounts(cs []uint32, ratio float64) int {
+	var total float64
+	for _, c := range cs {
+		total += float64(c)
+	}
+	removed := 0
+	for j, c := range cs {
+		limit := math.Max(2, math.Floor(ratio*(total-float64(c))))
+		if float64(c) > limit {
+			removed += int(c) - int(limit)
+			cs[j] = uint32(limit)
+		}
+	}
+	return removed
+}
+
+// stripMarkup returns text with HTML and XML markup replaced by spaces
+// (see TextOptions.StripMarkup).
+func stripMarkup(text []byte) []byte {
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == '&' {
+			if n := charRef(text[i:]); n > 0 {
+				out = append(out, ' ')
+				i += n
+				continue
+			}
+		}
+		if c != '<' || i+1 >= len(text) {
+			out = append(out, c)
+			i++
+			continue
+		}
+		next := text[i+1]
+		if !(next == '/' || next == '!' || next == '?' || byteClass[next] == classLetter) {
+			out = append(out, c)
+			i++
+			continue
+		}
+		rest := text[i:]
+		var end int
+		if bytes.HasPrefix(rest, []byte("<!--")) {
+			end = bytes.Index(rest, []byte("-->"))
+			if end >= 0 {
+				end += 3
+			}
+		} else if end = bytes.IndexByte(rest, '>'); end >= 0 {
+			end++
+			// The contents of style and script elements are not text.
+			for _, el := range []string{"style", "script"} {
+				if len(rest) > len(el)+1 && strings.EqualFold(string(rest[1:1+len(el)]), el) &&
+					(rest[1+len(el)] == '>' || byteClass[rest[1+len(el)]] == classSpace) {
+					if close := indexFold(rest[end:], []byte("</"+el)); close >= 0 {
+						if gt := bytes.IndexByte(rest[end+close:], '>'); gt >= 0 {
+							end += close + gt + 1
+						}
+					}
+				}
+			}
+		}
+		if end < 0 {
+			out = append(out, c)
+			i++
+			continue
+		}
+		out = append(out, ' ')
+		i += end
+	}
+	return out
+}
+
+// charRef returns the length of the character reference (&name; &#digits;
+// &#xhex;) at the start of s, or 0.
+func charRef(s []byte) int {
+	i := 1
+	if i < len(s) && s[i] == '#' {
+		i++
+		if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+			i++
+		}
+	}
+	start := i
+	for i < len(s) && i-start < 10 && (byteClass[s[i]] == classLetter || ('0' <= s[i] && s[i] <= '9')) {
+		i++
+	}
+	if i > start && i < len(s) && s[i] == ';' {
+		return i + 1
+	}
+	return 0
+}
+
+// indexFold is bytes.Index, ignoring case.
+func indexFold(s, sub []byte) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i] == '<' && bytes.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ReadLabels reads lines "name label" (white-space separated, extra

@@ -12,10 +12,15 @@
 // moments of a known model (LDAMoments, FactorMoments) go through the same
 // code, and the learners then recover the model exactly.
 //
-// The steps: the range of Pairs and its top eigenpairs by a randomized
-// eigensolver on the Pairs operator; the whitening W = U D^{-1/2}, with
-// diagnostics (the spectrum, its condition number) and a typed error when
-// k is more than the data support; the whitened third moment; its
+// The steps: the k algebraically largest eigenpairs U, D of Pairs by a
+// block eigensolver on the Pairs operator (svd.TopEigSym: LOBPCG with a
+// test on the Ritz residuals; an empirical Pairs is indefinite, and its
+// negative eigenvalues, noise that can be larger in magnitude than the
+// signal, must not displace the positive ones); the whitening
+// W = U D^{-1/2}, with diagnostics (the spectrum, its condition number,
+// how many positive eigenvalues Pairs has, the eigensolver's products and
+// residual) and a typed error when k is more than the data support, which
+// names the largest k that can be whitened; the whitened third moment; its
 // decomposition by the robust tensor power method (the default) or, as in
 // the paper, by the eigenvectors of T(I, I, theta) for a random theta; and
 // the topics O_i = (W^+)^T v_i. For LDA each topic is normalised to sum 1

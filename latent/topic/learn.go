@@ -39,13 +39,15 @@ type Options struct {
 	// Power configures the tensor power method; nil means tensor3's
 	// defaults.
 	Power *tensor3.PowerOptions
-	// Range configures the randomized eigensolver that finds the range
-	// and top eigenpairs of Pairs (each power iteration costs two passes
-	// over the documents); nil means an oversampling of 10 and one power
-	// iteration. (Pairs is positive semidefinite with a gap after its
-	// k-th eigenvalue, where one iteration suffices: on the Brown corpus
-	// it gives the same coherence and NMI as two, in 25% less time.)
-	Range *svd.RandomizedOptions
+	// Eigen configures the block eigensolver (svd.TopEigSym) that finds
+	// the k algebraically largest eigenpairs of Pairs, each block product
+	// a pass over the documents; nil means svd's defaults (oversampling
+	// max(10, k/2), relative residual 1e-6, at most 60 products after
+	// the first). The empirical Pairs of real text is indefinite, often
+	// with negative eigenvalues larger in magnitude than the positive
+	// ones whitening needs, so the largest eigenvalues in magnitude will
+	// not do.
+	Eigen *svd.TopEigOptions
 	// MaxCond is the largest condition number of the top-k spectrum of
 	// Pairs that whitening accepts; 0 means 1e8. Other values below 1,
 	// NaN and infinities are errors (ErrBadOption).
@@ -92,9 +94,6 @@ func (o *Options) resolve() Options {
 	if r.MaxCond <= 0 {
 		r.MaxCond = 1e8
 	}
-	if r.Range == nil {
-		r.Range = &svd.RandomizedOptions{Oversample: 10, PowerIters: 1}
-	}
 	if r.Passes.MaxMemory == 0 {
 		r.Passes.MaxMemory = r.MaxMemory
 	}
@@ -119,9 +118,9 @@ func (o Options) checkK(n, k int) error {
 // 60 000 on two workers: the peak grew by 62 MB, the estimate by 62 MB;
 // the peak lies about 50 MB above the estimate at both sizes).
 func (o Options) checkMemory(n, k int) error {
-	over := o.Range.Oversample
-	if over == 0 {
-		over = 10
+	over := max(10, k/2)
+	if o.Eigen != nil && o.Eigen.Oversample != 0 {
+		over = o.Eigen.Oversample
 	}
 	r := min(k+1, n) + max(over, 0)
 	workers := o.Passes.Workers
@@ -129,9 +128,9 @@ func (o Options) checkMemory(n, k int) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	accs := 1 + 2*workers
-	// The eigensolver's n x r blocks (sketch, basis, product, vectors)
+	// The eigensolver's twelve n x r blocks at its peak (svd.TopEigSym)
 	// and the accumulators of a Pairs pass.
-	pairs := size.Add(size.Scale(4, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
+	pairs := size.Add(size.Scale(12, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
 	// W, U, the topics and the tensor, and the accumulators of the
 	// Triples pass.
 	triples := size.Add(size.Float64s(n, 3*k), size.Scale(8, size.Packed3(k)), size.Scale(accs,
@@ -147,6 +146,24 @@ type Whitening struct {
 	Spectrum []float64
 	// Cond is Spectrum[0] / Spectrum[k-1].
 	Cond float64
+	// Positive is the number of positive eigenvalues of Pairs found
+	// (above 64 eps ||Pairs||, so that the zeros of a Pairs of low rank
+	// do not count): the most topics whitening can give. The eigensolver computes
+	// k + oversampling of them (Block), so when all of those are positive
+	// (PositiveAtLeast) Pairs has at least that many, and maybe more.
+	Positive        int
+	PositiveAtLeast bool
+	// Block holds all the eigenvalues the eigensolver computed, in
+	// decreasing order (Spectrum is its beginning).
+	Block []float64
+	// Products is the number of products of Pairs with a block of
+	// vectors (each one pass over the documents); Residual the largest
+	// ||Pairs v - lambda v|| / ||Pairs|| of the top k eigenpairs, and
+	// Converged whether they all met the eigensolver's tolerance (when
+	// they did not, the pairs are used as they are).
+	Products  int
+	Residual  float64
+	Converged bool
 }
 
 // ErrWhitening is matched (errors.Is) by every *WhiteningError.
@@ -160,12 +177,27 @@ type WhiteningError struct {
 	Spectrum []float64
 	Cond     float64 // Spectrum[0] / Spectrum[K-1]
 	MaxCond  float64
+	// Positive is the number of positive eigenvalues of Pairs found
+	// (Whitening.Positive), and MaxK the largest k that can be whitened:
+	// the most leading eigenvalues that are positive with a condition
+	// number at most MaxCond (0 when there is none).
+	Positive int
+	MaxK     int
 }
 
-// Error says which k failed, with the spectrum and condition number.
+// Error says which k failed, how many positive eigenvalues Pairs has,
+// the largest k that works, and the spectrum.
 func (e *WhiteningError) Error() string {
-	return fmt.Sprintf("topic: Pairs cannot be whitened to k = %d dimensions: top eigenvalues %.3g (condition %.3g, limit %.3g); try a smaller k",
-		e.K, e.Spectrum, e.Cond, e.MaxCond)
+	why := fmt.Sprintf("its condition number over the top k eigenvalues is %.3g, above the limit %.3g", e.Cond, e.MaxCond)
+	if e.Positive < e.K {
+		why = fmt.Sprintf("Pairs has only %d positive eigenvalues", e.Positive)
+	}
+	fix := "no k works: check the data and alpha0"
+	if e.MaxK > 0 {
+		fix = fmt.Sprintf("the largest k that works is %d", e.MaxK)
+	}
+	return fmt.Sprintf("topic: Pairs cannot be whitened to k = %d dimensions: %s; %s (top eigenvalues %.3g)",
+		e.K, why, fix, e.Spectrum)
 }
 
 // Unwrap returns ErrWhitening.
@@ -204,9 +236,10 @@ type Result struct {
 
 // LDA learns an LDA model with k topics from a corpus (Algorithm 2 of
 // the paper, with the tensor power method by default): alpha0 is the
-// assumed sum of the Dirichlet parameters. It makes 4 + 2*PowerIters
-// passes over the documents (M1, the range of Pairs and its top
-// eigenpairs, the whitened third moment): 6 with the default options.
+// assumed sum of the Dirichlet parameters. It makes one pass over the
+// documents for M1, one for each block product of the eigensolver
+// (Result.Whitening.Products, typically 10 to 40) and one for the
+// whitened third moment.
 // When fewer than half of the vocabulary's words occur, it learns on
 // those words (one more, serial pass finds them) and returns zero rows
 // for the others; see the package documentation on memory.
@@ -439,20 +472,25 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 		}
 		dst.Copy(p)
 	})
-	want := min(k+1, n)
-	eig, err := svd.RandomizedEigSym(op, want, o.Range, rng)
+	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
 	if passErr != nil {
 		return nil, passErr
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
-	spec := eig.Values
-	white := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1]}
+	white := whitening(eig, k)
+	spec := white.Spectrum
 	if !(spec[k-1] > 0) || !(white.Cond <= o.MaxCond) {
-		return nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond}
+		maxK := 0
+		for j, v := range eig.Block[:white.Positive] {
+			if spec[0]/v <= o.MaxCond {
+				maxK = j + 1
+			}
+		}
+		return nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
 	}
-	u := eig.Vectors.Slice(0, n, 0, k)
+	u := eig.Vectors
 	d := spec[:k]
 	w := u.Clone()
 	for i := 0; i < n; i++ {
@@ -487,6 +525,28 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 		rel = res / nt
 	}
 	return &Result{Topics: &topics, Lambda: vals, Residual: rel, Whitening: white}, nil
+}
+
+const epsilon = 0x1p-52
+
+// whitening returns the diagnostics of the eigenpairs found.
+func whitening(eig *svd.TopEigen, k int) Whitening {
+	spec := eig.Block[:min(k+1, len(eig.Block))]
+	w := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1], Block: eig.Block, Products: eig.Products, Converged: eig.Converged}
+	// Eigenvalues within rounding of zero (a model of rank below k) are
+	// not counted as positive.
+	for _, v := range eig.Block {
+		if v > 64*epsilon*eig.Norm {
+			w.Positive++
+		}
+	}
+	w.PositiveAtLeast = w.Positive == len(eig.Block)
+	for _, r := range eig.Residuals {
+		if eig.Norm > 0 {
+			w.Residual = math.Max(w.Residual, r/eig.Norm)
+		}
+	}
+	return w
 }
 
 // decompose returns the k eigenvalues (non-negative, decreasing), the

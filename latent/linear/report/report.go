@@ -2,7 +2,8 @@
 // the scatter plots of the papers' Figures 5 and 6: the alignment of
 // learned hidden variables to the true ones (order, sign and, for
 // hierarchies, the rows of the upper levels), the metrics of SPEC.md
-// section 5.2, and hand-written SVG. bench/cmd/linear and the moments
+// section 5.2 with the relative Frobenius error beside dist, and
+// hand-written SVG. bench/cmd/linear and the moments
 // command use it.
 package report
 
@@ -20,6 +21,12 @@ import (
 type Metrics struct {
 	// Dist is dist(truth, estimate).
 	Dist float64
+	// RelErr is the relative Frobenius error ||estimate - truth||_F /
+	// ||truth||_F (eval.RelError; the absolute error for an all-zero
+	// truth). Dist rescales every column of the estimate and so can read
+	// 0 for an estimate whose columns are all wrong in scale: read the
+	// two together.
+	RelErr float64
 	// Prec and Rec are the precision and recall of the raw support
 	// (every non-zero entry of the estimate).
 	Prec, Rec float64
@@ -37,7 +44,7 @@ func Compare(truth, est *mat.Dense, tau float64) Metrics {
 	for i := range id {
 		id[i] = i
 	}
-	m := Metrics{Dist: eval.Dist(truth, est), Tau: tau}
+	m := Metrics{Dist: eval.Dist(truth, est), RelErr: eval.RelError(truth, est), Tau: tau}
 	m.Prec, m.Rec = eval.Support(truth, est, id, 0)
 	m.PrecT, m.RecT = eval.Support(truth, est, id, tau)
 	return m
@@ -46,6 +53,7 @@ func Compare(truth, est *mat.Dense, tau float64) Metrics {
 // Add accumulates b into m (for averages).
 func (m *Metrics) Add(b Metrics) {
 	m.Dist += b.Dist
+	m.RelErr += b.RelErr
 	m.Prec += b.Prec
 	m.Rec += b.Rec
 	m.PrecT += b.PrecT
@@ -56,6 +64,7 @@ func (m *Metrics) Add(b Metrics) {
 // Scale multiplies every measure by s.
 func (m *Metrics) Scale(s float64) {
 	m.Dist *= s
+	m.RelErr *= s
 	m.Prec *= s
 	m.Rec *= s
 	m.PrecT *= s

@@ -67,6 +67,11 @@ func TestCompare(t *testing.T) {
 	if e := math.Abs(m.Dist-want) / want; !(e <= 1e-14) {
 		t.Errorf("dist = %.17g, want %.17g (relative error %.3g > 1e-14)", m.Dist, want, e)
 	}
+	// Relative Frobenius error: the differences are 0.05 and -4, so
+	// sqrt(16.0025 / 30).
+	if want := math.Sqrt(16.0025 / 30); math.Abs(m.RelErr-want) > 1e-15 {
+		t.Errorf("relative error %.17g, want %.17g", m.RelErr, want)
+	}
 
 	// The exact estimate: distance 0, precision and recall 1.
 	if m := report.Compare(truth, truth, 0.1); m.Dist != 0 || m.Prec != 1 || m.Rec != 1 || m.PrecT != 1 || m.RecT != 1 {
@@ -78,7 +83,7 @@ func TestCompare(t *testing.T) {
 	sum.Add(m)
 	sum.Add(report.Compare(truth, truth, 0.1))
 	sum.Scale(0.5)
-	avg := report.Metrics{Dist: m.Dist / 2, Prec: 0.875, Rec: 0.875, PrecT: 1, RecT: 0.875, Tau: 0.1}
+	avg := report.Metrics{Dist: m.Dist / 2, RelErr: m.RelErr / 2, Prec: 0.875, Rec: 0.875, PrecT: 1, RecT: 0.875, Tau: 0.1}
 	if sum != avg {
 		t.Errorf("average: got %+v, want %+v", sum, avg)
 	}

@@ -1,0 +1,363 @@
+package svd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/moments-go/moments/mat"
+)
+
+// TopEigOptions configures TopEigSym. The zero value is the default.
+type TopEigOptions struct {
+	// Oversample is the number of block columns beyond the k requested:
+	// 0 means max(10, k/2); a negative value means none. A larger block
+	// converges in fewer products when eigenvalues crowd near the k-th.
+	Oversample int
+	// MaxIter caps the block products with A after the first; 0 means
+	// 60.
+	MaxIter int
+	// Tol is the relative residual at which an eigenpair has converged:
+	// ||A v - lambda v|| <= Tol * ||A||, with ||A|| estimated by the
+	// largest Ritz value in magnitude; 0 means 1e-6.
+	Tol float64
+}
+
+// TopEigen holds the k algebraically largest eigenpairs of a symmetric
+// operator found by TopEigSym.
+type TopEigen struct {
+	// Values holds the k largest eigenvalues, in decreasing order.
+	Values []float64
+	// Vectors is n x k with orthonormal columns: column i belongs to
+	// Values[i].
+	Vectors *mat.Dense
+	// Block holds all the Ritz values of the final block (k of them and
+	// the oversampling), in decreasing order; Block[:k] is Values. By
+	// Cauchy interlacing the i-th of them is at most the i-th largest
+	// eigenvalue of A, so each positive one proves a positive eigenvalue.
+	Block []float64
+	// Residuals holds ||A v_i - lambda_i v_i|| for the k pairs.
+	Residuals []float64
+	// Norm is the estimate of ||A|| (the largest Ritz value in magnitude
+	// seen) that scales the convergence test.
+	Norm float64
+	// Products is the number of block products with A made (the first
+	// included).
+	Products int
+	// Converged reports that every residual met the tolerance.
+	Converged bool
+}
+
+// TopEigSym returns the k algebraically largest eigenpairs of the
+// symmetric n x n operator A, whatever the signs of the others: unlike
+// RandomizedEigSym, which keeps those of largest magnitude, it is right
+// for indefinite operators whose negative eigenvalues are larger in
+// magnitude than the positive ones sought. The method is the locally
+// optimal block preconditioned conjugate gradient of Knyazev (LOBPCG,
+// without a preconditioner): a block X of l = k + oversampling columns,
+// started from a Gaussian matrix drawn from rnd, is replaced at each step
+// by the l Ritz vectors of largest Ritz value in the span of X, the
+// residuals A X - X Theta and the previous search directions (of the
+// columns not yet converged: soft locking) (the
+// Rayleigh-Ritz procedure with EigSym on a matrix of order at most 3l,
+// which ranks Ritz values algebraically, so no shift is needed). Each
+// step makes one product of A with at most 2l columns, and holds about
+// twelve n x l matrices at its peak (n*l*96 bytes). It stops when the
+// residuals of the top k pairs are at most Tol * ||A||; after MaxIter
+// steps it returns the last approximation with Converged false and a
+// *ConvergenceError (errors.Is ErrNoConvergence). op.MulT is not used.
+// It panics if op is not square or k is not in [1, n], and returns
+// ErrNotFinite if a product gives NaN or an infinity.
+func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEigen, error) {
+	n := op.Rows
+	if op.Rows != op.Cols {
+		panic(fmt.Sprintf("svd: TopEigSym: the operator is %dx%d, not square", op.Rows, op.Cols))
+	}
+	if k < 1 || k > n {
+		panic(fmt.Sprintf("svd: TopEigSym: k = %d for a %dx%d operator", k, n, n))
+	}
+	var o TopEigOptions
+	if opts != nil {
+		o = *opts
+	}
+	over := o.Oversample
+	if over == 0 {
+		over = max(10, k/2)
+	}
+	l := min(k+max(over, 0), n)
+	if o.MaxIter <= 0 {
+		o.MaxIter = 60
+	}
+	if !(o.Tol > 0) {
+		o.Tol = 1e-6
+	}
+
+	omega := mat.Zeros(n, l)
+	for i := 0; i < n; i++ {
+		row := omega.RawRow(i)
+		for j := range row {
+			row[j] = rnd.NormFloat64()
+		}
+	}
+	x, err := orthCols(omega)
+	if err != nil {
+		return nil, err
+	}
+	products := 0
+	apply := func(v *mat.Dense) (*mat.Dense, error) {
+		r, c := v.Dims()
+		av := mat.Zeros(r, c)
+		op.Mul(av, v)
+		products++
+		if !finite(av) {
+			return nil, ErrNotFinite
+		}
+		return av, nil
+	}
+	ax, err := apply(x)
+	if err != nil {
+		return nil, err
+	}
+	// Rayleigh-Ritz on the starting block.
+	theta, x, ax, _, err := rayleighRitz(x, ax, nil, nil, l)
+	if err != nil {
+		return nil, err
+	}
+	var p *mat.Dense // previous search directions
+	stalled := false
+	res := &TopEigen{}
+	for iter := 0; ; iter++ {
+		// Residuals R = A X - X Theta.
+		r := ax.Clone()
+		for i := 0; i < n; i++ {
+			rr, xr := r.RawRow(i), x.RawRow(i)
+			for j := range rr {
+				rr[j] -= xr[j] * theta[j]
+			}
+		}
+		for _, t := range theta {
+			res.Norm = math.Max(res.Norm, math.Abs(t))
+		}
+		res.Residuals = colNorms(r, k)
+		done := true
+		for _, v := range res.Residuals {
+			if !(v <= o.Tol*res.Norm) {
+				done = false
+			}
+		}
+		if done || stalled || iter == o.MaxIter || l == n {
+			res.Converged = done || stalled || l == n
+			res.Values = theta[:k:k]
+			res.Block = theta
+			res.Vectors = x.Slice(0, n, 0, k).Clone()
+			res.Products = products
+			break
+		}
+		// The new directions: residuals and previous directions, made
+		// orthonormal and orthogonal to X (twice, so that directions
+		// nearly inside span X come out clean).
+		// Converged pairs among the top k contribute no directions (soft
+		// locking); the oversampling columns always do, since they
+		// speed up the convergence of the k-th.
+		var active []int
+		for j := 0; j < l; j++ {
+			if j >= k || !(res.Residuals[j] <= o.Tol*res.Norm) {
+				active = append(active, j)
+			}
+		}
+		s := cols(r, active)
+		if p != nil {
+			s = hcat(s, cols(p, active))
+		}
+		if _, c := s.Dims(); l+c > n {
+			s = s.Slice(0, n, 0, n-l).Clone()
+		}
+		if s, err = orthAgainst(s, x); err != nil {
+			return nil, err
+		}
+		if _, c := s.Dims(); c == 0 {
+			// The residuals lie in span X, to which they are orthogonal:
+			// span X is invariant to working accuracy and the Ritz pairs
+			// are as good as they will get.
+			stalled = true
+			continue
+		}
+		as, err := apply(s)
+		if err != nil {
+			return nil, err
+		}
+		theta, x, ax, p, err = rayleighRitz(x, ax, s, as, l)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !res.Converged {
+		worst := 0.0
+		for _, v := range res.Residuals {
+			worst = math.Max(worst, v)
+		}
+		rel := worst
+		if res.Norm > 0 {
+			rel = worst / res.Norm
+		}
+		return res, &ConvergenceError{Method: "block eigensolver (LOBPCG)", Sweeps: res.Products, Off: rel}
+	}
+	return res, nil
+}
+
+// rayleighRitz returns the l largest Ritz values of A on the span of the
+// orthonormal columns of [x s] (ax = A x, as = A s; s may be nil),
+// decreasing, their Ritz vectors and A times them, and the part of the
+// Ritz vectors in the directions s (the next LOBPCG directions; nil
+// when s is). It works on the blocks, never forming [x s].
+func rayleighRitz(x, ax, s, as *mat.Dense, l int) (theta []float64, nx, nax, p *mat.Dense, err error) {
+	_, lx := x.Dims()
+	ls := 0
+	if s != nil {
+		_, ls = s.Dims()
+	}
+	m := lx + ls
+	h := mat.Zeros(m, m)
+	var xx, xs, ss mat.Dense
+	xx.MulAT(x, ax)
+	h.Slice(0, lx, 0, lx).Copy(&xx)
+	if ls > 0 {
+		xs.MulAT(x, as)
+		h.Slice(0, lx, lx, m).Copy(&xs)
+		h.Slice(lx, m, 0, lx).Copy(xs.T())
+		ss.MulAT(s, as)
+		h.Slice(lx, m, lx, m).Copy(&ss)
+	}
+	h.Symmetrize()
+	if !finite(h) {
+		return nil, nil, nil, nil, ErrNotFinite
+	}
+	e, err := EigSym(h, nil)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	yx := e.Vectors.Slice(0, lx, 0, l)
+	nx, nax = new(mat.Dense), new(mat.Dense)
+	nx.Mul(x, yx)
+	nax.Mul(ax, yx)
+	if ls > 0 {
+		ys := e.Vectors.Slice(lx, m, 0, l)
+		p = new(mat.Dense)
+		p.Mul(s, ys)
+		nx.Add(nx, p)
+		var t mat.Dense
+		t.Mul(as, ys)
+		nax.Add(nax, &t)
+	}
+	return e.Values[:l:l], nx, nax, p, nil
+}
+
+// orthAgainst returns an orthonormal basis of the part of the span of
+// the columns of s orthogonal to the orthonormal columns of x, dropping
+// the directions that part does not have (so it may have fewer columns
+// than s, even none); s is overwritten. Two rounds of projection and
+// SVQB orthonormalization (Stathopoulos and Wu 2002) keep the result
+// orthogonal to x and to itself to working accuracy.
+func orthAgainst(s, x *mat.Dense) (*mat.Dense, error) {
+	for pass := 0; pass < 2; pass++ {
+		if _, cols := s.Dims(); cols == 0 {
+			return s, nil
+		}
+		// Fresh products each round: svqb may have dropped columns.
+		var c, xc mat.Dense
+		c.MulAT(x, s)
+		xc.Mul(x, &c)
+		s.Sub(s, &xc)
+		var err error
+		if s, err = svqb(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// svqb returns S D V Lambda^{-1/2} for the eigendecomposition
+// V Lambda V^T of D S^T S D, D the diagonal that scales the columns of s
+// to unit norm, keeping the eigenvalues above 1e-12 times the largest:
+// an orthonormal basis of the numerical span of s.
+func svqb(s *mat.Dense) (*mat.Dense, error) {
+	n, m := s.Dims()
+	var g mat.Dense
+	g.GramCols(s)
+	d := make([]float64, m)
+	for j := range d {
+		if v := g.At(j, j); v > 0 {
+			d[j] = 1 / math.Sqrt(v)
+		}
+	}
+	for i := 0; i < m; i++ {
+		row := g.RawRow(i)
+		for j := range row {
+			row[j] *= d[i] * d[j]
+		}
+	}
+	e, err := EigSym(&g, nil)
+	if err != nil {
+		return nil, err
+	}
+	keep := 0
+	for _, v := range e.Values {
+		if v > 1e-12*e.Values[0] {
+			keep++
+		}
+	}
+	t := mat.Zeros(m, keep)
+	for i := 0; i < m; i++ {
+		row := t.RawRow(i)
+		for j := 0; j < keep; j++ {
+			row[j] = d[i] * e.Vectors.At(i, j) / math.Sqrt(e.Values[j])
+		}
+	}
+	out := mat.Zeros(n, keep)
+	if keep > 0 {
+		out.Mul(s, t)
+	}
+	return out, nil
+}
+
+// cols returns the columns idx of a.
+func cols(a *mat.Dense, idx []int) *mat.Dense {
+	n, _ := a.Dims()
+	out := mat.Zeros(n, len(idx))
+	for i := 0; i < n; i++ {
+		row, src := out.RawRow(i), a.RawRow(i)
+		for t, j := range idx {
+			row[t] = src[j]
+		}
+	}
+	return out
+}
+
+// hcat returns [a b].
+func hcat(a, b *mat.Dense) *mat.Dense {
+	n, ca := a.Dims()
+	_, cb := b.Dims()
+	out := mat.Zeros(n, ca+cb)
+	for i := 0; i < n; i++ {
+		row := out.RawRow(i)
+		copy(row, a.RawRow(i))
+		copy(row[ca:], b.RawRow(i))
+	}
+	return out
+}
+
+// colNorms returns the Euclidean norms of the first k columns of a.
+func colNorms(a *mat.Dense, k int) []float64 {
+	n, _ := a.Dims()
+	s := make([]float64, k)
+	for i := 0; i < n; i++ {
+		row := a.RawRow(i)
+		for j := 0; j < k; j++ {
+			s[j] += row[j] * row[j]
+		}
+	}
+	for j := range s {
+		s[j] = math.Sqrt(s[j])
+	}
+	return s
+}

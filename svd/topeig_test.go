@@ -1,0 +1,156 @@
+package svd
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/mat"
+)
+
+// indefinite returns an n x n symmetric matrix whose k largest eigenvalues
+// are 1, 0.9, ..., with 20 negative eigenvalues from -5 to -2 (larger in
+// magnitude than every positive one) and the rest small of both signs, as
+// in the empirical Pairs of real text; and its sorted spectrum.
+func indefinite(n, k int, rnd *rand.Rand) (*mat.Dense, []float64) {
+	d := make([]float64, n)
+	for i := 0; i < k; i++ {
+		d[i] = 1 - 0.1*float64(i)
+	}
+	for i := k; i < k+20; i++ {
+		d[i] = -5 + 3*float64(i-k)/19
+	}
+	for i := k + 20; i < n; i++ {
+		d[i] = 0.05 * (2*rnd.Float64() - 1)
+	}
+	a := fuzz.LatmsSym(d, rnd)
+	slices.Sort(d)
+	slices.Reverse(d)
+	return a, d
+}
+
+// TestTopEigSymIndefinite: the randomized eigensolver keeps the negative
+// eigenvalues of largest magnitude; TopEigSym finds the k algebraically
+// largest, with scaled residuals and orthonormality at the tolerance.
+func TestTopEigSymIndefinite(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	const n, k = 300, 8
+	a, d := indefinite(n, k, rnd)
+	op := DenseOperator(a)
+
+	old, err := RandomizedEigSym(op, k, nil, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Values[k-1] >= 0 {
+		t.Fatalf("the old method found no negative eigenvalue (%v): the test no longer shows the difference", old.Values)
+	}
+
+	e, err := TopEigSym(op, k, nil, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d products, residuals %.3g", e.Products, e.Residuals)
+	if !e.Converged || e.Products < 2 {
+		t.Fatalf("converged %v after %d products", e.Converged, e.Products)
+	}
+	norm := 5.0 // ||A||
+	for i := 0; i < k; i++ {
+		// Eigenvalue error is at most the squared residual over the gap
+		// (0.1 here): far below 1e-8 at the default tolerance 1e-6.
+		if err := math.Abs(e.Values[i] - d[i]); err > 1e-8*norm {
+			t.Errorf("eigenvalue %d: %v, want %v", i, e.Values[i], d[i])
+		}
+	}
+	// ||A V - V Lambda||_F / ||A|| and ||I - V^T V||_F / eps.
+	var av, vl mat.Dense
+	av.Mul(a, e.Vectors)
+	vl.Mul(e.Vectors, mat.Diag(e.Values))
+	av.Sub(&av, &vl)
+	if r := av.NormFrob() / norm; r > 1e-5 {
+		t.Errorf("relative residual %.3g, want at most 1e-5", r)
+	}
+	var g mat.Dense
+	g.MulAT(e.Vectors, e.Vectors)
+	g.Sub(&g, mat.Identity(k))
+	if o := g.NormFrob() / 2.2e-16; o > 1000 {
+		t.Errorf("||I - V^T V|| = %.3g eps, want at most 1000 eps", o)
+	}
+	if len(e.Block) < k || e.Block[k-1] != e.Values[k-1] {
+		t.Errorf("block %v does not start with the values", e.Block)
+	}
+
+	// Same seed, same bits.
+	e2, _ := TopEigSym(op, k, nil, rand.New(rand.NewPCG(5, 6)))
+	if !slices.Equal(e.Values, e2.Values) || !mat.Equal(e.Vectors, e2.Vectors) {
+		t.Error("same seed, different results")
+	}
+}
+
+// TestTopEigSymSmall covers a block as large as the matrix and a
+// negative definite matrix.
+func TestTopEigSymSmall(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	d := []float64{-1, -2, -3, -4, -5, -6}
+	a := fuzz.LatmsSym(d, rnd)
+	e, err := TopEigSym(DenseOperator(a), 2, nil, rnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(e.Values[0]+1) > 1e-12 || math.Abs(e.Values[1]+2) > 1e-12 {
+		t.Errorf("values %v, want [-1 -2]", e.Values)
+	}
+}
+
+func TestTopEigSymErrors(t *testing.T) {
+	bad := mat.Identity(4)
+	bad.Set(1, 1, math.NaN())
+	if _, err := TopEigSym(DenseOperator(bad), 2, nil, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN: %v", err)
+	}
+	// One step cannot converge on a dense spectrum: the error says so
+	// and the approximation still comes back.
+	a, _ := indefinite(300, 8, rand.New(rand.NewPCG(9, 9)))
+	e, err := TopEigSym(DenseOperator(a), 8, &TopEigOptions{MaxIter: 1, Oversample: -1}, rand.New(rand.NewPCG(1, 1)))
+	if !errors.Is(err, ErrNoConvergence) || e == nil || e.Converged {
+		t.Errorf("MaxIter 1: err %v, result %v", err, e)
+	}
+}
+
+// TestTopEigSymDropsDirections: on an operator of low rank the new
+// search directions lose columns in the first round of orthAgainst, and
+// the second round must start from the smaller block (the reused
+// products panicked with "MulAT: destination is 13x20, result is
+// 13x14" on the 33-word vocabulary of a small corpus).
+func TestTopEigSymDropsDirections(t *testing.T) {
+	for _, rank := range []int{1, 2, 4, 8, 14, 16, 18} {
+		n := 33
+		r := rand.New(rand.NewPCG(uint64(rank), 7))
+		b := mat.Zeros(n, rank)
+		for i := 0; i < n; i++ {
+			for j := 0; j < rank; j++ {
+				b.Set(i, j, r.NormFloat64())
+			}
+		}
+		a := mat.Zeros(n, n)
+		a.MulBT(b, b)
+		a.Symmetrize()
+		k := min(3, rank)
+		e, err := TopEigSym(DenseOperator(a), k, nil, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatalf("rank %d: %v", rank, err)
+		}
+		full, err := EigSym(a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < k; j++ {
+			if d := e.Values[j] - full.Values[j]; d > 1e-10*full.Values[0] || -d > 1e-10*full.Values[0] {
+				t.Errorf("rank %d: value %d is %v, want %v", rank, j, e.Values[j], full.Values[j])
+			}
+		}
+	}
+}
