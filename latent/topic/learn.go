@@ -351,6 +351,9 @@ func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Optio
 		// lambda_i = 2/(a0+2) sqrt(a0 (a0+1) / alpha_i).
 		l := r.Lambda[j]
 		r.Alpha[j] = 4 * alpha0 * (alpha0 + 1) / ((alpha0 + 2) * (alpha0 + 2) * l * l)
+		if math.IsInf(r.Alpha[j], 0) || math.IsNaN(r.Alpha[j]) {
+			return nil, fmt.Errorf("topic: topic %d has eigenvalue %v of the whitened third moment, so its alpha (4 a0 (a0+1) / ((a0+2)^2 lambda^2)) is %v: the data show no topic structure at k = %d", j, l, r.Alpha[j], k)
+		}
 	}
 	var sum float64
 	for _, a := range r.Alpha {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
@@ -277,5 +278,28 @@ func TestSyntheticECA(t *testing.T) {
 	}
 	if len(dists) == 2 && (dists[1] >= dists[0] || dists[1] > 0.05) {
 		t.Fatalf("dist %.4f at 5k documents and %.4f at 40k", dists[0], dists[1])
+	}
+}
+
+// TestLDAZeroEigenvalue: two one-word documents and an empty one give a
+// whitened third moment with eigenvalue 0, and alpha = +Inf came back
+// without an error (found by FuzzLDA); it is an error now.
+func TestLDAZeroEigenvalue(t *testing.T) {
+	var b moments.Builder
+	b.SetVocabSize(4)
+	for _, d := range []struct {
+		w []int32
+		c []uint32
+	}{{[]int32{0}, []uint32{3}}, {[]int32{2}, []uint32{4}}, {nil, nil}} {
+		if err := b.Add(d.w, d.c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := LDA(context.Background(), b.Corpus(), 1, 3.75, &Options{Method: SingleTheta, Seed: 169})
+	if err == nil && (math.IsInf(res.Alpha[0], 0) || math.IsNaN(res.Alpha[0])) {
+		t.Fatalf("alpha %v (eigenvalue %v) and no error", res.Alpha, res.Lambda)
+	}
+	if err == nil {
+		t.Fatalf("no error; alpha %v, eigenvalue %v (the test needs the eigenvalue 0)", res.Alpha, res.Lambda)
 	}
 }
