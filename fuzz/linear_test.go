@@ -577,6 +577,36 @@ func twmRecoverable(t *testing.T, m twmModel) bool {
 	return !slices.Contains(covered, false)
 }
 
+// hostileCSVs are the CSV files of issue 14 and their relatives: 3
+// rows of 12 000 columns, one column, a byte-order mark with and
+// without a header, NaN cells, a single cell, a header only.
+func hostileCSVs() [][]byte {
+	wide := func(rows, cols int, cell string) []byte {
+		var b bytes.Buffer
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(cell)
+			}
+			b.WriteByte('\n')
+		}
+		return b.Bytes()
+	}
+	return [][]byte{
+		wide(3, 12000, "1"),
+		wide(10, 1, "2"),
+		[]byte("x\n0\n1\n1\n"),
+		[]byte("\ufeff1,2\n3,4\n5,6\n"),
+		[]byte("\ufeffa,b\n1,2\n3,4\n"),
+		[]byte("1,NaN\n2,3\n"),
+		[]byte("a,b\nnan,1\n-Inf,2\n"),
+		[]byte("7\n"),
+		[]byte("a,b,c\n"),
+	}
+}
+
 // csvParse is a plain reading of the numeric CSV format that ReadCSV
 // documents, for comparison: the values, the number of columns, whether
 // there is a header, and where the first error lies (line 0 when there
@@ -592,7 +622,7 @@ func parseCSVRef(data []byte, opts linear.CSVOptions) csvParse {
 	if comma == 0 {
 		comma = ','
 	}
-	text := string(data)
+	text := strings.TrimPrefix(string(data), "\ufeff") // a byte order mark is skipped
 	lines := strings.Split(text, "\n")
 	if strings.HasSuffix(text, "\n") || text == "" {
 		lines = lines[:len(lines)-1]
@@ -653,8 +683,11 @@ func parseCSVRef(data []byte, opts linear.CSVOptions) csvParse {
 // exactly when a plain reading of the format does, with a *DataError
 // (matching ErrBadData) naming the same line and field; and on success
 // Dim, NumSamples, Names and Block give exactly the values of that
-// reading, all finite.
+// reading, all finite; within readerBudget per byte of input.
 func FuzzReadCSV(f *testing.F) {
+	for _, c := range hostileCSVs() {
+		f.Add(c, uint8(0))
+	}
 	f.Add([]byte("# comment\na, b ,c\n1,2,3\n\n 4 , 5.5,-6e1\n"), uint8(0))
 	f.Add([]byte("1;2\r\n3;4\r\n"), uint8(1))
 	f.Add([]byte("1,2\n3,x\n"), uint8(0))
@@ -667,8 +700,12 @@ func FuzzReadCSV(f *testing.F) {
 	commas := []rune{0, ';', '\t', ' ', '\u00b7', '.', 'e', '\n', -1}
 	f.Fuzz(func(t *testing.T, data []byte, c uint8) {
 		for _, header := range []int{-1, 0, 1} {
-			opts := linear.CSVOptions{Comma: commas[int(c)%len(commas)], Header: header}
-			d, err := linear.ReadCSV(bytes.NewReader(data), opts)
+			opts := linear.CSVOptions{Comma: commas[int(c)%len(commas)], Header: header, MaxMemory: int64(readerBudget.bytes(len(data)) / 2)}
+			var d *linear.Data
+			var err error
+			bounded(t, "linear.ReadCSV", readerBudget, len(data), func() {
+				d, err = linear.ReadCSV(bytes.NewReader(data), opts)
+			})
 			want := parseCSVRef(data, opts)
 			if err != nil {
 				var de *linear.DataError

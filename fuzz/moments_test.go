@@ -39,14 +39,35 @@ func checkCorpus(t *testing.T, c *moments.Corpus) {
 	}
 }
 
+// readerBudget bounds what a reader may allocate for each byte of its
+// input, and a fixed allowance for its buffers (ReadUCI's line buffers
+// and its first 2^16 entries, 1.6 MB, whatever the header claims): the
+// parsed form of a file is a few times its size, and a declared size (a
+// header, a number of columns) must not make a reader allocate more
+// than its data need. The targets set the readers' MaxMemory to half
+// the budget.
+var readerBudget = budget{base: 4 << 20, perUnit: 256}
+
 // FuzzReadUCI: any input either fails with an error naming a line or
-// gives a well-formed corpus.
+// gives a well-formed corpus, within readerBudget per byte of input.
 func FuzzReadUCI(f *testing.F) {
 	f.Add([]byte("3\n4\n5\n2 4 1\n1 1 2\n1 3 1\n3 2 7\n2 1 1\n"), []byte("a\nb\nc\nd\n"))
 	f.Add([]byte("1\n1\n1\n1 1 4294967295\n"), []byte(""))
 	f.Add([]byte("2\n2\n2\n1 1 1\n1 1 1\n"), []byte("x\ny\n"))
+	f.Add([]byte("3\n10000000\n3\n1 1 2\n2 9999999 1\n3 5 4\n"), []byte("")) // W = 10^7, tiny data
+	f.Add([]byte("16777216\n3\n1\n1 1 1\n"), []byte(""))                     // D = 2^24, one entry
+	f.Add([]byte("1\n1\n10000000\n1 1 1\n"), []byte(""))                     // NNZ = 10^7, one entry
+	f.Add([]byte("9999\n99\n0\n"), []byte(""))                               // empty documents
+	f.Add([]byte("\ufeff1\n1\n1\n1 1 1\n"), []byte("\ufeffword\n"))          // BOMs
+	f.Add([]byte("2\n3\n2\n1 1 1\n2 3 1\n"), []byte("a\nb\n"))               // vocabulary too short
 	f.Fuzz(func(t *testing.T, docword, vocab []byte) {
-		c, err := moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab), nil)
+		var c *moments.Corpus
+		var err error
+		size := len(docword) + len(vocab)
+		opts := &moments.UCIOptions{MaxMemory: int64(readerBudget.bytes(size) / 2)}
+		bounded(t, "moments.ReadUCI", readerBudget, size, func() {
+			c, err = moments.ReadUCI(bytes.NewReader(docword), bytes.NewReader(vocab), opts)
+		})
 		if err != nil {
 			if !strings.Contains(err.Error(), "moments: ReadUCI") {
 				t.Fatalf("error without the reader's name: %v", err)
@@ -60,20 +81,27 @@ func FuzzReadUCI(f *testing.F) {
 // FuzzReadText: any files give a well-formed corpus whose words are
 // letters in lower-case form (unicode.ToLower leaves them unchanged; an
 // upper-case letter with no lower-case mapping, such as U+03D2, stays),
-// at least three of them, with no stop word.
+// at least three of them, with no stop word; within readerBudget per
+// byte of the files.
 func FuzzReadText(f *testing.F) {
 	f.Add([]byte("The cat sat on the mat. Über naïve CAFÉ!"), []byte("dogs/nns bark/vb a/b/c x/ ''/''"), true)
 	f.Add([]byte("\xff\xfe\x00 abc\tdef\nghi"), []byte(""), false)
+	f.Add([]byte("\ufeffword another"), []byte("\ufeff"), false)                           // BOMs
+	f.Add(bytes.Repeat([]byte("abc "), 2000), bytes.Repeat([]byte("xyz/nn "), 1000), true) // one word, many times
 	stop := map[string]bool{}
 	for _, w := range moments.EnglishStopWords() {
 		stop[w] = true
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte, tagged bool) {
-		opts := moments.TextOptions{}
+		opts := moments.TextOptions{MaxMemory: int64(readerBudget.bytes(len(a)+len(b)) / 2)}
 		if tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}
-		c, err := moments.ReadText(fstest.MapFS{"a": {Data: a}, "b/c": {Data: b}}, opts)
+		var c *moments.Corpus
+		var err error
+		bounded(t, "moments.ReadText", readerBudget, len(a)+len(b), func() {
+			c, err = moments.ReadText(fstest.MapFS{"a": {Data: a}, "b/c": {Data: b}}, opts)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

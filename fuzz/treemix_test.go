@@ -12,8 +12,11 @@ import (
 
 // FuzzTreemixReadCSV: ReadCSV never panics; a failure is a *DataError
 // (matching ErrBadData) with a line number inside the input; a success
-// round-trips through WriteCSV.
+// round-trips through WriteCSV; within readerBudget per byte of input.
 func FuzzTreemixReadCSV(f *testing.F) {
+	for _, c := range hostileCSVs() {
+		f.Add(c, uint8(0))
+	}
 	f.Add([]byte("a,b,c\n0,1,2\n2,0,1\n"), uint8(0))
 	f.Add([]byte("# c\n\n1, 2\n3,4\n"), uint8(5))
 	f.Add([]byte("0,1\n1,x\n"), uint8(0))
@@ -21,8 +24,12 @@ func FuzzTreemixReadCSV(f *testing.F) {
 	f.Add([]byte("0,1\n1\n"), uint8(2))
 	f.Add([]byte("300\n"), uint8(0))
 	f.Fuzz(func(t *testing.T, in []byte, states uint8) {
-		opts := treemix.CSVOptions{States: int(states)}
-		x, err := treemix.ReadCSV(bytes.NewReader(in), opts)
+		opts := treemix.CSVOptions{States: int(states), MaxMemory: int64(readerBudget.bytes(len(in)) / 2)}
+		var x *treemix.Data
+		var err error
+		bounded(t, "treemix.ReadCSV", readerBudget, len(in), func() {
+			x, err = treemix.ReadCSV(bytes.NewReader(in), opts)
+		})
 		if err != nil {
 			var de *treemix.DataError
 			if !errors.As(err, &de) || !errors.Is(err, treemix.ErrBadData) {

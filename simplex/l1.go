@@ -53,8 +53,8 @@ type L1Result struct {
 // by a bounded dual simplex method on a dense k x k basis. It returns an
 // *InputError (matching ErrInvalid) for non-finite data or len(q) != k,
 // ErrInfeasible when q is zero, and ErrIterationLimit or ErrNumerical
-// when the method fails. When B has rank below k the problem is passed
-// to Solve.
+// when the method fails or the optimum overflows. When B has rank below
+// k the problem is passed to Solve.
 func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
 	s, err := NewL1Solver(B, nil)
 	if err != nil {
@@ -220,8 +220,26 @@ func NewL1Solver(B *mat.Dense, opts *L1Options) (*L1Solver, error) {
 	return s, nil
 }
 
-// Solve solves the problem for q (k elements; not retained).
+// Solve solves the problem for q (k elements; not retained). When the
+// optimum lies outside the float64 range (a tiny q with a huge B: w or
+// B w overflows) it returns an error matching ErrNumerical.
 func (s *L1Solver) Solve(q []float64) (*L1Result, error) {
+	r, err := s.solve(q)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range r.W {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("%w: the minimiser overflows (w = %v)", ErrNumerical, r.W)
+		}
+	}
+	if math.IsInf(r.Norm, 0) || math.IsNaN(r.Norm) {
+		return nil, fmt.Errorf("%w: the optimal value ||B w||_1 overflows (w = %v)", ErrNumerical, r.W)
+	}
+	return r, nil
+}
+
+func (s *L1Solver) solve(q []float64) (*L1Result, error) {
 	n, k := s.n, s.k
 	if len(q) != k {
 		return nil, invalid("q", -1, "has %d elements, B has %d columns", len(q), k)
@@ -273,8 +291,9 @@ func (s *L1Solver) Solve(q []float64) (*L1Result, error) {
 		ok, warm = true, true
 	}
 	if !ok {
-		// B (with q) is rank deficient: the general solver copes.
-		return l1General(s.orig, n, k, q)
+		// B (with q) is rank deficient: the general solver copes,
+		// within the same iteration limit.
+		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIterations: s.maxIter})
 	}
 	if err := s.iterate(math.MaxInt); err != nil {
 		return nil, err

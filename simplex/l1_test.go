@@ -367,3 +367,43 @@ func TestL1ExtremeEntries(t *testing.T) {
 	r, err = l1General(d, 8, 2, q)
 	check("l1General", r, err)
 }
+
+// TestL1MinOverflow: an optimum outside the float64 range is an error
+// matching ErrNumerical, in L1Min and in each row of L1MinBatch (found
+// by FuzzL1MinBatch: B = [8.6e270] and q = [1.4e-76] returned S = [+Inf]
+// and no error); one just inside the range is returned.
+func TestL1MinOverflow(t *testing.T) {
+	b := mat.FromRows([][]float64{{8.55215617461971e270}})
+	if r, err := L1Min(b, []float64{1.398043286095289e-76}); !errors.Is(err, ErrNumerical) {
+		t.Errorf("overflowing optimum: %v, %+v", err, r)
+	}
+	q := mat.FromRows([][]float64{{2}, {1.398043286095289e-76}})
+	if res, err := L1MinBatch(context.Background(), b, q, nil); !errors.Is(err, ErrNumerical) || len(res) != 1 || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("batch: %d results, %v", len(res), err)
+	}
+	r, err := L1Min(b, []float64{1e-37})
+	if want := 8.55215617461971e307; err != nil || math.Abs(r.Norm-want) > 1e-15*want {
+		t.Errorf("optimum %v within the range: %+v, %v", want, r, err)
+	}
+}
+
+// TestL1MinRankDeficientLimit: the general solver that takes over when
+// B is rank deficient keeps to L1Options.MaxIterations (found by
+// FuzzL1MinBatch: with MaxIterations 117, a badly scaled 8 x 3 B ran the
+// general solver's own limit of 50000 iterations, 0.3 s and 4 MB).
+func TestL1MinRankDeficientLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	b := randDense(r, 8, 3)
+	for i := 0; i < 8; i++ {
+		b.Set(i, 2, b.At(i, 1)) // two equal columns: rank 2
+	}
+	q := mat.FromRows([][]float64{{1, 2, -0.5}})
+	free, err := L1MinBatch(context.Background(), b, q, nil)
+	if err != nil || free[0].Iterations < 2 {
+		t.Fatalf("without a limit: %v, %+v (the test needs 2 or more iterations)", err, free)
+	}
+	limited, err := L1MinBatch(context.Background(), b, q, &L1Options{MaxIterations: free[0].Iterations - 1})
+	if !errors.Is(err, ErrIterationLimit) {
+		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free[0].Iterations-1, free[0].Iterations, err, limited)
+	}
+}

@@ -123,8 +123,9 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 // and H = B L B^T, it returns a diag(H_jj)^{1/2} and the hidden second
 // moment diag(H_jj)^{-1/2} H diag(H_jj)^{-1/2}, which has unit diagonal.
 // It returns an error matching ErrRankDeficient if a is rank deficient or
-// some H_jj is not positive, and one matching ErrNonFinite if a or l
-// holds NaN or an infinity.
+// some H_jj is not positive (or not finite), and one matching
+// ErrNonFinite if a or l holds NaN or an infinity or the rescaled a
+// overflows.
 func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	n, k := a.Dims()
 	if r, c := l.Dims(); r != n || c != n {
@@ -144,14 +145,27 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	if rank < k {
 		return nil, nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)
 	}
+	// H is formed from L times 4^-m, 4^m about max|L| when that lies
+	// near either end of the range (so that H neither overflows nor
+	// underflows); the scale comes back exactly, as 2^m in the columns.
+	m := 0
+	if big := l.NormMax(); big > 0x1p500 || (big > 0 && big < 0x1p-500) {
+		_, e := math.Frexp(big)
+		m = e / 2
+	}
+	ls := l
+	if m != 0 {
+		ls = new(mat.Dense)
+		ls.Scale(math.Ldexp(1, -2*m), l)
+	}
 	var bl, h mat.Dense
-	bl.Mul(&b, l)
+	bl.Mul(&b, ls)
 	h.MulBT(&bl, &b)
 	h.Symmetrize()
 	d := make([]float64, k)
 	for j := range d {
 		v := h.At(j, j)
-		if !(v > 0) {
+		if !(v > 0) || math.IsInf(v, 0) {
 			return nil, nil, fmt.Errorf("%w: hidden variable %d has variance %v", ErrRankDeficient, j, v)
 		}
 		d[j] = math.Sqrt(v)
@@ -160,7 +174,10 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	for i := 0; i < n; i++ {
 		row := out.RawRow(i)
 		for j := range row {
-			row[j] *= d[j]
+			row[j] = math.Ldexp(row[j]*d[j], m)
+			if math.IsInf(row[j], 0) || math.IsNaN(row[j]) {
+				return nil, nil, fmt.Errorf("%w: UnitVariance: column %d of the canonical A overflows (entry %v, variance %v x 4^%d)", ErrNonFinite, j, a.At(i, j), h.At(j, j), m)
+			}
 		}
 	}
 	for i := 0; i < k; i++ {

@@ -3,6 +3,7 @@ package linear
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -261,3 +262,43 @@ func TestCoefficientMatrixErrors(t *testing.T) {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+// TestUnitVarianceScale: UnitVariance of L = A H A^T scaled by 4^514 or
+// 4^-500 gives the columns of the unscaled L times 2^514 or 2^-500,
+// bit for bit, and the same hidden second moment. With A's entries near
+// 0.01, H is 10^4 times L, and at the scale 4^514 it overflowed: found
+// by FuzzCoefficientMatrix, where a Sigma of entries near 1e307 gave an
+// A of infinities and no error. H is now formed from L brought back to
+// unit scale.
+func TestUnitVarianceScale(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 7))
+	a := mat.Zeros(6, 2)
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 2; j++ {
+			a.Set(i, j, 0.005+0.01*r.Float64())
+		}
+	}
+	hid := mat.FromRows([][]float64{{20, 5}, {5, 30}})
+	var ah, l mat.Dense
+	ah.Mul(a, hid)
+	l.MulBT(&ah, a)
+	l.Symmetrize()
+	want, wantH, err := UnitVariance(a, &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []int{514, -500} {
+		var ls mat.Dense
+		ls.Scale(math.Ldexp(1, m), &l)
+		ls.Scale(math.Ldexp(1, m), &ls)
+		got, gotH, err := UnitVariance(a, &ls)
+		if err != nil {
+			t.Fatalf("L times 4^%d: %v", m, err)
+		}
+		var back mat.Dense
+		back.Scale(math.Ldexp(1, -m), got)
+		if !mat.Equal(&back, want) || !mat.Equal(gotH, wantH) {
+			t.Errorf("L times 4^%d: A/2^%d =\n%v\nwant\n%v\nH =\n%v\nwant\n%v", m, m, &back, want, gotH, wantH)
+		}
+	}
+}

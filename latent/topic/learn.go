@@ -351,6 +351,9 @@ func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Optio
 		// lambda_i = 2/(a0+2) sqrt(a0 (a0+1) / alpha_i).
 		l := r.Lambda[j]
 		r.Alpha[j] = 4 * alpha0 * (alpha0 + 1) / ((alpha0 + 2) * (alpha0 + 2) * l * l)
+		if math.IsInf(r.Alpha[j], 0) || math.IsNaN(r.Alpha[j]) {
+			return nil, fmt.Errorf("topic: topic %d has eigenvalue %v of the whitened third moment, so its alpha (4 a0 (a0+1) / ((a0+2)^2 lambda^2)) is %v: the data show no topic structure at k = %d", j, l, r.Alpha[j], k)
+		}
 	}
 	var sum float64
 	for _, a := range r.Alpha {
@@ -616,7 +619,10 @@ func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *ma
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
 // moved. It takes O(n log n). If v holds NaN or an infinity, every entry
-// becomes NaN and so does the distance.
+// becomes NaN and so does the distance. When the largest entry exceeds 1
+// in magnitude it works on v less that entry (the projection does not
+// change when a constant is added to every entry), so that entries too
+// large for a unit step to show in their last bit are still projected.
 func ProjectSimplex(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
@@ -632,11 +638,15 @@ func ProjectSimplex(v []float64) float64 {
 	}
 	u := append([]float64(nil), v...)
 	slices.Sort(u)
+	var top float64
+	if m := u[len(u)-1]; math.Abs(m) > 1 {
+		top = m
+	}
 	// tau is (sum of the j largest - 1)/j for the largest j at which the
-	// j-th largest value still exceeds it.
+	// j-th largest value still exceeds it (all less top).
 	var cum, tau float64
 	for j := 1; j <= len(u); j++ {
-		x := u[len(u)-j]
+		x := u[len(u)-j] - top
 		cum += x
 		if t := (cum - 1) / float64(j); x > t {
 			tau = t
@@ -644,7 +654,7 @@ func ProjectSimplex(v []float64) float64 {
 	}
 	var moved float64
 	for i, x := range v {
-		p := math.Max(x-tau, 0)
+		p := math.Max((x-top)-tau, 0)
 		moved += math.Abs(p - x)
 		v[i] = p
 	}

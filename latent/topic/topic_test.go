@@ -5,9 +5,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
@@ -185,6 +187,22 @@ func TestProjectSimplex(t *testing.T) {
 	if moved := ProjectSimplex(p); moved != 0 || p[1] != 0.5 {
 		t.Fatalf("a distribution moved: %v %v", p, moved)
 	}
+	// Entries so large (or so negative) that x - 1 rounds to x: the
+	// projection is still the vertex of the largest, or the split of
+	// two close ones (found by FuzzLDA: an LDA topic of 3 words
+	// normalised to [2.49e16, 0, 4.54] came back unprojected).
+	for _, c := range []struct{ v, want []float64 }{
+		{[]float64{2.4931929618363376e16, 0, 4.540837792812156}, []float64{1, 0, 0}},
+		{[]float64{-1e20, -1e20 - 65536}, []float64{1, 0}},
+		{[]float64{1e300, 1e300, -1e300}, []float64{0.5, 0.5, 0}},
+		{[]float64{3, 2.5, 0}, []float64{0.75, 0.25, 0}},
+	} {
+		v := append([]float64(nil), c.v...)
+		ProjectSimplex(v)
+		if !slices.Equal(v, c.want) {
+			t.Errorf("projection of %v: %v, want %v", c.v, v, c.want)
+		}
+	}
 }
 
 // TestDigamma compares with scipy.special.digamma (scipy 1.10).
@@ -260,5 +278,28 @@ func TestSyntheticECA(t *testing.T) {
 	}
 	if len(dists) == 2 && (dists[1] >= dists[0] || dists[1] > 0.05) {
 		t.Fatalf("dist %.4f at 5k documents and %.4f at 40k", dists[0], dists[1])
+	}
+}
+
+// TestLDAZeroEigenvalue: two one-word documents and an empty one give a
+// whitened third moment with eigenvalue 0, and alpha = +Inf came back
+// without an error (found by FuzzLDA); it is an error now.
+func TestLDAZeroEigenvalue(t *testing.T) {
+	var b moments.Builder
+	b.SetVocabSize(4)
+	for _, d := range []struct {
+		w []int32
+		c []uint32
+	}{{[]int32{0}, []uint32{3}}, {[]int32{2}, []uint32{4}}, {nil, nil}} {
+		if err := b.Add(d.w, d.c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := LDA(context.Background(), b.Corpus(), 1, 3.75, &Options{Method: SingleTheta, Seed: 169})
+	if err == nil && (math.IsInf(res.Alpha[0], 0) || math.IsNaN(res.Alpha[0])) {
+		t.Fatalf("alpha %v (eigenvalue %v) and no error", res.Alpha, res.Lambda)
+	}
+	if err == nil {
+		t.Fatalf("no error; alpha %v, eigenvalue %v (the test needs the eigenvalue 0)", res.Alpha, res.Lambda)
 	}
 }

@@ -378,6 +378,23 @@ func TestEM(t *testing.T) {
 	}
 }
 
+// TestRandomStartK: k < 1 is a programmer error that RandomStart names
+// (it used to panic in make with "len out of range", found by
+// FuzzTreemixEM).
+func TestRandomStartK(t *testing.T) {
+	x := NewData(3, 2, 2)
+	for _, k := range []int{0, -6} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "RandomStart: k = ") {
+					t.Errorf("k = %d: panic %q", k, msg)
+				}
+			}()
+			RandomStart(rand.New(rand.NewPCG(1, 2)), x, k)
+		}()
+	}
+}
+
 // TestReadCSVBOM reads CSV files that start with a UTF-8 byte order
 // mark: without a header the first sample must survive, with a header
 // the first name must not carry the mark.

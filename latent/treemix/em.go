@@ -255,8 +255,11 @@ func fixWeights(w []float64) {
 // RandomStart returns a random mixture of k trees over the variables of
 // x, the usual starting point of EM: uniform weights, for every
 // component a uniformly random spanning tree with conditional rows drawn
-// from a uniform Dirichlet.
+// from a uniform Dirichlet. It panics if k < 1.
 func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
+	if k < 1 {
+		panic(fmt.Sprintf("treemix: RandomStart: k = %d components", k))
+	}
 	p, d := x.p, x.d
 	m := &Mixture{States: d, Weights: make([]float64, k)}
 	ones := make([]float64, d)
