@@ -238,6 +238,8 @@ func runCompare(specs []corpusSpec, ks []int, rounds int, seed uint64, python, s
 			fmt.Printf("  %-44s %10s %8s %11s\n", "model", "time (s)", "NPMI", "perplexity")
 			fmt.Printf("  %-44s %10.3f %8.4f %11.1f\n", "moments raw spectral (read+alpha0+learn)", raw, o.rawQ.npmi, o.rawQ.perplexity)
 			fmt.Printf("  %-44s %10.3f %8.4f %11.1f\n", "moments refined (the above + 10 EM passes)", ref, o.refQ.npmi, o.refQ.perplexity)
+			given := median(mapD(cl.ours, func(r ourRun) float64 { return (r.readT + r.learnT).Seconds() }))
+			fmt.Printf("  %-44s %10.3f %8s %11s\n", fmt.Sprintf("  (raw with -alpha0 %g given: read+learn)", o.alpha0), given, "same", "same")
 			for _, m := range []string{"online", "batch"} {
 				q := cl.skQ[m]
 				fmt.Printf("  %-44s %10.3f %8.4f %11.1f\n", fmt.Sprintf("scikit-learn %s, fit only (%d iters)", m, cl.skIters[m]), median(cl.skFit[m]), q.npmi, q.perplexity)
@@ -466,6 +468,15 @@ func runDefaults(specs []corpusSpec, cli string, genDocs int, seed uint64, work 
 	model := synth.RandomLDA(r, genVocab, genK, 0.01, alpha)
 	c := synth.NewCorpus(model, genDocs, 50, 150, seed).Materialize()
 	if err := writeUCI(gen, c); err != nil {
+		log.Fatal(err)
+	}
+	// The CLI wants vocab.X.txt beside docword.X.txt; the words are named
+	// w1, w2, ...
+	var voc strings.Builder
+	for w := 1; w <= c.VocabSize(); w++ {
+		fmt.Fprintf(&voc, "w%d\n", w)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(gen), "vocab.gen.txt"), []byte(voc.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("defaults check: %s lda -k K [flags] CORPUS, nothing else set (error = nonzero exit)\n", cli)
