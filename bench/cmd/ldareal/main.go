@@ -123,7 +123,7 @@ func main() {
 	if *sotu != "" {
 		specs = append(specs, corpusSpec{name: "SOTU", dir: *sotu, include: `\.txt$`})
 	}
-	if len(specs) == 0 {
+	if len(specs) == 0 && *compare {
 		log.Fatal("ldareal: give -brown DIR and/or -sotu DIR")
 	}
 	fmt.Printf("issue 13 benchmark: %s; GOMAXPROCS 1 for our runs, OMP/OPENBLAS/MKL_NUM_THREADS 1 for scikit-learn; %d rounds, medians\n", time.Now().UTC().Format(time.RFC3339), *rounds)
