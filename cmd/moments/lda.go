@@ -301,9 +301,14 @@ func readUCI(ctx context.Context, path, vocab string, maxMem int64) (*moments.Co
 	}
 	defer f.Close()
 	if vocab == "" {
+		// The default vocabulary is used only if it exists: without
+		// one, the words are named by their ids.
 		base := filepath.Base(path)
 		if rest, ok := strings.CutPrefix(base, "docword."); ok {
-			vocab = filepath.Join(filepath.Dir(path), "vocab."+rest)
+			def := filepath.Join(filepath.Dir(path), "vocab."+rest)
+			if _, err := os.Stat(def); err == nil {
+				vocab = def
+			}
 		}
 	}
 	var v io.Reader

@@ -78,3 +78,22 @@ func TestLDACommand(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestLDAMissingDefaultVocab: the default vocabulary (vocab.X.txt beside
+// docword.X.txt) is optional; a docword file alone failed with "open
+// vocab.X.txt: no such file". Without a vocabulary the words are
+// named by their ids.
+func TestLDAMissingDefaultVocab(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "docword.t.txt")
+	if err := os.WriteFile(path, []byte("2\n3\n4\n1 1 3\n1 2 2\n2 2 1\n2 3 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err := run(bg, []string{"lda", "-k", "1", "-refine", "0", "-holdout", "0", "-alpha0", "1", path}, &out, &errb)
+	if err != nil {
+		t.Fatalf("a docword file without its default vocabulary: %v", err)
+	}
+	if !strings.Contains(out.String(), "w2") {
+		t.Errorf("words are not named by their ids:\n%s", out.String())
+	}
+}

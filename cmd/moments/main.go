@@ -56,8 +56,9 @@
 // synopsis.
 //
 // dag, lda, treemix, demo and example take -max-memory SIZE (bytes, or
-// 512MiB, 4GiB, 2GB; 0 for no limit; default half the physical memory)
-// and refuse, before allocating, a job whose moments need more.
+// 512MiB, 4GiB, 2GB; 0 for no limit; default half the physical memory,
+// at most 4 GiB) and refuse, before allocating, a job whose moments need
+// more.
 //
 // The environment variable MOMENTS_KERNELS (generic, avx2, avx512, neon)
 // forces a kernel path.

@@ -12,14 +12,18 @@ import (
 )
 
 // fallbackMaxMemory is the default of -max-memory where the physical
-// memory is unknown.
-const fallbackMaxMemory = 4 << 30
+// memory is unknown, and its cap where it is known: the library's
+// mat.DefaultMaxMemory.
+const fallbackMaxMemory = mat.DefaultMaxMemory
 
-// defaultMaxMemory returns half the physical memory, or
-// fallbackMaxMemory.
+// defaultMaxMemory returns half the physical memory, at most
+// fallbackMaxMemory (4 GiB): a small input that asks for more (a CSV of
+// 10 rows and 5000 columns in treemix wants 8.65 GB of rank tests)
+// should be refused at once on a large machine too, and a job that
+// really needs more says so with -max-memory.
 func defaultMaxMemory() int64 {
 	if total := physicalMemory(); total > 0 {
-		return int64(min(total/2, math.MaxInt64))
+		return int64(min(total/2, uint64(fallbackMaxMemory)))
 	}
 	return fallbackMaxMemory
 }
@@ -95,12 +99,14 @@ func parseBytes(s string) (int64, error) {
 // allocates by a flag has -max-memory, the most its moments and tables
 // may take. A job that needs more is refused before it allocates, with
 // a message that gives the need and the limit. The default is half the
-// physical memory (read from the system on Linux), or 4 GiB where the
-// system does not say: a job the default admits leaves the other half
-// to the data, the runtime and the rest of the machine.
+// physical memory (read from the system on Linux) but at most 4 GiB, and
+// 4 GiB where the system does not say: a job the default admits leaves
+// the other half to the data, the runtime and the rest of the machine,
+// and a small input whose tables would fill a large machine is refused
+// there too.
 func maxMemoryFlag(fs *flag.FlagSet) *int64 {
 	v := &memoryValue{bytes: defaultMaxMemory()}
-	fs.Var(v, "max-memory", "the most memory the moments and tables may take, a `SIZE` in bytes or with a unit as in 512MiB, 4GiB, 2GB (0: no limit; default: half the physical memory)")
+	fs.Var(v, "max-memory", "the most memory the moments and tables may take, a `SIZE` in bytes or with a unit as in 512MiB, 4GiB, 2GB (0: no limit; default: half the physical memory, at most 4GiB)")
 	return &v.bytes
 }
 

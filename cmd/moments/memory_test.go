@@ -39,7 +39,7 @@ func TestParseBytes(t *testing.T) {
 	if err := v.Set("0"); err != nil || v.bytes != -1 || v.String() != "0" {
 		t.Errorf("-max-memory 0: %d, %v; want -1 (no limit)", v.bytes, err)
 	}
-	if d := defaultMaxMemory(); d <= 0 || (runtime.GOOS == "linux" && uint64(d) != physicalMemory()/2) {
+	if d := defaultMaxMemory(); d <= 0 || d > mat.DefaultMaxMemory || (runtime.GOOS == "linux" && uint64(d) != min(physicalMemory()/2, uint64(mat.DefaultMaxMemory))) {
 		t.Errorf("default -max-memory %d (physical %d)", d, physicalMemory())
 	}
 }
