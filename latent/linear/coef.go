@@ -125,6 +125,12 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	var bl, h mat.Dense
 	bl.Mul(&b, l)
 	h.MulBT(&bl, &b)
+	return unitScale(a, &h)
+}
+
+// unitScale finishes UnitVariance from H = A^+ L A^+^T (k x k).
+func unitScale(a, h *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+	n, k := a.Dims()
 	h.Symmetrize()
 	d := make([]float64, k)
 	for j := range d {
@@ -148,7 +154,7 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 		}
 		row[i] = 1
 	}
-	return out, &h, nil
+	return out, h, nil
 }
 
 // HierarchyResult is the result of LearnHierarchy.

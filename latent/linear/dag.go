@@ -552,6 +552,11 @@ func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("linear: whitening: %w", err)
 	}
+	return whitenEig(vals, u, k)
+}
+
+// whitenEig is whiten from the top k eigenpairs (vals, u) of l.
+func whitenEig(vals []float64, u *mat.Dense, k int) (*mat.Dense, *mat.Dense, error) {
 	if !(vals[k-1] > 1e-12*vals[0]) {
 		return nil, nil, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
 	}
