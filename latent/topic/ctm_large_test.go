@@ -1,0 +1,95 @@
+package topic
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/linear"
+	"github.com/moments-go/moments/latent/synth"
+)
+
+// peakHeap samples runtime.MemStats.HeapAlloc every 5 ms until stop is
+// called, which returns the largest value seen.
+func peakHeap() (stop func() uint64) {
+	var mu sync.Mutex
+	var peak uint64
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			mu.Lock()
+			peak = max(peak, ms.HeapAlloc)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-finished
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
+}
+
+// TestCorrelatedLargeVocab learns a correlated topic model over a
+// generated vocabulary of MOMENTS_CTM_WORDS words (default 20 000; the
+// test runs only when that variable or MOMENTS_CTM_LARGE is set, since
+// it takes minutes on two cores) under the default memory limit (4 GiB),
+// and logs the time, the peak heap (HeapAlloc sampled every 5 ms) and
+// dist(A). It asserts that learning succeeds and that the peak heap
+// stays under 1 GiB (an n x n matrix of 20 000 words alone is 3.2 GB).
+// It measures cost, not accuracy: synth.RandomCorrelatedTopics keeps
+// every word within 80% of its background probability 1/n, so the
+// topics' share of the cross moments falls as n grows and a corpus of
+// 20 000 documents does not identify them (dist(A) near 1); accuracy is
+// TestCorrelatedSampled's and, against the dense path,
+// TestCorrelatedDenseAgrees's.
+func TestCorrelatedLargeVocab(t *testing.T) {
+	n := 20000
+	if s := os.Getenv("MOMENTS_CTM_WORDS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = v
+	} else if os.Getenv("MOMENTS_CTM_LARGE") == "" {
+		t.Skip("set MOMENTS_CTM_LARGE=1 (or MOMENTS_CTM_WORDS) to run")
+	}
+	k, docs := 5, 20000
+	if s := os.Getenv("MOMENTS_CTM_DOCS"); s != "" {
+		docs, _ = strconv.Atoi(s)
+	}
+	m := synth.RandomCorrelatedTopics(rand.New(rand.NewPCG(2, 7)), n, k, 200/float64(n))
+	ta, _ := ctmTruth(m)
+	c := m.NewCorpus(docs, 100, 300, 1).Materialize()
+	runtime.GC()
+	stop := peakHeap()
+	start := time.Now()
+	d, err := Correlated(context.Background(), c, k, &CorrelatedOptions{DAG: linear.DAGOptions{Options: linear.Options{Seed: 2}}})
+	el := time.Since(start)
+	peak := stop()
+	if err != nil {
+		t.Fatalf("%d words: %v", n, err)
+	}
+	dist := eval.Dist(ta, d.A)
+	t.Logf("%d words, k = %d, %d docs, GOMAXPROCS %d: %.1f s, peak heap %.1f MB, dist(A) %.3g, TWM problems %d",
+		n, k, docs, runtime.GOMAXPROCS(0), el.Seconds(), float64(peak)/1e6, dist, d.Coefficients.TWM.Problems)
+	if peak > 1<<30 {
+		t.Errorf("peak heap %d bytes, above 1 GiB", peak)
+	}
+}
