@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/linear"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 )
 
@@ -46,6 +48,48 @@ func peakHeap() (stop func() uint64) {
 	}
 }
 
+// ctmCorpus draws docs documents of lengths uniform in [minLen, maxLen]
+// from m as m.NewCorpus does (the same model of a document, not the same
+// random draws), in O(n) memory: m.NewCorpus holds n unit components
+// with their alias tables, n x n numbers, which a vocabulary of 20 000
+// words cannot afford. Each document's distribution q = Background + A h
+// is sampled by inverting its cumulative sum.
+func ctmCorpus(m *synth.CorrelatedTopics, docs, minLen, maxLen int, seed uint64) *moments.Corpus {
+	n, k := m.Dims()
+	r := rand.New(rand.NewPCG(seed, 0xc7))
+	g := m.G()
+	eta := make([]float64, k)
+	q := make([]float64, n)
+	cdf := make([]float64, n)
+	var b moments.Builder
+	b.SetVocabSize(n)
+	for d := 0; d < docs; d++ {
+		for j, p := range m.P {
+			eta[j] = 0
+			if r.Float64() < p {
+				eta[j] = 1
+			}
+		}
+		m.A.MulVec(q, g.MulVec(nil, eta))
+		var sum float64
+		for i, bg := range m.Background {
+			sum += q[i] + bg
+			cdf[i] = sum
+		}
+		l := minLen + r.IntN(maxLen-minLen+1)
+		words := make([]int32, l)
+		counts := make([]uint32, l)
+		for t := range words {
+			words[t] = int32(min(sort.SearchFloat64s(cdf, r.Float64()*sum), n-1))
+			counts[t] = 1
+		}
+		if err := b.Add(words, counts); err != nil {
+			panic(err)
+		}
+	}
+	return b.Corpus()
+}
+
 // TestCorrelatedLargeVocab learns a correlated topic model over a
 // generated vocabulary of MOMENTS_CTM_WORDS words (default 20 000; the
 // test runs only when that variable or MOMENTS_CTM_LARGE is set, since
@@ -76,7 +120,7 @@ func TestCorrelatedLargeVocab(t *testing.T) {
 	}
 	m := synth.RandomCorrelatedTopics(rand.New(rand.NewPCG(2, 7)), n, k, 200/float64(n))
 	ta, _ := ctmTruth(m)
-	c := m.NewCorpus(docs, 100, 300, 1).Materialize()
+	c := ctmCorpus(m, docs, 100, 300, 1)
 	runtime.GC()
 	stop := peakHeap()
 	start := time.Now()
