@@ -77,3 +77,29 @@ func TestLearnCrossDAGEigErrors(t *testing.T) {
 		t.Errorf("CheckMemoryEig(20000, 10): %v", err)
 	}
 }
+
+// TestTWMLearnMaxRows: with MaxRows the l1 problems of the rows of
+// largest norm alone give on exact moments the columns that all rows
+// give (1e-8 relative, up to their order), in at most k * MaxRows
+// problems.
+func TestTWMLearnMaxRows(t *testing.T) {
+	ms, _ := conditionedDAGs(t, 60, 8, 0.5, 1, false)
+	m := ms[0]
+	pairs, _ := crossMoments(m)
+	all, err := TWMLearn(context.Background(), pairs, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := TWMLearn(context.Background(), pairs, 8, &TWMOptions{MaxRows: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Problems > 8*30 {
+		t.Errorf("%d problems, above k * MaxRows = 240", res.Problems)
+	}
+	aligned, _, _ := alignCols(all.A, res.A)
+	checkClose(t, "A from the 30 rows of largest norm", all.A, aligned, 1e-8)
+	if _, err := TWMLearn(context.Background(), pairs, 8, &TWMOptions{MaxRows: -1}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("MaxRows -1: %v, want ErrBadOption", err)
+	}
+}

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -63,6 +64,17 @@ type TWMOptions struct {
 	// Without refinement the columns are always returned as the l1
 	// solutions give them.
 	Dense bool
+	// MaxRows, if positive, poses the l1 problems of at most MaxRows rows
+	// in each round: those whose rows of B have the largest norms
+	// (||B^T e_i||^2 = L_ii for the rank-k L, the variance of variable i
+	// that the hidden variables explain; ties to the smaller row), a
+	// beyond-the-paper step for large n. A column comes from the problem
+	// of a row in its support alone, whose L_ii is A_ij^2 var(h_j) > 0,
+	// while a row outside every support has L_ii at the noise level, so
+	// the rows kept are those that can give a column as long as MaxRows
+	// covers the supports. Each round then costs MaxRows problems instead
+	// of n (each over the n rows of B). 0 poses every row's problem.
+	MaxRows int
 	// Workers bounds the goroutines solving l1 problems (0: GOMAXPROCS).
 	// The rows are cut into fixed chunks, each with its own solver, so
 	// results do not depend on it.
@@ -271,13 +283,24 @@ type twm struct {
 	n, k     int
 	o        *TWMOptions
 	maxRow   float64
+	skip     []bool              // rows left out by MaxRows (nil: none)
 	solvers  []*simplex.L1Solver // one per chunk of rows
 	problems int
 }
 
 func (t *twm) setup() error {
+	norms := make([]float64, t.n)
 	for i := 0; i < t.n; i++ {
-		t.maxRow = math.Max(t.maxRow, math.Sqrt(kernels.Dot(t.b.RawRow(i), t.b.RawRow(i))))
+		norms[i] = math.Sqrt(kernels.Dot(t.b.RawRow(i), t.b.RawRow(i)))
+		t.maxRow = math.Max(t.maxRow, norms[i])
+	}
+	if t.o.MaxRows > 0 && t.o.MaxRows < t.n {
+		idx := seq(t.n)
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(norms[b], norms[a]) })
+		t.skip = make([]bool, t.n)
+		for _, i := range idx[t.o.MaxRows:] {
+			t.skip[i] = true
+		}
 	}
 	for lo := 0; lo < t.n; lo += twmChunkRows(t.n) {
 		s, err := simplex.NewL1Solver(t.b, t.o.L1)
@@ -307,6 +330,9 @@ func (t *twm) solveAll(span [][]float64, tol float64) ([]candidate, error) {
 		for i := c * rows; i < min((c+1)*rows, t.n); i++ {
 			if t.ctx.Err() != nil {
 				return
+			}
+			if t.skip != nil && t.skip[i] {
+				continue
 			}
 			copy(q, t.b.RawRow(i))
 			for pass := 0; pass < 2; pass++ {

@@ -14,11 +14,21 @@ import (
 	"github.com/moments-go/moments/svd"
 )
 
+// CorrelatedRows is the least number of words whose l1 problems
+// Correlated poses in each round of TWMLearn by default (see
+// CorrelatedOptions.DAG).
+const CorrelatedRows = 2000
+
 // CorrelatedOptions configures Correlated. The zero value gives the
 // documented defaults.
 type CorrelatedOptions struct {
 	// DAG configures TMLearn (linear.LearnCrossDAGEig): the TWMLearn
 	// step, the tensor power method's seed, the pruning of Lambda.
+	// DAG.TWM.MaxRows 0 means max(2000, 100 k) here: TWMLearn poses the
+	// l1 problems of the words whose rows of the rank-k Pairs have the
+	// largest norms (see linear.TWMOptions.MaxRows), so that a round
+	// costs O(MaxRows n k) per simplex iteration instead of O(n^2 k);
+	// set it to the vocabulary size or more for every word's problem.
 	DAG linear.DAGOptions
 	// Passes configures the passes over the documents.
 	Passes moments.Options
@@ -55,9 +65,10 @@ type CorrelatedOptions struct {
 // documents each (moments.DocMoments.PairsTimes); TWMLearn, the
 // whitening and the hidden second moment use Pairs only through those
 // eigenpairs (linear.LearnCrossDAGEig), and the whitened central third
-// moment, k x k x k, comes from one more pass. Memory is O(n k) and the
-// time of TWMLearn O(n^2 k) per round (n l1 problems over n rows of k
-// numbers); the result agrees with linear.LearnCrossDAG on the dense
+// moment, k x k x k, comes from one more pass. Memory is O(n k); TWMLearn
+// solves, in each of its k rounds, the l1 problems of the
+// max(CorrelatedRows, 100 k) words of largest norm by default (each
+// over the n rows of an n x k factor); the result agrees with linear.LearnCrossDAG on the dense
 // Pairs up to the eigensolver's accuracy. The result is in the canonical
 // form of linear.DAG: columns of A scaled to unit-variance topic
 // activities, numbered in a causal order of the topics, Lambda strictly
@@ -80,6 +91,9 @@ func Correlated(ctx context.Context, src moments.Source, k int, opts *Correlated
 	}
 	if o.DAG.MaxMemory == 0 {
 		o.DAG.MaxMemory = o.MaxMemory
+	}
+	if o.DAG.TWM.MaxRows == 0 {
+		o.DAG.TWM.MaxRows = max(CorrelatedRows, 100*k)
 	}
 	eo := svd.TopEigOptions{Tol: 1e-8}
 	if o.Eigen != nil {
