@@ -211,8 +211,12 @@ func twmFromEig(ctx context.Context, vals []float64, u *mat.Dense, k int, o *TWM
 	floor := math.Max(o.NoiseSigmas*res.NoiseLevel, 1e-6)
 	res.ZeroTol = math.Min(o.SparsityTol, floor)
 	refineTol := math.Min(o.RefineTol, floor)
-	if err := par.For(ctx, len(first), workers(o.Workers), func(i int) {
-		first[i].nnz = sparsity(t.col(&first[i]), res.ZeroTol*first[i].inf)
+	// In chunks, each with one buffer for s.
+	if err := par.For(ctx, (len(first)+twmChunk-1)/twmChunk, workers(o.Workers), func(c int) {
+		buf := make([]float64, n)
+		for i := c * twmChunk; i < min((c+1)*twmChunk, len(first)); i++ {
+			first[i].nnz = sparsity(t.colInto(buf, &first[i]), res.ZeroTol*first[i].inf)
+		}
 	}); err != nil {
 		return nil, err
 	}
@@ -492,7 +496,11 @@ func (t *twm) newCandidate(row int, r *simplex.L1Result, tol float64) candidate 
 // of B's rows (bit for bit, the solver holding a row-major copy of B),
 // with its exact zeros.
 func (t *twm) col(c *candidate) []float64 {
-	s := make([]float64, t.n)
+	return t.colInto(make([]float64, t.n), c)
+}
+
+// colInto is col into s (n).
+func (t *twm) colInto(s []float64, c *candidate) []float64 {
 	kernels.Gemv(false, t.n, t.k, 1, t.b.RawData(), t.b.Stride(), c.w, 0, s)
 	for _, i := range c.zeros {
 		s[i] = 0
