@@ -96,13 +96,19 @@ func ctmCorpus(m *synth.CorrelatedTopics, docs, minLen, maxLen int, seed uint64)
 // it takes minutes on two cores) under the default memory limit (4 GiB),
 // and logs the time, the peak heap (HeapAlloc sampled every 5 ms) and
 // dist(A). It asserts that learning succeeds and that the peak heap
-// stays under 1 GiB (an n x n matrix of 20 000 words alone is 3.2 GB).
+// stays under 1 GiB per 20 000 words (an n x n matrix of 20 000 words
+// alone is 3.2 GB).
 // It measures cost, not accuracy: synth.RandomCorrelatedTopics keeps
 // every word within 80% of its background probability 1/n, so the
 // topics' share of the cross moments falls as n grows and a corpus of
 // 20 000 documents does not identify them (dist(A) near 1); accuracy is
 // TestCorrelatedSampled's and, against the dense path,
 // TestCorrelatedDenseAgrees's.
+//
+// Measured (MOMENTS_CTM_WORDS=20000, two shared cores, k = 5, 20 000
+// documents of 100-300 tokens): 124 s, peak HeapAlloc 651 MB (which
+// includes garbage awaiting collection: every l1 solution allocates an
+// n-vector), 10 000 l1 problems.
 func TestCorrelatedLargeVocab(t *testing.T) {
 	n := 20000
 	if s := os.Getenv("MOMENTS_CTM_WORDS"); s != "" {
@@ -133,7 +139,8 @@ func TestCorrelatedLargeVocab(t *testing.T) {
 	dist := eval.Dist(ta, d.A)
 	t.Logf("%d words, k = %d, %d docs, GOMAXPROCS %d: %.1f s, peak heap %.1f MB, dist(A) %.3g, TWM problems %d",
 		n, k, docs, runtime.GOMAXPROCS(0), el.Seconds(), float64(peak)/1e6, dist, d.Coefficients.TWM.Problems)
-	if peak > 1<<30 {
-		t.Errorf("peak heap %d bytes, above 1 GiB", peak)
+	// O(n k): 1 GiB per 20 000 words.
+	if limit := uint64(1<<30) * uint64(max(n, 20000)) / 20000; peak > limit {
+		t.Errorf("peak heap %d bytes, above %d", peak, limit)
 	}
 }
