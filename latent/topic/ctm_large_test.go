@@ -108,7 +108,8 @@ func ctmCorpus(m *synth.CorrelatedTopics, docs, minLen, maxLen int, seed uint64)
 // Measured (MOMENTS_CTM_WORDS=20000, two shared cores, k = 5, 20 000
 // documents of 100-300 tokens): 124 s, peak HeapAlloc 651 MB (which
 // includes garbage awaiting collection: every l1 solution allocates an
-// n-vector), 10 000 l1 problems.
+// n-vector), 10 000 l1 problems; MOMENTS_CTM_WORDS=50000: 378 s, peak
+// HeapAlloc 1523 MB.
 func TestCorrelatedLargeVocab(t *testing.T) {
 	n := 20000
 	if s := os.Getenv("MOMENTS_CTM_WORDS"); s != "" {
