@@ -161,6 +161,14 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	var bl, h mat.Dense
 	bl.Mul(&b, ls)
 	h.MulBT(&bl, &b)
+	return unitScale(a, &h, m)
+}
+
+// unitScale finishes UnitVariance from H = A^+ L A^+^T (k x k) formed
+// from L times 4^-m: the columns of the canonical A come out scaled by
+// 2^m, exactly.
+func unitScale(a, h *mat.Dense, m int) (*mat.Dense, *mat.Dense, error) {
+	n, k := a.Dims()
 	h.Symmetrize()
 	d := make([]float64, k)
 	for j := range d {
@@ -187,7 +195,7 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 		}
 		row[i] = 1
 	}
-	return out, &h, nil
+	return out, h, nil
 }
 
 // HierarchyResult is the result of LearnHierarchy.

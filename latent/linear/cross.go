@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/moments-go/moments/mat"
-	"github.com/moments-go/moments/svd"
 	"github.com/moments-go/moments/tensor3"
 )
 
@@ -82,31 +80,5 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err != nil {
 		return nil, err
 	}
-	e := &eca{w: w, winvT: winvT, third: crossThird{triples}, opts: &o}
-	v, eig, err := e.run(ctx, rand.New(rand.NewPCG(o.Seed, 0xc7a)))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSkewed(eig); err != nil {
-		return nil, err
-	}
-	var s, apinv, c mat.Dense
-	s.Mul(winvT, v)
-	if _, err := svd.PseudoInverse(&apinv, a, 1e-12); err != nil {
-		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
-	}
-	c.Mul(&apinv, &s)
-	res, err := dagFromC(&c, eig, hidden, &o)
-	if err != nil {
-		return nil, err
-	}
-	res.A = permuteCols(a, res.Order)
-	res.Iterations = e.iters
-	res.Coefficients = &Coefficients{A: a, HiddenSigma: hidden, TWM: twm}
-	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.Options, ""); err != nil {
-		return nil, err
-	}
-	res.Verdict.merge(res.Coefficients.Verdict)
-	res.dagChecks(o.Samples)
-	return res, nil
+	return crossFinish(ctx, a, hidden, twm, w, winvT, triples, &o)
 }

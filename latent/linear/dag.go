@@ -606,12 +606,18 @@ func whiten(l *mat.Dense, k int) (*mat.Dense, *mat.Dense, float64, error) {
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("linear: whitening: %w", err)
 	}
+	return whitenEig(vals, u, k)
+}
+
+// whitenEig is whiten from the top eigenpairs (vals, u) of l: k of
+// them, or k+1 for the spectrum gap (+Inf without the (k+1)-th).
+func whitenEig(vals []float64, u *mat.Dense, k int) (*mat.Dense, *mat.Dense, float64, error) {
 	if !(vals[k-1] > 1e-12*vals[0]) {
 		return nil, nil, 0, fmt.Errorf("%w: whitening: eigenvalue %d of the low-rank part is %.3g (largest %.3g); k may be too large", ErrRankDeficient, k, vals[k-1], vals[0])
 	}
 	gap := spectrumGap(vals, k)
-	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
-	w, winvT := u.Clone(), u.Clone()
+	n, _ := u.Dims()
+	w, winvT := u.Slice(0, n, 0, k).Clone(), u.Slice(0, n, 0, k).Clone()
 	for i := 0; i < n; i++ {
 		wr, vr := w.RawRow(i), winvT.RawRow(i)
 		for j := 0; j < k; j++ {

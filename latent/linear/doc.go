@@ -121,5 +121,11 @@
 // *mat.MemoryError matching mat.ErrTooLarge before they allocate.
 // Options.CheckMemory and DAGOptions.CheckMemory give the same answer
 // without data, so that a program can refuse a job before it computes
-// Sigma. ReadCSV stops at the line whose samples would pass the limit.
+// Sigma. TWMLearnEig and LearnCrossDAGEig take the top k eigenpairs of
+// L or Pairs instead of the matrix (all that TWMLearn, the whitening and
+// the hidden second moment use of it), so that a vocabulary-sized Pairs
+// given only by its products (package topic) is never formed: they hold
+// O(n k) (DAGOptions.CheckMemoryEig); TWMLearn keeps per l1 candidate
+// its w (k numbers) rather than s = B w (n numbers), and at most 64 l1
+// solvers. ReadCSV stops at the line whose samples would pass the limit.
 package linear

@@ -80,7 +80,8 @@ func (o *TWMOptions) check() error {
 		optcheck.Float(ErrBadOption, "TWMOptions.IndepTol", o.IndepTol, 0, 1),
 		optcheck.Float(ErrBadOption, "TWMOptions.RowTol", o.RowTol, 0, 1),
 		optcheck.Float(ErrBadOption, "TWMOptions.RefineTol", o.RefineTol, 0, 1),
-		optcheck.Int(ErrBadOption, "TWMOptions.Workers", o.Workers, 0, math.MaxInt))
+		optcheck.Int(ErrBadOption, "TWMOptions.Workers", o.Workers, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "TWMOptions.MaxRows", o.MaxRows, 0, math.MaxInt))
 }
 
 // DataError reports malformed input: the line (1-based; 0 when the

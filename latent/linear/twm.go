@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -63,6 +64,17 @@ type TWMOptions struct {
 	// Without refinement the columns are always returned as the l1
 	// solutions give them.
 	Dense bool
+	// MaxRows, if positive, poses the l1 problems of at most MaxRows rows
+	// in each round: those whose rows of B have the largest norms
+	// (||B^T e_i||^2 = L_ii for the rank-k L, the variance of variable i
+	// that the hidden variables explain; ties to the smaller row), a
+	// beyond-the-paper step for large n. A column comes from the problem
+	// of a row in its support alone, whose L_ii is A_ij^2 var(h_j) > 0,
+	// while a row outside every support has L_ii at the noise level, so
+	// the rows kept are those that can give a column as long as MaxRows
+	// covers the supports. Each round then costs MaxRows problems instead
+	// of n (each over the n rows of B). 0 poses every row's problem.
+	MaxRows int
 	// Workers bounds the goroutines solving l1 problems (0: GOMAXPROCS).
 	// The rows are cut into fixed chunks, each with its own solver, so
 	// results do not depend on it.
@@ -182,6 +194,14 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	if top := math.Max(vals[0], ls.NormMax()); vals[0] <= 0 || vals[k-1] <= 1e-12*top {
 		return nil, fmt.Errorf("%w: TWMLearn: L has fewer than k = %d positive eigenvalues (lambda_k/max(lambda_1, max|L_ij|) = %.3g)", ErrRankDeficient, k, vals[k-1]/top)
 	}
+	return twmFromEig(ctx, vals, u, k, &o, e, gap)
+}
+
+// twmFromEig runs TWMLearn from the top k eigenpairs (vals, u) of L /
+// 2^e (e even), checked positive by the caller; gap is L's spectrum gap
+// lambda_k/|lambda_{k+1}|, which the result reports.
+func twmFromEig(ctx context.Context, vals []float64, u *mat.Dense, k int, o *TWMOptions, e int, gap float64) (*TWMResult, error) {
+	n, _ := u.Dims()
 	b := u.Clone()
 	for i := 0; i < n; i++ {
 		row := b.RawRow(i)
@@ -189,13 +209,13 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 			row[j] *= math.Sqrt(vals[j])
 		}
 	}
-	t := &twm{b: b, n: n, k: k, o: &o, ctx: ctx}
+	t := &twm{b: b, n: n, k: k, o: o, ctx: ctx}
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
 	res := &TWMResult{B: b, W: mat.Zeros(k, k), EigenGap: gap}
 	// The first round: the problem of every row, unprojected.
-	first, err := t.solveAll(nil)
+	first, err := t.solveAll(nil, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +223,14 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	floor := math.Max(o.NoiseSigmas*res.NoiseLevel, 1e-6)
 	res.ZeroTol = math.Min(o.SparsityTol, floor)
 	refineTol := math.Min(o.RefineTol, floor)
-	for i := range first {
-		first[i].rank(res.ZeroTol)
+	// In chunks, each with one buffer for s.
+	if err := par.For(ctx, (len(first)+twmChunk-1)/twmChunk, workers(o.Workers), func(c int) {
+		buf := make([]float64, n)
+		for i := c * twmChunk; i < min((c+1)*twmChunk, len(first)); i++ {
+			first[i].nnz = sparsity(t.colInto(buf, &first[i]), res.ZeroTol*first[i].inf)
+		}
+	}); err != nil {
+		return nil, err
 	}
 	var chosen []*candidate
 	if o.Basic {
@@ -218,7 +244,7 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	}
 	res.A = mat.Zeros(n, k)
 	for j, c := range chosen {
-		s, w := c.s, c.w
+		s, w := t.col(c), c.w
 		rms := math.NaN()
 		if !o.NoRefine {
 			s, w, rms = refine(u, vals, s, refineTol, o.Dense)
@@ -252,9 +278,21 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	return res, nil
 }
 
-// twmChunk is the number of rows one l1 solver handles: the rows are
-// cut into chunks of this size, independently of the number of workers.
+// twmChunk is the least number of rows one l1 solver handles: the rows
+// are cut into chunks of twmChunkRows(n) rows, independently of the
+// number of workers.
 const twmChunk = 32
+
+// twmMaxSolvers bounds the number of l1 solvers (each holds two copies
+// of B, n x k): beyond twmChunk*twmMaxSolvers rows the chunks grow, so
+// that the solvers' memory stays linear in n.
+const twmMaxSolvers = 64
+
+// twmChunkRows returns the rows per chunk for n rows: twmChunk, or more
+// when n exceeds twmChunk*twmMaxSolvers.
+func twmChunkRows(n int) int {
+	return max(twmChunk, (n+twmMaxSolvers-1)/twmMaxSolvers)
+}
 
 // twm holds the state of one TWMLearn run.
 type twm struct {
@@ -263,15 +301,26 @@ type twm struct {
 	n, k     int
 	o        *TWMOptions
 	maxRow   float64
+	skip     []bool              // rows left out by MaxRows (nil: none)
 	solvers  []*simplex.L1Solver // one per chunk of rows
 	problems int
 }
 
 func (t *twm) setup() error {
+	norms := make([]float64, t.n)
 	for i := 0; i < t.n; i++ {
-		t.maxRow = math.Max(t.maxRow, math.Sqrt(kernels.Dot(t.b.RawRow(i), t.b.RawRow(i))))
+		norms[i] = math.Sqrt(kernels.Dot(t.b.RawRow(i), t.b.RawRow(i)))
+		t.maxRow = math.Max(t.maxRow, norms[i])
 	}
-	for lo := 0; lo < t.n; lo += twmChunk {
+	if t.o.MaxRows > 0 && t.o.MaxRows < t.n {
+		idx := seq(t.n)
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(norms[b], norms[a]) })
+		t.skip = make([]bool, t.n)
+		for _, i := range idx[t.o.MaxRows:] {
+			t.skip[i] = true
+		}
+	}
+	for lo := 0; lo < t.n; lo += twmChunkRows(t.n) {
 		s, err := simplex.NewL1Solver(t.b, t.o.L1)
 		if err != nil {
 			return fmt.Errorf("linear: TWMLearn: %w", err)
@@ -284,16 +333,24 @@ func (t *twm) setup() error {
 // solveAll solves the problem of every row whose constraint vector,
 // projected off the orthonormal vectors span, is not negligible, and
 // returns the candidates in row order.
-func (t *twm) solveAll(span [][]float64) ([]candidate, error) {
+//
+// Each candidate keeps its w, its statistics and the rows where the l1
+// solution is exactly zero, not s = B w (n numbers: n of them per round
+// would make an n x n matrix); with tol > 0 it is ranked at once.
+func (t *twm) solveAll(span [][]float64, tol float64) ([]candidate, error) {
 	chunks := len(t.solvers)
 	out := make([][]candidate, chunks)
 	errs := make([]error, chunks)
 	counts := make([]int, chunks)
 	err := par.For(t.ctx, chunks, workers(t.o.Workers), func(c int) {
 		q := make([]float64, t.k)
-		for i := c * twmChunk; i < min((c+1)*twmChunk, t.n); i++ {
+		rows := twmChunkRows(t.n)
+		for i := c * rows; i < min((c+1)*rows, t.n); i++ {
 			if t.ctx.Err() != nil {
 				return
+			}
+			if t.skip != nil && t.skip[i] {
+				continue
 			}
 			copy(q, t.b.RawRow(i))
 			for pass := 0; pass < 2; pass++ {
@@ -312,7 +369,7 @@ func (t *twm) solveAll(span [][]float64) ([]candidate, error) {
 				errs[c] = fmt.Errorf("%w: TWMLearn: round %d, l1 problem of row %d: %w", ErrNoConvergence, len(span)+1, i, err)
 				return
 			}
-			out[c] = append(out[c], newCandidate(i, r))
+			out[c] = append(out[c], t.newCandidate(i, r, tol))
 		}
 	})
 	for c := range counts {
@@ -352,7 +409,7 @@ func (t *twm) basic(cands []candidate) ([]*candidate, error) {
 		if len(chosen) == t.k {
 			break
 		}
-		v := slices.Clone(c.s)
+		v := t.col(c)
 		nv := math.Sqrt(kernels.Dot(v, v))
 		if nv == 0 {
 			continue
@@ -386,11 +443,8 @@ func (t *twm) projection(cands []candidate, zeroTol float64) ([]*candidate, erro
 	for round := 0; round < t.k; round++ {
 		if round > 0 {
 			var err error
-			if cands, err = t.solveAll(span); err != nil {
+			if cands, err = t.solveAll(span, zeroTol); err != nil {
 				return nil, err
-			}
-			for i := range cands {
-				cands[i].rank(zeroTol)
 			}
 		}
 		var best *candidate
@@ -419,25 +473,54 @@ func (t *twm) projection(cands []candidate, zeroTol float64) ([]*candidate, erro
 	return chosen, nil
 }
 
-// candidate is one l1 solution with its ranking.
+// candidate is one l1 solution with its ranking; its s = B w comes
+// from twm.col.
 type candidate struct {
 	row   int
-	s, w  []float64
+	w     []float64
+	zeros []int   // the rows with s_i exactly 0 where B's row is not 0
 	inf   float64 // ||s||_inf
 	nnz   int
 	ratio float64 // ||s||_1 / ||s||_inf
+	level float64 // the candidate's share of noiseLevel (-1: none)
 }
 
-func newCandidate(row int, r *simplex.L1Result) candidate {
-	c := candidate{row: row, s: r.S, w: r.W, inf: maxAbs(r.S), ratio: math.Inf(1)}
+// newCandidate summarises the solution r of the problem of row; with
+// tol > 0 it also sets the sparsity count at the relative threshold tol.
+func (t *twm) newCandidate(row int, r *simplex.L1Result, tol float64) candidate {
+	c := candidate{row: row, w: r.W, inf: maxAbs(r.S), ratio: math.Inf(1), level: -1}
 	if c.inf > 0 {
 		c.ratio = r.Norm / c.inf
+		if tol <= 0 { // the first round, which sets the noise level
+			c.level = candidateLevel(r.S, c.inf)
+		}
+	}
+	for i, v := range r.S {
+		if v == 0 && maxAbs(t.b.RawRow(i)) != 0 {
+			c.zeros = append(c.zeros, i)
+		}
+	}
+	if tol > 0 {
+		c.nnz = sparsity(r.S, tol*c.inf)
 	}
 	return c
 }
 
-// rank sets the sparsity count with the relative threshold tol.
-func (c *candidate) rank(tol float64) { c.nnz = sparsity(c.s, tol*c.inf) }
+// col returns s = B w of c as the l1 solver formed it: the same product
+// of B's rows (bit for bit, the solver holding a row-major copy of B),
+// with its exact zeros.
+func (t *twm) col(c *candidate) []float64 {
+	return t.colInto(make([]float64, t.n), c)
+}
+
+// colInto is col into s (n).
+func (t *twm) colInto(s []float64, c *candidate) []float64 {
+	kernels.Gemv(false, t.n, t.k, 1, t.b.RawData(), t.b.Stride(), c.w, 0, s)
+	for _, i := range c.zeros {
+		s[i] = 0
+	}
+	return s
+}
 
 // better reports whether c ranks before d: fewer non-zeros, then a
 // smaller l1/linf ratio, then a smaller row.
@@ -479,28 +562,34 @@ func maxAbs(s []float64) float64 {
 // should be zero; the decile over candidates skips those that are
 // mixtures of columns, which can be most of them.
 func noiseLevel(cands []candidate) float64 {
-	var levels, mag []float64
+	var levels []float64
 	for _, c := range cands {
-		if c.inf == 0 {
-			continue
+		if c.level >= 0 {
+			levels = append(levels, c.level)
 		}
-		mag = mag[:0]
-		for _, v := range c.s {
-			if v != 0 {
-				mag = append(mag, math.Abs(v)/c.inf)
-			}
-		}
-		if len(mag) < 4 {
-			continue
-		}
-		slices.Sort(mag)
-		levels = append(levels, mag[len(mag)/4]/0.3186)
 	}
 	if len(levels) == 0 {
 		return 0
 	}
 	slices.Sort(levels)
 	return levels[len(levels)/10]
+}
+
+// candidateLevel returns the lower quartile of |s_i|/inf over the
+// entries of s not exactly zero, over 0.3186, or -1 when fewer than four
+// entries are non-zero (see noiseLevel).
+func candidateLevel(s []float64, inf float64) float64 {
+	var mag []float64
+	for _, v := range s {
+		if v != 0 {
+			mag = append(mag, math.Abs(v)/inf)
+		}
+	}
+	if len(mag) < 4 {
+		return -1
+	}
+	slices.Sort(mag)
+	return mag[len(mag)/4] / 0.3186
 }
 
 // refine replaces the candidate s by the vector of the column space of

@@ -392,19 +392,26 @@ func l1FirstRound(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]flo
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
-	cands, err := t.solveAll(nil)
+	cands, err := t.solveAll(nil, 0)
 	if err != nil {
 		return nil, err
 	}
 	cos := make([]float64, k)
-	col := make([]float64, n)
-	for j := 0; j < k; j++ {
-		a.Col(col, j)
-		nc := math.Sqrt(kernels.Dot(col, col))
-		for _, c := range cands {
-			ne := math.Sqrt(kernels.Dot(c.s, c.s))
-			if nc > 0 && ne > 0 {
-				cos[j] = math.Max(cos[j], math.Abs(kernels.Dot(col, c.s))/(nc*ne))
+	cols := make([][]float64, k)
+	norms := make([]float64, k)
+	for j := range cols {
+		cols[j] = make([]float64, n)
+		a.Col(cols[j], j)
+		norms[j] = math.Sqrt(kernels.Dot(cols[j], cols[j]))
+	}
+	s := make([]float64, n)
+	for ci := range cands {
+		// Each candidate's column s = B w once (candidates keep w, not s).
+		t.colInto(s, &cands[ci])
+		ne := math.Sqrt(kernels.Dot(s, s))
+		for j, col := range cols {
+			if norms[j] > 0 && ne > 0 {
+				cos[j] = math.Max(cos[j], math.Abs(kernels.Dot(col, s))/(norms[j]*ne))
 			}
 		}
 	}

@@ -39,8 +39,10 @@
 // Correlated learns correlated topic models (TMLearn of "Learning Topic
 // Models and Latent Bayesian Networks Under Expansion Constraints"): the
 // topics' activities related by a linear Bayesian network, the topics
-// sparse with the expansion property; it forms the central cross moments
-// of the documents and runs latent/linear.LearnCrossDAG.
+// sparse with the expansion property; it finds the top k eigenpairs of
+// the central cross moments of the documents from their products with
+// thin blocks and runs latent/linear.LearnCrossDAGEig, never forming an
+// n x n matrix, so vocabularies of tens of thousands of words fit.
 //
 // Result.Infer estimates the topic proportions of a document by a few
 // variational fixed-point iterations given the topics and alpha, from
@@ -61,8 +63,9 @@
 // mat.DefaultMaxMemory (4 GiB) and a negative value no limit. LDA, ECA
 // and Correlated estimate, before their first pass, the largest
 // allocations the job needs (the sketches of Pairs, n x (k+11), and the
-// accumulators of the passes, up to 1 + 2 workers of them; for
-// Correlated the n x n Pairs) and refuse a job over the limit with a
+// accumulators of the passes, up to 1 + 2 workers of them; Correlated
+// adds the l1 solvers of TWMLearn, O(n k): no learner forms an n x n
+// matrix) and refuse a job over the limit with a
 // *mat.MemoryError matching mat.ErrTooLarge. LDA and ECA learn on the
 // words that occur in the corpus when fewer than half of the declared
 // vocabulary do (the other words have zero rows in every moment, hence
