@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
@@ -48,12 +49,9 @@ func TestParseBytes(t *testing.T) {
 // allocated.
 func runAlloc(args ...string) (error, uint64, string) {
 	var out, errb bytes.Buffer
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	err := run(bg, args, &out, &errb)
-	runtime.ReadMemStats(&b)
-	return err, b.TotalAlloc - a.TotalAlloc, out.String()
+	var err error
+	used := testutil.Allocated(func() { err = run(bg, args, &out, &errb) })
+	return err, used, out.String()
 }
 
 // refusal is the command's message for a job over -max-memory.
