@@ -103,15 +103,7 @@ func completionLogLik(r *Result, src moments.Source) (ll float64, tokens int) {
 			}
 		}
 		theta := r.Infer(obs, 0)
-		for t, w := range eva.Words {
-			var p float64
-			for j, b := range r.Topics.RawRow(int(w)) {
-				p += theta[j] * b
-			}
-			p = (1-SmoothFloor)*p + floor
-			ll += float64(eva.Counts[t]) * math.Log(p)
-			tokens += int(eva.Counts[t])
-		}
+		r.addLogLikelihood(eva, theta, floor, &ll, &tokens)
 	})
 	return ll, tokens
 }
