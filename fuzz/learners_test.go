@@ -432,12 +432,8 @@ func FuzzLearnDAG(f *testing.F) {
 				}
 			}
 		}
-		checkVec(t, "EtaVar", d.EtaVar, k)
-		checkVec(t, "Skewness", d.Skewness, k)
 		checkVec(t, "NoiseVar", d.NoiseVar, n)
-		if !isPerm(d.Order, k) || !finite(d.Triangularity) {
-			t.Fatalf("order %v, triangularity %v", d.Order, d.Triangularity)
-		}
+		checkCausal(t, d.EtaVar, d.Skewness, d.Order, d.Triangularity, k)
 	})
 }
 
@@ -466,11 +462,7 @@ func FuzzLearnObservedBN(f *testing.F) {
 				t.Fatalf("Lambda[%d][%d] = %v", i, i, bn.Lambda.At(i, i))
 			}
 		}
-		checkVec(t, "EtaVar", bn.EtaVar, n)
-		checkVec(t, "Skewness", bn.Skewness, n)
-		if !isPerm(bn.Order, n) || !finite(bn.Triangularity) {
-			t.Fatalf("order %v, triangularity %v", bn.Order, bn.Triangularity)
-		}
+		checkCausal(t, bn.EtaVar, bn.Skewness, bn.Order, bn.Triangularity, n)
 	})
 }
 
@@ -828,4 +820,17 @@ func cmpFloat(x, y float64) int {
 		return 1
 	}
 	return 0
+}
+
+// checkCausal asserts what LearnDAG and LearnObservedBN both return for
+// their k variables in causal order: finite EtaVar and Skewness of
+// length k, an Order that is a permutation of 0..k-1 and a finite
+// Triangularity.
+func checkCausal(t *testing.T, etaVar, skewness []float64, order []int, triangularity float64, k int) {
+	t.Helper()
+	checkVec(t, "EtaVar", etaVar, k)
+	checkVec(t, "Skewness", skewness, k)
+	if !isPerm(order, k) || !finite(triangularity) {
+		t.Fatalf("order %v, triangularity %v", order, triangularity)
+	}
 }

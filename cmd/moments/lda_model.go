@@ -53,24 +53,14 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.Result, pa
 
 // chooseAlpha0 sets alpha0 to the value of topic.Alpha0Grid whose
 // spectral model, learned from 90% of the training documents (at most
-// maxFit), gives the other 10% (at most maxValid) the highest
-// likelihood, and prints the scores. With too few documents to split, or
+// 20000), gives the other 10% (at most 2000) the highest likelihood (the
+// split of topic.SplitAlpha0), and prints the scores. With too few documents to split, or
 // when no alpha0 learns, it leaves alpha0 as it is.
 func chooseAlpha0(ctx context.Context, stdout io.Writer, train *moments.Corpus, k int, seed uint64, opts *topic.Options, alpha0 *float64) error {
-	const maxFit, maxValid = 20000, 2000
-	docs := train.NumDocs()
-	nv := min((docs+5)/10, maxValid)
-	nf := min(docs-nv, maxFit)
-	if nv == 0 || nf == 0 {
+	fit, valid := topic.SplitAlpha0(train, seed)
+	if fit == nil {
 		return nil
 	}
-	perm := rand.New(rand.NewPCG(seed+1, 0xa1fa0)).Perm(docs)
-	pick := func(p []int) *moments.Corpus {
-		p = slices.Clone(p)
-		slices.Sort(p)
-		return train.Subset(p)
-	}
-	valid, fit := pick(perm[:nv]), pick(perm[nv:nv+nf])
 	start := time.Now()
 	best, scores, err := topic.SelectAlpha0(ctx, fit, valid, k, nil, opts)
 	if ctx.Err() != nil {

@@ -130,15 +130,7 @@ func TestLDAModelInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(modelPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := topic.Load(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := loadModel(t, modelPath)
 	if !sameBits(model.Topics.RawData(), want.Topics.RawData()) || !sameBits(model.Alpha, want.Alpha) {
 		t.Fatal("the saved model differs from the one learned in process")
 	}
@@ -231,15 +223,7 @@ func TestLDAInferText(t *testing.T) {
 	if err := run(bg, []string{"lda", "-k", "3", "-alpha0", "0.3", "-refine", "2", "-include", `\.txt$`, "-model", modelPath, text}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	f, err := os.Open(modelPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := topic.Load(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := loadModel(t, modelPath)
 	out.Reset()
 	// -include comes from the model: README is not read.
 	if err := run(bg, []string{"lda", "infer", modelPath, text}, &out, &errb); err != nil {
@@ -288,4 +272,20 @@ func TestLDAChooseAlpha0(t *testing.T) {
 	if !strings.Contains(out.String(), "alpha0    0.3, chosen by") || !strings.Contains(out.String(), "k = 3, alpha0 = 0.3,") {
 		t.Fatalf("alpha0 not chosen as 0.3:\n%s", out.String())
 	}
+}
+
+// loadModel reads the model file the command saved at path, failing t
+// if it cannot be opened or read.
+func loadModel(t *testing.T, path string) *topic.Model {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := topic.Load(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model
 }

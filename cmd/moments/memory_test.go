@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
@@ -48,12 +49,9 @@ func TestParseBytes(t *testing.T) {
 // allocated.
 func runAlloc(args ...string) (error, uint64, string) {
 	var out, errb bytes.Buffer
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	err := run(bg, args, &out, &errb)
-	runtime.ReadMemStats(&b)
-	return err, b.TotalAlloc - a.TotalAlloc, out.String()
+	var err error
+	used := testutil.Allocated(func() { err = run(bg, args, &out, &errb) })
+	return err, used, out.String()
 }
 
 // refusal is the command's message for a job over -max-memory.
@@ -81,20 +79,8 @@ func checkRefusal(t *testing.T, cmd string, err error, used, maxAlloc uint64, wh
 // after reading it, before any pass; so is -k 2^62, which overflowed 3k
 // inside a worker goroutine.
 func TestDAGWideCSV(t *testing.T) {
-	var b strings.Builder
-	for i := range 3 {
-		for j := range 12000 {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "%d", (i*7+j)%10)
-		}
-		b.WriteByte('\n')
-	}
 	path := filepath.Join(t.TempDir(), "wide.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeCSV(t, path, 3, 12000, func(i, j int) int { return (i*7 + j) % 10 })
 	err, used, _ := runAlloc("dag", "-k", "1", "-q", "-max-memory", "8GB", path)
 	checkRefusal(t, "dag", err, used, 32<<20, "the moments of 12000 variables", "8 GB")
 	// The default (half the memory) refuses it too: it needs 92 GB.
@@ -190,41 +176,38 @@ func hugeUCI(c *moments.Corpus) []byte {
 // test; -eta 10^9 ends with the last level that has tests.
 func TestTreemixWide(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 4))
-	var b strings.Builder
-	for range 10 {
-		for j := range 5000 {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "%d", r.IntN(3))
-		}
-		b.WriteByte('\n')
-	}
+	cell := func(int, int) int { return r.IntN(3) }
 	dir := t.TempDir()
 	path := filepath.Join(dir, "wide.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeCSV(t, path, 10, 5000, cell)
 	err, used, _ := runAlloc("treemix", "-q", "-max-memory", "1GiB", path)
 	checkRefusal(t, "treemix", err, used, 16<<20, "the rank tests of 5000 variables", "1.07 GB")
 
-	b.Reset()
-	for range 500 {
-		for j := range 6 {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "%d", r.IntN(3))
-		}
-		b.WriteByte('\n')
-	}
 	small := filepath.Join(dir, "small.csv")
-	if err := os.WriteFile(small, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeCSV(t, small, 500, 6, cell)
 	// The command refuses an -eta beyond the variables; the library's
 	// loop over empty levels is tested by treemix's TestRankTestHugeEta.
 	if err, _, _ := runAlloc("treemix", "-q", "-eta", "1000000000", "-em", "0", small); err == nil || !strings.Contains(err.Error(), "-eta 1000000000") {
 		t.Errorf("treemix -eta 10^9: %v, want a usage error", err)
+	}
+}
+
+// writeCSV writes to path a CSV file of rows lines of cols integers,
+// cell(i, j) in line i and column j, calling cell in row-major order;
+// it fails t if the file cannot be written.
+func writeCSV(t *testing.T, path string, rows, cols int, cell func(i, j int) int) {
+	t.Helper()
+	var b strings.Builder
+	for i := range rows {
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d", cell(i, j))
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
@@ -335,37 +334,16 @@ func popcount(b []uint64) int {
 // guarantee it, are rarely met at the paper's sizes, where the l1 step
 // still recovers most models. It returns the errors of TWMLearn.
 func L1Recovery(a, h *mat.Dense, opts *TWMOptions) ([]bool, error) {
-	n, k := a.Dims()
-	var o TWMOptions
-	if opts != nil {
-		o = *opts
-	}
-	o.NoRefine = true
-	ah := a
-	if h != nil {
-		var m mat.Dense
-		m.Mul(a, h)
-		ah = &m
-	}
-	var l mat.Dense
-	l.MulBT(ah, a)
-	l.Symmetrize()
-	res, err := TWMLearn(context.Background(), &l, k, &o)
+	_, k := a.Dims()
+	found, err := l1Columns(context.Background(), a, h, opts)
 	if err != nil {
 		return nil, err
 	}
 	covered := make([]bool, k)
-	col := make([]float64, n)
-	est := make([]float64, n)
-	for j := 0; j < k; j++ {
-		a.Col(col, j)
-		nc := math.Sqrt(kernels.Dot(col, col))
-		for c := 0; c < k; c++ {
-			res.A.Col(est, c)
-			if math.Abs(kernels.Dot(col, est)) >= (1-1e-10)*nc {
-				covered[j] = true
-			}
+	columnPairs(a, found, func(j int, dot, nc, _ float64) {
+		if math.Abs(dot) >= (1-1e-10)*nc {
+			covered[j] = true
 		}
-	}
+	})
 	return covered, nil
 }

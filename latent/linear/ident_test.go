@@ -8,8 +8,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// bruteExpansion checks the expansion property over all subsets.
-func bruteExpansion(a *mat.Dense) bool {
+// bruteMaxDegree returns d_max, the largest number of nonzero entries in
+// a column of a, counted entry by entry.
+func bruteMaxDegree(a *mat.Dense) int {
 	n, k := a.Dims()
 	dmax := 0
 	for j := 0; j < k; j++ {
@@ -21,6 +22,13 @@ func bruteExpansion(a *mat.Dense) bool {
 		}
 		dmax = max(dmax, d)
 	}
+	return dmax
+}
+
+// bruteExpansion checks the expansion property over all subsets.
+func bruteExpansion(a *mat.Dense) bool {
+	n, k := a.Dims()
+	dmax := bruteMaxDegree(a)
 	for set := 0; set < 1<<k; set++ {
 		size := 0
 		for j := 0; j < k; j++ {

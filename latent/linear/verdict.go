@@ -328,35 +328,64 @@ func colMaxAbs(a *mat.Dense, j int) float64 {
 // for each column of a, the largest |cosine| with a column found: 1 (to
 // 1e-10) for the columns the l1 step recovers (as L1Recovery).
 func l1Cosines(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float64, error) {
-	n, k := a.Dims()
+	_, k := a.Dims()
+	found, err := l1Columns(ctx, a, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	cos := make([]float64, k)
+	columnPairs(a, found, func(j int, dot, nc, ne float64) {
+		if nc > 0 && ne > 0 {
+			cos[j] = math.Max(cos[j], math.Abs(dot)/(nc*ne))
+		}
+	})
+	return cos, nil
+}
+
+// l1Columns runs the l1 rounds of TWMLearn with opts, refinement turned
+// off, on the exact second moment L = A H A^T of the model (a, h; h nil
+// means the identity) and returns the columns found. It is the common
+// step of L1Recovery and l1Cosines.
+func l1Columns(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) (*mat.Dense, error) {
+	_, k := a.Dims()
 	var o TWMOptions
 	if opts != nil {
 		o = *opts
 	}
 	o.NoRefine = true
-	var ah, l mat.Dense
-	ah.Mul(a, h)
-	l.MulBT(&ah, a)
+	ah := a
+	if h != nil {
+		var m mat.Dense
+		m.Mul(a, h)
+		ah = &m
+	}
+	var l mat.Dense
+	l.MulBT(ah, a)
 	l.Symmetrize()
 	res, err := TWMLearn(ctx, &l, k, &o)
 	if err != nil {
 		return nil, err
 	}
-	cos := make([]float64, k)
+	return res.A, nil
+}
+
+// columnPairs calls f for every column j of a and column c of b (both
+// with the same number of rows), c running fastest, with the dot product
+// of the two columns and their Euclidean norms nc (of a's) and ne (of
+// b's).
+func columnPairs(a, b *mat.Dense, f func(j int, dot, nc, ne float64)) {
+	n, k := a.Dims()
+	_, kb := b.Dims()
 	col := make([]float64, n)
 	est := make([]float64, n)
 	for j := 0; j < k; j++ {
 		a.Col(col, j)
 		nc := math.Sqrt(kernels.Dot(col, col))
-		for c := 0; c < k; c++ {
-			res.A.Col(est, c)
-			ne := math.Sqrt(kernels.Dot(est, est))
-			if nc > 0 && ne > 0 {
-				cos[j] = math.Max(cos[j], math.Abs(kernels.Dot(col, est))/(nc*ne))
-			}
+		for c := 0; c < kb; c++ {
+			b.Col(est, c)
+			f(j, kernels.Dot(col, est), nc, math.Sqrt(kernels.Dot(est, est)))
 		}
 	}
-	return cos, nil
 }
 
 // l1FirstRound solves the l1 problem of every row (the first round of

@@ -281,16 +281,7 @@ func TestObservedVerdict(t *testing.T) {
 // least two columns of the support of a.
 func bruteMargin(a *mat.Dense) int {
 	n, k := a.Dims()
-	dmax := 0
-	for j := 0; j < k; j++ {
-		d := 0
-		for i := 0; i < n; i++ {
-			if a.At(i, j) != 0 {
-				d++
-			}
-		}
-		dmax = max(dmax, d)
-	}
+	dmax := bruteMaxDegree(a)
 	best := n
 	for set := 0; set < 1<<k; set++ {
 		size := 0
@@ -346,16 +337,7 @@ func TestExpansionMargin(t *testing.T) {
 				}
 			}
 		}
-		dmax := 0
-		for j := 0; j < k; j++ {
-			d := 0
-			for i := 0; i < n; i++ {
-				if a.At(i, j) != 0 {
-					d++
-				}
-			}
-			dmax = max(dmax, d)
-		}
+		dmax := bruteMaxDegree(a)
 		if len(set) < 2 || nb-len(set)-dmax != m {
 			t.Fatalf("%dx%d: set %v gives %d, margin %d", n, k, set, nb-len(set)-dmax, m)
 		}

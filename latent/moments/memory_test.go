@@ -3,23 +3,16 @@ package moments
 import (
 	"context"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+var allocated = testutil.Allocated
 
 // TestReadUCIDeclaredSizes: ReadUCI allocates with the entries it reads,
 // not with the header: a header announcing 10^12 entries or 10^7 words

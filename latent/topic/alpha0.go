@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/moments-go/moments/latent/moments"
 )
@@ -22,6 +24,29 @@ type Alpha0Score struct {
 	LogLik float64
 	// Err is the error of learning with Alpha0, if any.
 	Err error
+}
+
+// SplitAlpha0 splits the training corpus c into the documents fit and
+// valid on which SelectAlpha0 chooses alpha0 when the command line's
+// -alpha0 is not given: a seeded random 10% of the documents (rounded,
+// at most 2000) are valid and the next 90% (at most 20000) are fit, each
+// in the order of c. With too few documents to make both non-empty it
+// returns nil, nil. The same c and seed give the same split.
+func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
+	const maxFit, maxValid = 20000, 2000
+	docs := c.NumDocs()
+	nv := min((docs+5)/10, maxValid)
+	nf := min(docs-nv, maxFit)
+	if nv == 0 || nf == 0 {
+		return nil, nil
+	}
+	perm := rand.New(rand.NewPCG(seed+1, 0xa1fa0)).Perm(docs)
+	pick := func(p []int) *moments.Corpus {
+		p = slices.Clone(p)
+		slices.Sort(p)
+		return c.Subset(p)
+	}
+	return pick(perm[nv : nv+nf]), pick(perm[:nv])
 }
 
 // SelectAlpha0 chooses the sum of the Dirichlet parameters of LDA from
@@ -103,15 +128,7 @@ func completionLogLik(r *Result, src moments.Source) (ll float64, tokens int) {
 			}
 		}
 		theta := r.Infer(obs, 0)
-		for t, w := range eva.Words {
-			var p float64
-			for j, b := range r.Topics.RawRow(int(w)) {
-				p += theta[j] * b
-			}
-			p = (1-SmoothFloor)*p + floor
-			ll += float64(eva.Counts[t]) * math.Log(p)
-			tokens += int(eva.Counts[t])
-		}
+		r.addLogLikelihood(eva, theta, floor, &ll, &tokens)
 	})
 	return ll, tokens
 }

@@ -102,17 +102,26 @@ func (r *Result) LogLikelihood(src moments.Source, iters int) (ll float64, token
 	floor := SmoothFloor / float64(n)
 	src.Range(0, src.NumDocs(), func(_ int, d moments.Doc) {
 		theta := r.Infer(d, iters)
-		for t, w := range d.Words {
-			var p float64
-			for j, b := range r.Topics.RawRow(int(w)) {
-				p += theta[j] * b
-			}
-			p = (1-SmoothFloor)*p + floor
-			ll += float64(d.Counts[t]) * math.Log(p)
-			tokens += int(d.Counts[t])
-		}
+		r.addLogLikelihood(d, theta, floor, &ll, &tokens)
 	})
 	return ll, tokens
+}
+
+// addLogLikelihood adds to *ll the log-likelihood of the words of d,
+// sum_w c_w log(sum_j theta_j beta_wj) with beta the topics mixed with
+// floor = SmoothFloor/n of the uniform distribution, term by term, and to
+// *tokens the number of tokens of d. It is the sum of LogLikelihood and
+// of the held-out likelihood of the alpha0 choice.
+func (r *Result) addLogLikelihood(d moments.Doc, theta []float64, floor float64, ll *float64, tokens *int) {
+	for t, w := range d.Words {
+		var p float64
+		for j, b := range r.Topics.RawRow(int(w)) {
+			p += theta[j] * b
+		}
+		p = (1-SmoothFloor)*p + floor
+		*ll += float64(d.Counts[t]) * math.Log(p)
+		*tokens += int(d.Counts[t])
+	}
 }
 
 // Perplexity returns exp(-LogLikelihood/tokens) of the documents of src.

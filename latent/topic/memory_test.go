@@ -6,23 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+var allocated = testutil.Allocated
 
 // hugeHeaderUCI writes c (30 words) as a UCI file whose header declares
 // W = 10^7 words, word w becoming id 1 + w*333331: the case of issue 14

@@ -5,22 +5,15 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+var allocated = testutil.Allocated
 
 // wideData returns 10 samples of 5000 variables with 3 states: the 100
 // KB CSV of issue 14 on which "moments treemix" passed 4.7 GB.

@@ -361,22 +361,13 @@ func splitHoldout(c *moments.Corpus, frac float64, seed uint64) (train, held *mo
 
 // chooseAlpha0 is the CLI's choice of alpha0 when -alpha0 is not given
 // (cmd/moments, chooseAlpha0): topic.SelectAlpha0 with 90% of the
-// training documents (at most 20000) against the other 10% (at most 2000).
+// training documents (at most 20000) against the other 10% (at most
+// 2000), split by topic.SplitAlpha0.
 func chooseAlpha0(ctx context.Context, train *moments.Corpus, k int, seed uint64, opts *topic.Options) float64 {
-	const maxFit, maxValid = 20000, 2000
-	docs := train.NumDocs()
-	nv := min((docs+5)/10, maxValid)
-	nf := min(docs-nv, maxFit)
-	if nv == 0 || nf == 0 {
+	fit, valid := topic.SplitAlpha0(train, seed)
+	if fit == nil {
 		return 1
 	}
-	perm := rand.New(rand.NewPCG(seed+1, 0xa1fa0)).Perm(docs)
-	pick := func(p []int) *moments.Corpus {
-		p = slices.Clone(p)
-		slices.Sort(p)
-		return train.Subset(p)
-	}
-	valid, fit := pick(perm[:nv]), pick(perm[nv:nv+nf])
 	best, _, err := topic.SelectAlpha0(ctx, fit, valid, k, nil, opts)
 	if err != nil {
 		return 1
