@@ -109,23 +109,10 @@ func Correlated(ctx context.Context, src moments.Source, k int, opts *Correlated
 	if err != nil {
 		return nil, err
 	}
-	var passErr error
-	op := svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if passErr != nil {
-			dst.Zero()
-			return
-		}
-		p, err := dm.PairsTimes(ctx, x)
-		if err != nil {
-			passErr = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
+	op, passErr := pairsOperator(ctx, n, dm.PairsTimes)
 	eig, err := svd.TopEigSym(op, k, &eo, rand.New(rand.NewPCG(o.DAG.Seed, 0xc7e16)))
-	if passErr != nil {
-		return nil, passErr
+	if *passErr != nil {
+		return nil, *passErr
 	}
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("topic: Correlated: eigenpairs of Pairs: %w", err)

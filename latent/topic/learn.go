@@ -461,23 +461,10 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	var passErr error
-	op := svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if passErr != nil {
-			dst.Zero()
-			return
-		}
-		p, err := m.PairsTimes(ctx, x)
-		if err != nil {
-			passErr = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
+	op, passErr := pairsOperator(ctx, n, m.PairsTimes)
 	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
-	if passErr != nil {
-		return nil, passErr
+	if *passErr != nil {
+		return nil, *passErr
 	}
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
@@ -659,4 +646,27 @@ func ProjectSimplex(v []float64) float64 {
 		v[i] = p
 	}
 	return moved
+}
+
+// pairsOperator is the operator x -> Pairs x of the eigensolver, formed
+// by times (one pass over the documents a product). svd's operators
+// return no error, so the first error of a pass is kept in *errp, where
+// the caller reads it after the solver, and every later product is
+// zero.
+func pairsOperator(ctx context.Context, n int, times func(context.Context, *mat.Dense) (*mat.Dense, error)) (op svd.Operator, errp *error) {
+	errp = new(error)
+	op = svd.SymOperator(n, func(dst, x *mat.Dense) {
+		if *errp != nil {
+			dst.Zero()
+			return
+		}
+		p, err := times(ctx, x)
+		if err != nil {
+			*errp = err
+			dst.Zero()
+			return
+		}
+		dst.Copy(p)
+	})
+	return op, errp
 }
