@@ -184,8 +184,12 @@ func TestWorkerPanic(t *testing.T) {
 			})
 		})
 		checkPanic(t, v, fmt.Sprintf("For, %d workers", w))
-		if ran.Load() == 1000 {
-			t.Errorf("For, %d workers: all 1000 calls ran after a panic at 3", w)
+		// On one worker the calls after the panic never run. With more,
+		// how many others run before they see it depends on the
+		// scheduler (under qemu all 1000 can), so only one worker is
+		// asserted.
+		if w == 1 && ran.Load() != 4 {
+			t.Errorf("For, 1 worker: %d calls ran, want 4 (a panic at 3 stops the rest)", ran.Load())
 		}
 	}
 	// A runtime error keeps its type through the wrapping.
