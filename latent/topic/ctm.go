@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 
-	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
@@ -124,22 +122,8 @@ func Correlated(ctx context.Context, src moments.Source, k int, opts *Correlated
 	return d, nil
 }
 
-// correlatedMemory applies the memory rule to the passes of Correlated:
-// the eigensolver's twelve n x r blocks with the accumulators of a Pairs
-// pass, or W, U and the accumulators of the third-moment pass.
+// correlatedMemory applies the memory rule to the passes of Correlated,
+// which hold what LDA's do (momentsNeed).
 func correlatedMemory(n, k int, o *CorrelatedOptions, eo *svd.TopEigOptions) error {
-	over := max(10, k/2)
-	if eo.Oversample != 0 {
-		over = max(eo.Oversample, 0)
-	}
-	r := min(k+over, n)
-	workers := o.Passes.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	accs := 1 + 2*workers
-	pairs := size.Add(size.Scale(12, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
-	triples := size.Add(size.Float64s(n, 3*k), size.Scale(8, size.Packed3(k)), size.Scale(accs,
-		size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(257, k))))
-	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), max(pairs, triples), o.MaxMemory)
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), momentsNeed(n, k, o.Passes.Workers, eo), o.MaxMemory)
 }

@@ -118,24 +118,29 @@ func (o Options) checkK(n, k int) error {
 // 60 000 on two workers: the peak grew by 62 MB, the estimate by 62 MB;
 // the peak lies about 50 MB above the estimate at both sizes).
 func (o Options) checkMemory(n, k int) error {
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), momentsNeed(n, k, o.Passes.Workers, o.Eigen), o.MaxMemory)
+}
+
+// momentsNeed estimates the bytes the spectral learners hold for k
+// topics on n words with the given pass workers (0: GOMAXPROCS): the
+// larger of the eigensolver's twelve n x l blocks (svd.TopEigSym, l =
+// min(k + oversampling, n)) with the accumulators of a Pairs pass, and
+// W, U, the topics and the tensor with the accumulators of the Triples
+// pass.
+func momentsNeed(n, k, workers int, eo *svd.TopEigOptions) int64 {
 	over := max(10, k/2)
-	if o.Eigen != nil && o.Eigen.Oversample != 0 {
-		over = o.Eigen.Oversample
+	if eo != nil && eo.Oversample != 0 {
+		over = max(eo.Oversample, 0)
 	}
-	r := min(k+1, n) + max(over, 0)
-	workers := o.Passes.Workers
+	r := min(k+over, n)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	accs := 1 + 2*workers
-	// The eigensolver's twelve n x r blocks at its peak (svd.TopEigSym)
-	// and the accumulators of a Pairs pass.
 	pairs := size.Add(size.Scale(12, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
-	// W, U, the topics and the tensor, and the accumulators of the
-	// Triples pass.
 	triples := size.Add(size.Float64s(n, 3*k), size.Scale(8, size.Packed3(k)), size.Scale(accs,
 		size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(257, k))))
-	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), max(pairs, triples), o.MaxMemory)
+	return max(pairs, triples)
 }
 
 // Whitening describes the whitening step.
