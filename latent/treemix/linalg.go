@@ -16,15 +16,26 @@ func singularValues(a *mat.Dense) ([]float64, error) {
 	return svd.Values(a)
 }
 
-// topSingular returns the top k left and right singular vectors of a,
-// as the columns of u (rows x k) and v (cols x k).
-func topSingular(a *mat.Dense, k int) (u, v *mat.Dense, err error) {
-	f, err := svd.Factorize(a, nil)
+// leftSingular returns the top k left singular vectors of a, as the
+// columns of a rows x k matrix.
+func leftSingular(a *mat.Dense, k int) (*mat.Dense, error) {
+	f, err := svd.Factorize(a, &svd.Options{Want: svd.WantU})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	m, n := a.Dims()
-	return f.U.Slice(0, m, 0, k).Clone(), f.V.Slice(0, n, 0, k).Clone(), nil
+	m, _ := a.Dims()
+	return f.U.Slice(0, m, 0, k).Clone(), nil
+}
+
+// rightSingular returns the top k right singular vectors of a, as the
+// columns of a cols x k matrix.
+func rightSingular(a *mat.Dense, k int) (*mat.Dense, error) {
+	f, err := svd.Factorize(a, &svd.Options{Want: svd.WantV})
+	if err != nil {
+		return nil, err
+	}
+	_, n := a.Dims()
+	return f.V.Slice(0, n, 0, k).Clone(), nil
 }
 
 // pseudoInverse returns the pseudo-inverse of a (rows x cols, full

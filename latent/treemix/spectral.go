@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -255,14 +256,24 @@ func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts Spectr
 			}
 		}
 	}
+	// The reference view of each candidate, d x (p-1)d, twice (the one
+	// being tried and the best so far), and what the SVD of one holds
+	// (about two copies of it and a few d x d blocks).
+	need := size.Add(size.Float64s(4, d, p-1, d), size.Float64s(4, d, d))
+	if err := dc.opts.checkMemory(fmt.Sprintf("the reference views of %d variables with %d states", p, d), need); err != nil {
+		return nil, fmt.Errorf("treemix: FindMixtureComponents: %w", err)
+	}
 	tables, err := src.Joints(ctx, sets)
 	if err != nil {
 		return nil, err
 	}
 	bestSigma := -1.0
-	var bestW *mat.Dense
+	var bestW, w *mat.Dense
+	var bestS []float64
 	for ci, u := range cands {
-		w := mat.Zeros(d, (p-1)*d)
+		if w == nil {
+			w = mat.Zeros(d, (p-1)*d)
+		}
 		for j := range p - 1 {
 			t := tables[ci*(p-1)+j]
 			for a := range d {
@@ -276,17 +287,14 @@ func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts Spectr
 			return nil, err
 		}
 		if s[r-1] > bestSigma {
-			bestSigma, dc.ref, bestW = s[r-1], u, w
+			bestSigma, dc.ref, bestS = s[r-1], u, s
+			bestW, w = w, bestW // every entry of w is written again
 		}
 	}
-	s, err := singularValues(bestW)
-	if err != nil {
-		return nil, err
+	if !(bestS[r-1] > 1e-12*bestS[0]) {
+		return nil, fmt.Errorf("%w: the reference view has singular values %v", ErrRankDeficient, bestS)
 	}
-	if !(s[r-1] > 1e-12*s[0]) {
-		return nil, fmt.Errorf("%w: the reference view has singular values %v", ErrRankDeficient, s)
-	}
-	dc.u, _, err = topSingular(bestW, r)
+	dc.u, err = leftSingular(bestW, r)
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +489,7 @@ func (dc *decomposer) operators(t *Table, ns, na int) ([]configOps, error) {
 		}
 		var um mat.Dense
 		um.MulAT(dc.u, m) // r x d
-		_, v, err := topSingular(&um, r)
+		v, err := rightSingular(&um, r)
 		if err != nil {
 			return nil, err
 		}
@@ -563,7 +571,7 @@ func (dc *decomposer) diagonaliser(ops [][]configOps) error {
 	if gram.Trace() == 0 {
 		return fmt.Errorf("%w: no configuration sees the hidden variable", ErrRankDeficient)
 	}
-	basis, _, err := topSingular(gram, r-1)
+	basis, err := leftSingular(gram, r-1)
 	if err != nil {
 		return err
 	}
