@@ -6,8 +6,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/size"
-	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
 

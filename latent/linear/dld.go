@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )

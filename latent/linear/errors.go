@@ -4,8 +4,8 @@ import (
 	"errors"
 	"math"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
-	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // Errors that data can cause. The learners wrap them with details; test

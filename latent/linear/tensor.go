@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"

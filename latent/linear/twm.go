@@ -7,8 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/kernels"
-	"github.com/moments-go/moments/latent/internal/par"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/simplex"
 	"github.com/moments-go/moments/svd"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"runtime"
 
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/internal/size"
-	"github.com/moments-go/moments/latent/internal/par"
 	"github.com/moments-go/moments/mat"
 )
 

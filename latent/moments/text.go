@@ -13,8 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	memsize "github.com/moments-go/moments/internal/size"
-	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
 

@@ -12,7 +12,7 @@ import (
 	memsize "github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/mat"
 
-	"github.com/moments-go/moments/latent/internal/csvscan"
+	"github.com/moments-go/moments/internal/csvscan"
 )
 
 // ReadUCI reads a corpus in the UCI bag-of-words format: docword holds

@@ -6,8 +6,8 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/kernels"
-	"github.com/moments-go/moments/latent/internal/par"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 )

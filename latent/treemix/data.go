@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/size"
-	"github.com/moments-go/moments/latent/internal/csvscan"
 	"github.com/moments-go/moments/mat"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
-	"github.com/moments-go/moments/latent/internal/csvscan"
 )
 
 // Errors that data can cause. The learners wrap them with details; test

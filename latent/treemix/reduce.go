@@ -4,7 +4,7 @@ import (
 	"context"
 	"runtime"
 
-	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/mat"
 )
 

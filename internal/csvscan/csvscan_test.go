@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moments-go/moments/latent/internal/csvscan"
+	"github.com/moments-go/moments/internal/csvscan"
 )
 
 func isInt(f []byte) bool { _, err := strconv.Atoi(string(f)); return err == nil }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/moments-go/moments/latent/internal/par"
+	"github.com/moments-go/moments/internal/par"
 )
 
 // Example sums 1/i over i in [1, 10^6) in chunks of 1000 on 1 and on 4
