@@ -29,7 +29,9 @@
 #    per benchmark, the median over rounds of each side, the ratio of the
 #    medians after/before (of time: above 1 means AFTER is slower; GFLOP/s
 #    are shown as they are), the spread of the per-round ratios (min-max),
-#    and finally the median ratio per package. The load average
+#    the ratio of the fastest runs (min: load only ever adds time, so on a
+#    busy machine it is the steadier of the two), and finally the median
+#    ratio per package. The load average
 #    (/proc/loadavg) is printed at the start and at each round.
 #
 # The Brown entry needs MOMENTS_BROWN (the directory of the npm package
@@ -122,6 +124,7 @@ while IFS= read -r line; do
 done < <(if [ -n "$setfile" ]; then cat "$setfile"; else default_set; fi)
 [ ${#pkgs[@]} -gt 0 ] || die "empty benchmark set"
 
+t0=$SECONDS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/recut.XXXXXX") || die "mktemp failed"
 cleanup() {
   for s in before after; do
@@ -200,8 +203,16 @@ for ((r = 1; r <= rounds; r++)); do
       out=$(cd "${rundir[$s,$i]}" && "${bin[$s,$i]}" -test.run=NONE -test.bench="${regexps[i]}" \
         -test.benchtime="${btimes[i]}" -test.count=1 -test.cpu="$cpu" 2>&1)
       rc=$?
-      if [ $rc -ne 0 ] || ! grep -q '^Benchmark' <<<"$out"; then
-        echo "recut: $s ${regexps[i]}: no result (exit $rc):"
+      if [ $rc -eq 0 ] && ! grep -q '^Benchmark' <<<"$out"; then
+        # Nothing matched (a benchmark this revision does not have) or
+        # the benchmark skipped itself: say so once, not every round.
+        why=$(grep -m1 -A1 -- '--- SKIP' <<<"$out" | tail -n 1 | sed 's/^[[:space:]]*//')
+        echo "recut: $s has no result for ${regexps[i]} (${why:-no benchmark of that name in this revision}); skipped on that side"
+        unset "bin[$s,$i]"
+        continue
+      fi
+      if [ $rc -ne 0 ]; then
+        echo "recut: $s ${regexps[i]} failed (exit $rc):"
         grep -v '^\(goos\|goarch\|pkg\|cpu\):' <<<"$out" | tail -n 6 | sed 's/^/    /'
         continue
       fi
@@ -217,7 +228,7 @@ for ((r = 1; r <= rounds; r++)); do
     done
   done
 done
-echo "recut: done, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "recut: done in $((SECONDS - t0)) s, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
 awk '
@@ -241,12 +252,14 @@ awk '
     if ($2 > maxr) maxr = $2
   }
   END {
-    printf "%-8s %-52s %11s %11s %6s  %-13s %s\n", "package", "benchmark", "before", "after", "ratio", "spread", "GFLOP/s before -> after"
+    printf "%-8s %-46s %11s %11s %6s  %-13s %6s  %s\n", "package", "benchmark", "before", "after", "ratio", "spread", "min", "GFLOP/s before -> after"
     for (q = 1; q <= nk; q++) {
       k = order[q]
-      nb = na = nr = ngb = nga = 0; lo = hi = ""
+      nb = na = nr = ngb = nga = 0; lo = hi = bmin = amin = ""
       for (r = 1; r <= maxr; r++) {
         hb = ((k, "before", r) in ns); ha = ((k, "after", r) in ns)
+        if (hb && (bmin == "" || ns[k, "before", r] < bmin)) bmin = ns[k, "before", r]
+        if (ha && (amin == "" || ns[k, "after", r] < amin)) amin = ns[k, "after", r]
         if (hb) { b[++nb] = ns[k, "before", r]; if (gf[k, "before", r] != "-") gb[++ngb] = gf[k, "before", r] }
         if (ha) { a[++na] = ns[k, "after", r]; if (gf[k, "after", r] != "-") ga[++nga] = gf[k, "after", r] }
         if (hb && ha) {
@@ -261,9 +274,9 @@ awk '
       if (nb && na) {
         ratio = ma / mb
         pr[kp[k], ++npr[kp[k]]] = ratio
-        printf "%-8s %-52s %11s %11s %6.3f  %.3f-%.3f  %s\n", kp[k], name, dur(mb), dur(ma), ratio, lo, hi, g
+        printf "%-8s %-46s %11s %11s %6.3f  %.3f-%.3f  %6.3f  %s\n", kp[k], name, dur(mb), dur(ma), ratio, lo, hi, amin / bmin, g
       } else {
-        printf "%-8s %-52s %11s %11s %6s  %-13s %s\n", kp[k], name, nb ? dur(mb) : "-", na ? dur(ma) : "-", "-", (nb ? "before only" : "after only"), g
+        printf "%-8s %-46s %11s %11s %6s  %-13s %6s  %s\n", kp[k], name, nb ? dur(mb) : "-", na ? dur(ma) : "-", "-", (nb ? "before only" : "after only"), "-", g
       }
     }
     line = "median ratio per package (after/before, time):"
