@@ -46,8 +46,11 @@
 # the regexp stands for the kernel path (-path; by default avx512, avx2 or
 # generic, the best this CPU has). Blank lines and # comments are ignored.
 #
-# With -rounds 3 the default set takes about 10-15 minutes on a 2-core
-# machine (builds included); a round is about 2-3 minutes.
+# Time: the builds take 20-30 s; a round of the default set took 65 s
+# without Brown and linear (about 25 s more with them) on a 2-core EPYC at
+# load average 8, so -rounds 3 is about 5-6 minutes and -rounds 7 fits in
+# 15. A machine that busy gives single-round ratios anywhere from 0.4 to 3
+# on identical code: use more rounds there, or a quiet machine.
 set -uo pipefail
 
 die() { echo "recut: $*" >&2; exit 2; }
