@@ -7,5 +7,8 @@
 // every path the machine supports and the matrix product at several
 // sizes. The script anchors.sh measures, in one run, our GEMM against
 // OpenBLAS (through Debian's python3-numpy) and gonum, and prints the
-// ratios; see README.md in this directory.
+// ratios; see README.md at the repository's root. The script recut.sh
+// compares two revisions on a fixed set of these benchmarks (GEMM, LQ,
+// SVD, simplex, tensor3, Brown, linear, treemix), each revision with its
+// own test binaries, in interleaved rounds; run it with -help.
 package bench
