@@ -17,8 +17,9 @@ import (
 // data alone. At most about twice as many accumulators as workers are
 // live at once (a worker more than that many chunks ahead of the merge
 // waits). progress, if not nil, is called after each merge with the items
-// merged and the total; its calls never overlap. A single chunk is
-// worked on the result itself, on the caller's goroutine. Reduce stops early and
+// merged and the total; its calls never overlap. Every chunk, even a
+// lone one, is worked on an accumulator and merged, since merge may write
+// elsewhere than dst (into the caller's tables). Reduce stops early and
 // returns ctx.Err() when ctx is cancelled.
 //
 // A panic in any of the functions, on any worker, stops the other
@@ -35,26 +36,6 @@ func Reduce[A any](ctx context.Context, total, size, workers int, progress func(
 	}
 	size = max(size, 1)
 	chunks := (total + size - 1) / size
-	if chunks == 1 {
-		// One chunk: work on the result itself, which is what merging a
-		// single accumulator into the empty result would give, without
-		// the second accumulator.
-		var caught carry.Catcher
-		func() {
-			defer caught.Catch(nil)
-			if ctx.Err() == nil {
-				work(result, 0, total)
-			}
-		}()
-		caught.Repanic()
-		if err := ctx.Err(); err != nil {
-			return result, err
-		}
-		if progress != nil {
-			progress(total, total)
-		}
-		return result, nil
-	}
 	workers = min(max(workers, 1), chunks)
 	var (
 		mu      sync.Mutex

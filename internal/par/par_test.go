@@ -227,3 +227,17 @@ func checkPanic(t *testing.T, v any, what string) {
 		t.Fatalf("%s: the stack does not name the panicking function:\n%s", what, p.Error())
 	}
 }
+
+// TestReduceMergesLoneChunk: a single chunk is still merged, for callers
+// whose merge writes outside the result.
+func TestReduceMergesLoneChunk(t *testing.T) {
+	var out []int
+	_, err := Reduce(context.Background(), 3, 10, 4, nil,
+		func() []int { return make([]int, 1) },
+		func(acc []int, lo, hi int) { acc[0] += hi - lo },
+		func(_, src []int) { out = append(out, src[0]) },
+		func(acc []int) { acc[0] = 0 })
+	if err != nil || len(out) != 1 || out[0] != 3 {
+		t.Fatalf("merged %v (err %v), want one chunk of 3 items", out, err)
+	}
+}
