@@ -85,7 +85,7 @@ func TestBudgetsHold(t *testing.T) {
 			x.Set(i, j, h*float64(1+j%3)+r.ExpFloat64())
 		}
 	}
-	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -368,7 +368,7 @@ func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 	x := s.samples(rows, n)
 	dc.x = x
 	mo := moments.Options{Workers: 1 + 2*int(h&1)}
-	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, mo)
+	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, &mo)
 	if err != nil {
 		return dc, err
 	}

@@ -108,7 +108,7 @@ func FuzzDAGFromCSV(f *testing.F) {
 			}
 			mo := moments.Options{Workers: 1, MaxMemory: mem}
 			var sm *moments.SampleMoments
-			sm, err = moments.NewSampleMoments(context.Background(), d, mo)
+			sm, err = moments.NewSampleMoments(context.Background(), d, &mo)
 			if err != nil {
 				return
 			}

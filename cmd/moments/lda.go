@@ -352,10 +352,11 @@ func wordName(c *moments.Corpus, id int) string {
 	return fmt.Sprintf("w%d", id+1)
 }
 
-// passProgress shows the progress of the passes on line, rewriting it.
-func passProgress(line *progressLine, what string) func(done, total int) {
+// passProgress shows the progress of the passes on line, rewriting it,
+// numbering the passes in the order they come whatever their stage.
+func passProgress(line *progressLine, what string) moments.Progress {
 	pass := 1
-	return func(done, total int) {
+	return func(_ string, done, total int) {
 		line.show(fmt.Sprintf("%s %d: %d/%d documents", what, pass, done, total))
 		if done == total {
 			pass++

@@ -79,7 +79,7 @@ func TestSampleMomentsMemory(t *testing.T) {
 	}
 	var err error
 	used := allocated(func() {
-		_, err = NewSampleMoments(context.Background(), DenseSamples{x}, Options{MaxMemory: 1 << 30})
+		_, err = NewSampleMoments(context.Background(), DenseSamples{x}, &Options{MaxMemory: 1 << 30})
 	})
 	var me *mat.MemoryError
 	if !errors.As(err, &me) || me.Need < 12000*12000*8 {
@@ -99,10 +99,10 @@ func TestSampleMomentsMemory(t *testing.T) {
 	}
 	c := b.Corpus()
 	ctx := context.Background()
-	if _, err := NewDocMoments(ctx, c, Raw, 0, Options{MaxMemory: 1 << 20}); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := NewDocMoments(ctx, c, Raw, 0, &Options{MaxMemory: 1 << 20}); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("M1 of 10^6 words under 1 MiB: %v, want ErrTooLarge", err)
 	}
-	dm, err := NewDocMoments(ctx, c, Raw, 0, Options{MaxMemory: 64 << 20, Workers: 1})
+	dm, err := NewDocMoments(ctx, c, Raw, 0, &Options{MaxMemory: 64 << 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 		m.opts.docPassNeed(m.src, m.NNZ, n, perAcc, size.Scale(8, size.Packed3(k)))); err != nil {
 		return nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
 	}
-	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
+	acc, err := reduceSized(ctx, "triples", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },
 		func(a *TriplesAccumulator, lo, hi int) {
 			m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) })

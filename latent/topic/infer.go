@@ -3,7 +3,6 @@ package topic
 import (
 	"math"
 
-	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 )
 
@@ -127,7 +126,7 @@ func (r *Result) addLogLikelihood(d moments.Doc, theta []float64, floor float64,
 // Perplexity returns exp(-LogLikelihood/tokens) of the documents of src.
 func (r *Result) Perplexity(src moments.Source, iters int) float64 {
 	ll, tokens := r.LogLikelihood(src, iters)
-	return eval.Perplexity(ll, tokens)
+	return math.Exp(-ll / float64(tokens))
 }
 
 // digamma returns the logarithmic derivative of the Gamma function for

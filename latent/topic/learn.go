@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 
 	"github.com/moments-go/moments/internal/optcheck"
@@ -118,29 +117,7 @@ func (o Options) checkK(n, k int) error {
 // 60 000 on two workers: the peak grew by 62 MB, the estimate by 62 MB;
 // the peak lies about 50 MB above the estimate at both sizes).
 func (o Options) checkMemory(n, k int) error {
-	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), momentsNeed(n, k, o.Passes.Workers, o.Eigen), o.MaxMemory)
-}
-
-// momentsNeed estimates the bytes the spectral learners hold for k
-// topics on n words with the given pass workers (0: GOMAXPROCS): the
-// larger of the eigensolver's twelve n x l blocks (svd.TopEigSym, l =
-// min(k + oversampling, n)) with the accumulators of a Pairs pass, and
-// W, U, the topics and the tensor with the accumulators of the Triples
-// pass.
-func momentsNeed(n, k, workers int, eo *svd.TopEigOptions) int64 {
-	over := max(10, k/2)
-	if eo != nil && eo.Oversample != 0 {
-		over = max(eo.Oversample, 0)
-	}
-	r := min(k+over, n)
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	accs := 1 + 2*workers
-	pairs := size.Add(size.Scale(12, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
-	triples := size.Add(size.Float64s(n, 3*k), size.Scale(8, size.Packed3(k)), size.Scale(accs,
-		size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(257, k))))
-	return max(pairs, triples)
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), moments.SpectralMemory(n, k, o.Passes.Workers, o.Eigen), o.MaxMemory)
 }
 
 // Whitening describes the whitening step.
@@ -258,7 +235,7 @@ func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *O
 	if err != nil {
 		return nil, err
 	}
-	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, o.Passes)
+	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, &o.Passes)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +260,7 @@ func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
+	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, &o.Passes)
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +443,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	op, passErr := pairsOperator(ctx, n, m.PairsTimes)
+	op, passErr := moments.PairsOperator(ctx, n, m.PairsTimes)
 	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
 	if *passErr != nil {
 		return nil, *passErr
@@ -651,27 +628,4 @@ func ProjectSimplex(v []float64) float64 {
 		v[i] = p
 	}
 	return moved
-}
-
-// pairsOperator is the operator x -> Pairs x of the eigensolver, formed
-// by times (one pass over the documents a product). svd's operators
-// return no error, so the first error of a pass is kept in *errp, where
-// the caller reads it after the solver, and every later product is
-// zero.
-func pairsOperator(ctx context.Context, n int, times func(context.Context, *mat.Dense) (*mat.Dense, error)) (op svd.Operator, errp *error) {
-	errp = new(error)
-	op = svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if *errp != nil {
-			dst.Zero()
-			return
-		}
-		p, err := times(ctx, x)
-		if err != nil {
-			*errp = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
-	return op, errp
 }

@@ -37,7 +37,8 @@ type RefineOptions struct {
 	DocTol float64
 	// Docs configures the passes over the documents: the goroutines
 	// (results never depend on them) and a progress callback called
-	// with the documents done in the current pass.
+	// with the stage "refine pass p" (p from 1) and the documents done
+	// in that pass.
 	Docs moments.Options
 	// Point makes the topics point estimates (Blei et al.'s M-step)
 	// rather than variational Dirichlet posteriors (the default); see
@@ -214,7 +215,7 @@ func Refine(ctx context.Context, src moments.Source, r *Result, opts *RefineOpti
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
-		acc, err := par.Reduce(ctx, docs, size, workers, o.Docs.Progress,
+		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Docs.Progress, fmt.Sprintf("refine pass %d", pass)),
 			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {
