@@ -73,8 +73,8 @@ func TestBudgetsHold(t *testing.T) {
 	if err != nil {
 		t.Fatalf("moments.ReadText: %v", err)
 	}
-	bounded(t, "topic.LDA", topicBudget, c.NNZ()+c.VocabSize(), func() {
-		_, err = topic.LDA(context.Background(), c, 5, 1, &topic.Options{Seed: 1})
+	bounded(t, "topic.LearnLDA", topicBudget, c.NNZ()+c.VocabSize(), func() {
+		_, err = topic.LearnLDA(context.Background(), c, 5, 1, &topic.Options{Seed: 1})
 	})
 	t.Logf("LDA: %v", err)
 

@@ -188,7 +188,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	start = time.Now()
-	res, err := topic.LDA(ctx, train, *k, *alpha0, opts)
+	res, err := topic.LearnLDA(ctx, train, *k, *alpha0, opts)
 	line.end()
 	if err != nil {
 		if rep != nil {
@@ -366,7 +366,7 @@ func passProgress(line *progressLine, what string) moments.Progress {
 
 // writeModelJSON writes alpha, the diagnostics and each topic's top
 // words with their probabilities.
-func writeModelJSON(w io.Writer, c *moments.Corpus, res *topic.Result, top int) error {
+func writeModelJSON(w io.Writer, c *moments.Corpus, res *topic.LDAResult, top int) error {
 	type word struct {
 		Word string  `json:"word"`
 		P    float64 `json:"p"`

@@ -9,7 +9,8 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// Variant selects the moments of SPEC.md section 1.1 a learner uses.
+// Variant selects the moments a learner uses (see the package
+// documentation for their formulas).
 type Variant uint8
 
 const (
@@ -150,10 +151,10 @@ func (a *PairsAccumulator) Finalize() (*mat.Dense, int) {
 
 func (a *PairsAccumulator) reset() { a.sum.Zero(); clear(a.v); a.docs = 0 }
 
-// DocMoments are the moments of a corpus for the learners of SPEC.md
-// section 2, computed in passes over a Source that never form a
-// vocabulary-sized matrix: M1 at construction, and products of Pairs
-// with thin matrices on demand.
+// DocMoments are the moments of a corpus for the spectral learners,
+// computed in passes over a Source that never form a vocabulary-sized
+// matrix: M1 at construction, and on demand the products of Pairs with
+// thin matrices and the whitened third moment.
 type DocMoments struct {
 	// M1 is the estimate of E[x1]; Docs1 the number of documents (with
 	// at least one token) it averages.

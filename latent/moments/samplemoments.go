@@ -10,9 +10,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// SampleMoments are the second moments of single-view samples (SPEC.md
-// section 1.2), centred by the sample mean: Sigma = (1/N) sum (x - mean)
-// (x - mean)^T.
+// SampleMoments are the second moments of single-view samples, centred
+// by the sample mean: Sigma = (1/N) sum (x - mean) (x - mean)^T. N, Mean
+// and Sigma are the number of samples, their mean and Sigma.
 type SampleMoments struct {
 	N     int
 	Mean  []float64

@@ -11,7 +11,8 @@ import (
 )
 
 // TriplesAccumulator sums, for a fixed whitening W (n x k), the pieces of
-// the whitened third moment Triples(W, W, W) of SPEC.md 1.1 over the
+// the whitened third moment Triples(W, W, W) (see the package
+// documentation) over the
 // documents with l >= 3 tokens, with a_d = 1/(l(l-1)(l-2)) and
 // y = W^T c:
 //
@@ -129,7 +130,7 @@ func (a *TriplesAccumulator) Finalize() (triples *tensor3.Sym, pairs *mat.Dense,
 }
 
 // WhitenedTriples returns the whitened third moment Triples(W, W, W) of
-// the variant (SPEC.md 1.1), a k x k x k symmetric tensor, with one pass
+// the variant (see the package documentation), a k x k x k symmetric tensor, with one pass
 // over the documents that never forms anything vocabulary-sized beyond
 // n x k: for the raw variant E[x1(x)x2(x)x3](W, W, W); for Central and LDA
 // that minus c2 times the three placements of P(x)m plus c3 m(x)m(x)m,

@@ -55,8 +55,8 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // document-completion log-likelihood per token of the documents of
 // valid (which should be distinct from train): each document's tokens,
 // taken in the order of their word ids, go alternately to an observed
-// half, from which Result.Infer estimates the topic proportions, and an
-// evaluated half, scored as Result.LogLikelihood scores words (topics
+// half, from which Model.Infer estimates the topic proportions, and an
+// evaluated half, scored as Model.LogLikelihood scores words (topics
 // mixed with SmoothFloor of the uniform distribution). Scoring the words
 // the proportions were fitted to would favour ever smaller alpha0. It
 // returns the alpha0 with the highest score
@@ -74,7 +74,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 	scores := make([]Alpha0Score, len(grid))
 	for i, a0 := range grid {
 		scores[i] = Alpha0Score{Alpha0: a0, LogLik: math.Inf(-1)}
-		res, err := LDA(ctx, train, k, a0, opts)
+		res, err := LearnLDA(ctx, train, k, a0, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return 0, nil, ctx.Err()
@@ -82,7 +82,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 			scores[i].Err = err
 			continue
 		}
-		ll, tokens := completionLogLik(res, valid)
+		ll, tokens := completionLogLik(&res.Model, valid)
 		if tokens > 0 {
 			scores[i].LogLik = ll / float64(tokens)
 		}
@@ -102,7 +102,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 
 // completionLogLik returns the document-completion log-likelihood of the
 // documents of src under r (see SelectAlpha0) and the tokens it scores.
-func completionLogLik(r *Result, src moments.Source) (ll float64, tokens int) {
+func completionLogLik(r *Model, src moments.Source) (ll float64, tokens int) {
 	n, _ := r.Topics.Dims()
 	floor := SmoothFloor / float64(n)
 	var obs, eva moments.Doc

@@ -185,23 +185,12 @@ func (e *WhiteningError) Error() string {
 // Unwrap returns ErrWhitening.
 func (e *WhiteningError) Unwrap() error { return ErrWhitening }
 
-// Result is a learned model.
-type Result struct {
-	// Topics is n x k: for LDA each column is a topic, a distribution
-	// over the words (projected onto the simplex); for ECA the columns
-	// are the factors in canonical form (unit-variance factors), each up
-	// to sign.
-	Topics *mat.Dense
-	// Alpha holds the Dirichlet parameters of LDA (nil for ECA) and
-	// Alpha0 their given sum.
-	Alpha  []float64
-	Alpha0 float64
+// Spectral describes the spectral steps behind a learned model, for the
+// results of LearnLDA and LearnECA alike.
+type Spectral struct {
 	// Lambda holds the eigenvalues of the whitened third moment, in the
-	// order of the topics (decreasing).
+	// order of the topics or factors (decreasing).
 	Lambda []float64
-	// Moved holds, for LDA, the l1 mass the projection onto the simplex
-	// moved in each topic (0 when the estimate was already a distribution).
-	Moved []float64
 	// Residual is ||T - sum_i lambda_i v_i(x)v_i(x)v_i||_F / ||T||_F for
 	// the whitened third moment T.
 	Residual float64
@@ -211,21 +200,45 @@ type Result struct {
 	// implausible: for LDA, learned alphas whose sum is more than a
 	// factor MaxAlphaRatio from alpha0, or two topics closer than
 	// MinTopicL1; for ECA, two factors with |cosine| above MaxFactorCos;
-	// for LDA and ECA on a corpus, fewer than MinDocsPerTopic documents
-	// per topic. The model is returned all the same.
+	// on a corpus, fewer than MinDocsPerTopic documents per topic. The
+	// model is returned all the same.
 	Warnings []string
 }
 
-// LDA learns an LDA model with k topics from a corpus (Algorithm 2 of
-// the paper, with the tensor power method by default): alpha0 is the
+// LDAResult is an LDA model learned by LearnLDA: the Model (Topics,
+// n x k, each column a distribution over the words; Alpha, the learned
+// Dirichlet parameters; Alpha0, the sum given to the learner; Vocab and
+// Options nil, for the caller to fill before Save), the mass the
+// projection onto the simplex moved, and the diagnostics of the spectral
+// steps. Infer, Labels, LogLikelihood and Perplexity are those of the
+// Model.
+type LDAResult struct {
+	Model
+	// Moved holds the l1 mass the projection onto the simplex moved in
+	// each topic (0 when the estimate was already a distribution).
+	Moved []float64
+	Spectral
+}
+
+// ECAResult holds k independent skewed factors learned by LearnECA and
+// the diagnostics of the spectral steps.
+type ECAResult struct {
+	// Factors is n x k: the columns of O in canonical form (scaled to
+	// unit-variance factors), each up to sign.
+	Factors *mat.Dense
+	Spectral
+}
+
+// LearnLDA learns an LDA model with k topics from a corpus (Algorithm 2
+// of the paper, with the tensor power method by default): alpha0 is the
 // assumed sum of the Dirichlet parameters. It makes one pass over the
 // documents for M1, one for each block product of the eigensolver
-// (Result.Whitening.Products, typically 10 to 40) and one for the
-// whitened third moment.
-// When fewer than half of the vocabulary's words occur, it learns on
-// those words (one more, serial pass finds them) and returns zero rows
-// for the others; see the package documentation on memory.
-func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
+// (Whitening.Products, typically 10 to 40) and one for the whitened
+// third moment. When fewer than half of the vocabulary's words occur, it
+// learns on those words (one more, serial pass finds them) and returns
+// zero rows for the others; see the package documentation on memory.
+// ctx must not be nil.
+func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*LDAResult, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -239,18 +252,20 @@ func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *O
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
-	r, err = expand(r, err, old, n)
+	r, err := LearnLDAMoments(ctx, docMoments{dm}, k, alpha0, opts)
 	if err != nil {
 		return nil, err
 	}
+	r.Topics = expandRows(r.Topics, old, n)
 	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
 	return r, nil
 }
 
-// ECA learns k independent skewed factors from a corpus (Algorithm 1,
-// central moments): the columns of O in canonical form, up to sign.
-func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
+// LearnECA learns k independent skewed factors from a corpus (Algorithm
+// 1, central moments): the columns of O in canonical form, up to sign.
+// Its passes and its handling of unused words are those of LearnLDA.
+// ctx must not be nil.
+func LearnECA(ctx context.Context, src moments.Source, k int, opts *Options) (*ECAResult, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -264,11 +279,11 @@ func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnECA(ctx, docMoments{dm}, k, opts)
-	r, err = expand(r, err, old, n)
+	r, err := LearnECAMoments(ctx, docMoments{dm}, k, opts)
 	if err != nil {
 		return nil, err
 	}
+	r.Factors = expandRows(r.Factors, old, n)
 	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
 	return r, nil
 }
@@ -292,26 +307,19 @@ func (o Options) prepare(src moments.Source, k int) (moments.Source, []int32, er
 	return csrc, old, nil
 }
 
-// expand puts the topics of r, learned on the words old of a vocabulary
-// of n (see compact), back on the whole vocabulary.
-func expand(r *Result, err error, old []int32, n int) (*Result, error) {
-	if err != nil || old == nil {
-		return r, err
-	}
-	r.Topics = expandRows(r.Topics, old, n)
-	return r, nil
-}
-
-// LearnLDA is LDA on given moments (of the alpha0-corrected variant).
-func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*Result, error) {
+// LearnLDAMoments is LearnLDA on given moments of the alpha0-corrected
+// variant (LDAMoments, or moments.DocMoments of the LDA variant), with
+// neither the restriction to the words that occur nor the warning about
+// too few documents, which need a corpus. ctx must not be nil.
+func LearnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*LDAResult, error) {
 	if !(alpha0 > 0) || math.IsInf(alpha0, 1) {
 		return nil, fmt.Errorf("topic: LDA needs a positive, finite alpha0, got %v", alpha0)
 	}
-	r, err := learn(ctx, m, k, opts)
+	topics, sp, err := learn(ctx, m, k, opts)
 	if err != nil {
 		return nil, err
 	}
-	r.Alpha0 = alpha0
+	r := &LDAResult{Model: Model{Topics: topics, Alpha0: alpha0}, Spectral: sp}
 	n, _ := r.Topics.Dims()
 	r.Alpha = make([]float64, k)
 	r.Moved = make([]float64, k)
@@ -349,17 +357,20 @@ func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Optio
 	return r, nil
 }
 
-// LearnECA is ECA on given moments (of the central variant).
-func LearnECA(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
-	r, err := learn(ctx, m, k, opts)
+// LearnECAMoments is LearnECA on given moments of the central variant
+// (FactorMoments, or moments.DocMoments of the Central variant). ctx
+// must not be nil.
+func LearnECAMoments(ctx context.Context, m Moments, k int, opts *Options) (*ECAResult, error) {
+	factors, sp, err := learn(ctx, m, k, opts)
 	if err != nil {
 		return nil, err
 	}
-	r.Warnings = append(r.Warnings, duplicateTopics(r.Topics, false)...)
+	r := &ECAResult{Factors: factors, Spectral: sp}
+	r.Warnings = append(r.Warnings, duplicateTopics(r.Factors, false)...)
 	return r, nil
 }
 
-// Bounds of the plausibility checks that fill Result.Warnings.
+// Bounds of the plausibility checks that fill Spectral.Warnings.
 const (
 	// MaxAlphaRatio bounds the ratio between the sum of the learned
 	// alphas and the given alpha0, either way. With the model's own
@@ -431,14 +442,14 @@ func duplicateTopics(topics *mat.Dense, lda bool) []string {
 
 // learn runs the steps common to ECA and LDA; the topics it returns are
 // the unnormalised (W^+)^T v_i.
-func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
+func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Spectral, error) {
 	if err := opts.check(); err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	o := opts.resolve()
 	n := m.VocabSize()
 	if err := o.checkK(n, k); err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
@@ -446,10 +457,10 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	op, passErr := moments.PairsOperator(ctx, n, m.PairsTimes)
 	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
 	if *passErr != nil {
-		return nil, *passErr
+		return nil, Spectral{}, *passErr
 	}
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
-		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
+		return nil, Spectral{}, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
 	white := whitening(eig, k)
 	spec := white.Spectrum
@@ -460,7 +471,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 				maxK = j + 1
 			}
 		}
-		return nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
+		return nil, Spectral{}, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
 	}
 	u := eig.Vectors
 	d := spec[:k]
@@ -475,11 +486,11 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	// 3. The whitened third moment and its decomposition.
 	t, err := m.WhitenedTriples(ctx, w)
 	if err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	vals, vecs, res, err := decompose(t, k, o, rng)
 	if err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 
 	// 4. O_i = (W^+)^T v_i = U D^{1/2} v_i (U has orthonormal columns).
@@ -496,7 +507,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	if nt := t.NormFrob(); nt > 0 {
 		rel = res / nt
 	}
-	return &Result{Topics: &topics, Lambda: vals, Residual: rel, Whitening: white}, nil
+	return &topics, Spectral{Lambda: vals, Residual: rel, Whitening: white}, nil
 }
 
 const epsilon = 0x1p-52

@@ -89,7 +89,7 @@ func learnText(t *testing.T, c *moments.Corpus, model *synth.LDA, extra map[stri
 		t.Fatal(err)
 	}
 	k := len(model.Alpha)
-	res, err := LDA(context.Background(), read, k, model.Alpha0(), &Options{Seed: 3})
+	res, err := LearnLDA(context.Background(), read, k, model.Alpha0(), &Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

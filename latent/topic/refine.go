@@ -137,10 +137,10 @@ const refineInitFloor = 1e-6
 // with the same bits for any number of workers (the documents are cut
 // into chunks by their number alone and the chunks' sums merged in
 // order). It stores k numbers per document and a few n x k matrices (the
-// topics, and expected counts per worker). The returned Result is r with
+// topics, and expected counts per worker). The returned LDAResult is r with
 // the refined Topics (r's other fields, which describe the spectral step,
 // are kept).
-func Refine(ctx context.Context, src moments.Source, r *Result, opts *RefineOptions) (*Result, *RefineReport, error) {
+func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineOptions) (*LDAResult, *RefineReport, error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err

@@ -27,7 +27,7 @@ func TestImplausibleWarnings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := LDA(context.Background(), b.Corpus(), 2, 1, nil)
+	res, err := LearnLDA(context.Background(), b.Corpus(), 2, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +47,14 @@ func TestPlausibleNoWarnings(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 9))
 	alpha := []float64{0.1, 0.1, 0.1, 0.1, 0.1}
 	model := synth.RandomLDA(r, 500, 5, 0.1, alpha)
-	res, err := LDA(context.Background(), synth.NewCorpus(model, 3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
+	res, err := LearnLDA(context.Background(), synth.NewCorpus(model, 3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Warnings) != 0 {
 		t.Fatalf("healthy corpus: %q", res.Warnings)
 	}
-	res, err = LearnLDA(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 5, model.Alpha0(), nil)
+	res, err = LearnLDAMoments(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 5, model.Alpha0(), nil)
 	if err != nil || len(res.Warnings) != 0 {
 		t.Fatalf("exact moments: %v %q", err, res.Warnings)
 	}
@@ -91,7 +91,7 @@ func TestBadOptions(t *testing.T) {
 		{Options{MaxCond: math.Inf(1)}, "Options.MaxCond = +Inf"},
 		{Options{Method: 9}, "Options.Method = 9"},
 	} {
-		_, err := LearnLDA(context.Background(), m, 2, 4, &c.o)
+		_, err := LearnLDAMoments(context.Background(), m, 2, 4, &c.o)
 		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v", c.o, err)
 		}
