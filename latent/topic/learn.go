@@ -53,8 +53,10 @@ type Options struct {
 	MaxCond float64
 	// Seed seeds the random sketch, the power method's starts and theta.
 	Seed uint64
-	// Passes configures the passes over the documents (workers,
-	// progress) of the entry points that take a corpus.
+	// Passes configures the passes over the documents of LearnLDA and
+	// LearnECA: the workers and the progress callback (moments.Progress,
+	// with the stages documented on moments.Options.Progress). Its zero
+	// value means the defaults.
 	Passes moments.Options
 	// MaxMemory bounds (bytes) what learning allocates: the n x r
 	// sketches of Pairs (r = k+1 plus the oversampling) and the
