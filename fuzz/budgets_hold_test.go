@@ -68,7 +68,7 @@ func TestBudgetsHold(t *testing.T) {
 		t.Fatalf("moments.ReadUCI: %v", err)
 	}
 	bounded(t, "moments.ReadText", readerBudget, text.Len(), func() {
-		_, err = moments.ReadText(fstest.MapFS{"a": {Data: text.Bytes()}}, moments.TextOptions{})
+		_, err = moments.ReadText(fstest.MapFS{"a": {Data: text.Bytes()}}, nil)
 	})
 	if err != nil {
 		t.Fatalf("moments.ReadText: %v", err)

@@ -145,7 +145,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	var corpus *moments.Corpus
 	var rep *moments.TextReport
-	var textOpts moments.TextOptions
+	var textOpts *moments.TextOptions
 	if info.IsDir() {
 		var tok moments.Tokenizer
 		if *tagged {
@@ -204,7 +204,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "moments: warning: %s\n", warn)
 	}
 	if rep != nil {
-		printTextReport(stderr, rep, textOpts)
+		printTextReport(stderr, rep, *textOpts)
 	}
 	learn := time.Since(start)
 	w := res.Whitening

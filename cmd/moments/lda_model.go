@@ -189,7 +189,7 @@ func runLDAInfer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var corpus *moments.Corpus
 	if info.IsDir() {
 		// Every word the tokenizer yields is kept, to be matched by name.
-		opts := moments.TextOptions{MinWordLen: 1, StopWords: []string{}, MaxMemory: *maxMem}
+		opts := &moments.TextOptions{MinWordLen: 1, StopWords: []string{}, MaxMemory: *maxMem}
 		if *tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}

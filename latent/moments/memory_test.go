@@ -58,10 +58,10 @@ func TestReadTextMemory(t *testing.T) {
 		"a.txt": {Data: []byte(strings.Repeat("alpha beta gamma ", 100))},
 		"b.txt": {Data: []byte(strings.Repeat("delta epsilon ", 1000))},
 	}
-	if _, err := ReadText(fsys, TextOptions{}); err != nil {
+	if _, err := ReadText(fsys, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadText(fsys, TextOptions{MaxMemory: 5000})
+	_, err := ReadText(fsys, &TextOptions{MaxMemory: 5000})
 	if !errors.Is(err, mat.ErrTooLarge) || !strings.Contains(err.Error(), "b.txt") {
 		t.Errorf("5000 bytes for a file of 14000: %v, want ErrTooLarge naming b.txt", err)
 	}

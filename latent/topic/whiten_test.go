@@ -162,7 +162,7 @@ func TestBrownAsShipped(t *testing.T) {
 	if dir == "" {
 		t.Skip(brownEnv + " not set: the Brown corpus test is skipped")
 	}
-	c, err := moments.ReadText(os.DirFS(dir), moments.TextOptions{Tokenizer: moments.Tagged('/')})
+	c, err := moments.ReadText(os.DirFS(dir), &moments.TextOptions{Tokenizer: moments.Tagged('/')})
 	if err != nil {
 		t.Fatal(err)
 	}
