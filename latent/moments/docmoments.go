@@ -214,6 +214,7 @@ func (m *DocMoments) M1Coef() float64 {
 
 // PairsTimes returns Pairs X for the variant, with one pass over the
 // documents: E[x1 x2^T] X from the sparse counts, minus c M1 (M1^T X).
+// ctx must not be nil.
 func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	n, k := x.Dims()
 	if n != len(m.M1) {

@@ -135,7 +135,7 @@ func (a *TriplesAccumulator) Finalize() (triples *tensor3.Sym, pairs *mat.Dense,
 // n x k: for the raw variant E[x1(x)x2(x)x3](W, W, W); for Central and LDA
 // that minus c2 times the three placements of P(x)m plus c3 m(x)m(x)m,
 // with m = W^T M1, P = W^T E[x1 x2^T] W, and (c2, c3) = (1, 2) or
-// (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))).
+// (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))). ctx must not be nil.
 func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor3.Sym, error) {
 	n, k := w.Dims()
 	if n != len(m.M1) {

@@ -62,7 +62,8 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // returns the alpha0 with the highest score
 // (the smaller alpha0 on a tie) and every score. An alpha0 whose
 // learning fails (most often a WhiteningError) is skipped; if all fail,
-// the error joins theirs. It makes len(grid) spectral fits.
+// the error joins theirs. It makes len(grid) spectral fits. ctx must not
+// be nil.
 func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid []float64, opts *Options) (float64, []Alpha0Score, error) {
 	if grid == nil {
 		grid = Alpha0Grid

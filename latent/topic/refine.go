@@ -46,7 +46,9 @@ type RefineOptions struct {
 	Point bool
 	// OnPass, if not nil, is called after every pass with its number
 	// (from 1), the bound and its relative change from the previous
-	// pass (+Inf after the first).
+	// pass (+Inf after the first): a trace of the objective as it is
+	// computed, which RefineReport.Bounds holds once Refine returns. The
+	// progress within a pass is Docs.Progress.
 	OnPass func(pass int, bound, change float64)
 }
 
@@ -137,9 +139,9 @@ const refineInitFloor = 1e-6
 // with the same bits for any number of workers (the documents are cut
 // into chunks by their number alone and the chunks' sums merged in
 // order). It stores k numbers per document and a few n x k matrices (the
-// topics, and expected counts per worker). The returned LDAResult is r with
-// the refined Topics (r's other fields, which describe the spectral step,
-// are kept).
+// topics, and expected counts per worker). The returned LDAResult is r
+// with the refined Topics (r's other fields, which describe the spectral
+// step, are kept). ctx must not be nil.
 func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineOptions) (*LDAResult, *RefineReport, error) {
 	o, err := opts.resolve()
 	if err != nil {
