@@ -67,8 +67,8 @@ func TestReadTextMemory(t *testing.T) {
 	}
 }
 
-// TestSampleMomentsMemory: 3 samples of 12 000 variables (the CSV of
-// issue 14 behind "moments dag": 4.6 GB and counting) are refused under
+// TestSampleMomentsMemory: 3 samples of 12 000 variables (a CSV that
+// would make "moments dag" allocate gigabytes) are refused under
 // 1 GiB before Sigma (1.15 GB) is allocated; the passes over documents
 // count their vocabulary-sized accumulators likewise.
 func TestSampleMomentsMemory(t *testing.T) {

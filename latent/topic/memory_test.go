@@ -18,8 +18,8 @@ import (
 var allocated = testutil.Allocated
 
 // hugeHeaderUCI writes c (30 words) as a UCI file whose header declares
-// W = 10^7 words, word w becoming id 1 + w*333331: the case of issue 14
-// ("a 60 KB UCI file whose header claims W = 10^7").
+// W = 10^7 words, word w becoming id 1 + w*333331: a 60 KB file whose
+// header claims ten million words.
 func hugeHeaderUCI(c *moments.Corpus) []byte {
 	var body bytes.Buffer
 	for i := range c.NumDocs() {

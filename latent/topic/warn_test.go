@@ -13,9 +13,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// TestImplausibleWarnings: LDA with k = 2 on three documents returned
-// alphas summing to 236 for alpha0 = 1 without a word. The result must
-// now carry warnings for the alpha sum and for the number of documents.
+// TestImplausibleWarnings: LDA with k = 2 on three documents gives alphas
+// summing to 236 for alpha0 = 1; the result must carry warnings for the
+// alpha sum and for the number of documents.
 func TestImplausibleWarnings(t *testing.T) {
 	var b moments.Builder
 	b.SetVocabSize(20)
@@ -79,7 +79,7 @@ func TestDuplicateTopics(t *testing.T) {
 }
 
 // TestBadOptions: NaN or senseless MaxCond and unknown methods are
-// errors naming the option (an unknown method used to panic).
+// errors naming the option, not panics.
 func TestBadOptions(t *testing.T) {
 	m := LDAMoments{Topics: mat.Identity(4), Alpha: []float64{1, 1, 1, 1}}
 	for _, c := range []struct {
@@ -98,8 +98,8 @@ func TestBadOptions(t *testing.T) {
 	}
 }
 
-// TestProjectSimplexNaN: a NaN used to leave the other entries looking
-// like a distribution; now every entry and the distance are NaN.
+// TestProjectSimplexNaN: with a NaN in the input every entry and the
+// distance are NaN, so that no entry looks like part of a distribution.
 func TestProjectSimplexNaN(t *testing.T) {
 	v := []float64{math.NaN(), 0.5, 0.7}
 	if d := ProjectSimplex(v); !math.IsNaN(d) || !math.IsNaN(v[1]) || !math.IsNaN(v[2]) {
