@@ -166,7 +166,7 @@ func center(b *mat.Dense, mean []float64) {
 }
 
 // ErrNotFinite reports NaN or Inf in the data.
-var ErrNotFinite = errors.New("moments: data holds NaN or Inf")
+var ErrNotFinite = errors.New("data holds NaN or Inf")
 
 func checkFinite(x []float64) error {
 	for i, v := range x {
