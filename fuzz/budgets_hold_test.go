@@ -68,13 +68,13 @@ func TestBudgetsHold(t *testing.T) {
 		t.Fatalf("moments.ReadUCI: %v", err)
 	}
 	bounded(t, "moments.ReadText", readerBudget, text.Len(), func() {
-		_, err = moments.ReadText(fstest.MapFS{"a": {Data: text.Bytes()}}, moments.TextOptions{})
+		_, err = moments.ReadText(fstest.MapFS{"a": {Data: text.Bytes()}}, nil)
 	})
 	if err != nil {
 		t.Fatalf("moments.ReadText: %v", err)
 	}
-	bounded(t, "topic.LDA", topicBudget, c.NNZ()+c.VocabSize(), func() {
-		_, err = topic.LDA(context.Background(), c, 5, 1, &topic.Options{Seed: 1})
+	bounded(t, "topic.LearnLDA", topicBudget, c.NNZ()+c.VocabSize(), func() {
+		_, err = topic.LearnLDA(context.Background(), c, 5, 1, &topic.Options{Seed: 1})
 	})
 	t.Logf("LDA: %v", err)
 
@@ -85,7 +85,7 @@ func TestBudgetsHold(t *testing.T) {
 			x.Set(i, j, h*float64(1+j%3)+r.ExpFloat64())
 		}
 	}
-	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -260,18 +260,23 @@ func seedTopic(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{7, 3, 2}, 30))
 }
 
-// checkTopic checks a topic.Result of k topics over n words: finite
-// parts of the documented shapes and, for LDA, topics on the simplex.
-func checkTopic(t *testing.T, res *topic.Result, n, k int, lda bool) {
+// checkTopic checks the topics or factors of a learned model of k
+// topics over n words and its spectral diagnostics: finite parts of the
+// documented shapes.
+func checkTopic(t *testing.T, topics *mat.Dense, sp topic.Spectral, n, k int) {
 	t.Helper()
-	checkFinite(t, "Topics", res.Topics, n, k)
-	checkVec(t, "Lambda", res.Lambda, k)
-	if !finite(res.Residual) || res.Residual < 0 {
-		t.Fatalf("residual %v", res.Residual)
+	checkFinite(t, "Topics", topics, n, k)
+	checkVec(t, "Lambda", sp.Lambda, k)
+	if !finite(sp.Residual) || sp.Residual < 0 {
+		t.Fatalf("residual %v", sp.Residual)
 	}
-	if !lda {
-		return
-	}
+}
+
+// checkLDA checks a topic.LDAResult as checkTopic does, and its topics
+// on the simplex with finite alphas and moved masses.
+func checkLDA(t *testing.T, res *topic.LDAResult, n, k int) {
+	t.Helper()
+	checkTopic(t, res.Topics, res.Spectral, n, k)
 	checkVec(t, "Alpha", res.Alpha, k)
 	checkVec(t, "Moved", res.Moved, k)
 	for j := 0; j < k; j++ {
@@ -289,7 +294,7 @@ func checkTopic(t *testing.T, res *topic.Result, n, k int, lda bool) {
 	}
 }
 
-// FuzzLDA: topic.LDA on a tiny corpus with any k, alpha0 and options
+// FuzzLDA: topic.LearnLDA on a tiny corpus with any k, alpha0 and options
 // returns an error, or topics on the simplex (n x k), and finite
 // alphas, eigenvalues and moved masses; within topicBudget per
 // document-word entry or word of the vocabulary.
@@ -297,36 +302,36 @@ func FuzzLDA(f *testing.F) {
 	seedTopic(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tc := topicFrom(data)
-		var res *topic.Result
+		var res *topic.LDAResult
 		var err error
-		bounded(t, "topic.LDA", topicBudget, tc.units, func() {
-			res, err = topic.LDA(context.Background(), tc.corpus, tc.k, tc.alpha0, &tc.opts)
+		bounded(t, "topic.LearnLDA", topicBudget, tc.units, func() {
+			res, err = topic.LearnLDA(context.Background(), tc.corpus, tc.k, tc.alpha0, &tc.opts)
 		})
 		if err != nil {
 			return
 		}
-		checkTopic(t, res, tc.corpus.VocabSize(), tc.k, true)
+		checkLDA(t, res, tc.corpus.VocabSize(), tc.k)
 		if res.Alpha0 != tc.alpha0 {
 			t.Fatalf("alpha0 %v, given %v", res.Alpha0, tc.alpha0)
 		}
 	})
 }
 
-// FuzzECA: topic.ECA, as FuzzLDA, returns an error or finite factors
+// FuzzECA: topic.LearnECA, as FuzzLDA, returns an error or finite factors
 // (n x k) and eigenvalues.
 func FuzzECA(f *testing.F) {
 	seedTopic(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tc := topicFrom(data)
-		var res *topic.Result
+		var res *topic.ECAResult
 		var err error
-		bounded(t, "topic.ECA", topicBudget, tc.units, func() {
-			res, err = topic.ECA(context.Background(), tc.corpus, tc.k, &tc.opts)
+		bounded(t, "topic.LearnECA", topicBudget, tc.units, func() {
+			res, err = topic.LearnECA(context.Background(), tc.corpus, tc.k, &tc.opts)
 		})
 		if err != nil {
 			return
 		}
-		checkTopic(t, res, tc.corpus.VocabSize(), tc.k, false)
+		checkTopic(t, res.Factors, res.Spectral, tc.corpus.VocabSize(), tc.k)
 	})
 }
 
@@ -368,7 +373,7 @@ func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 	x := s.samples(rows, n)
 	dc.x = x
 	mo := moments.Options{Workers: 1 + 2*int(h&1)}
-	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, mo)
+	sm, err := moments.NewSampleMoments(context.Background(), moments.DenseSamples{X: x}, &mo)
 	if err != nil {
 		return dc, err
 	}

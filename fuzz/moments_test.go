@@ -100,7 +100,7 @@ func FuzzReadText(f *testing.F) {
 		var c *moments.Corpus
 		var err error
 		bounded(t, "moments.ReadText", readerBudget, len(a)+len(b), func() {
-			c, err = moments.ReadText(fstest.MapFS{"a": {Data: a}, "b/c": {Data: b}}, opts)
+			c, err = moments.ReadText(fstest.MapFS{"a": {Data: a}, "b/c": {Data: b}}, &opts)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -59,19 +59,19 @@ func FuzzLDAFromUCI(f *testing.F) {
 		mem := pipelineMemory(len(docword))
 		k := 1 + int(kb%8)
 		var c *moments.Corpus
-		var res *topic.Result
+		var res *topic.LDAResult
 		var err error
 		bounded(t, "ReadUCI + LDA", pipelineBudget, len(docword), func() {
 			c, err = moments.ReadUCI(bytes.NewReader(docword), nil, &moments.UCIOptions{MaxMemory: mem})
 			if err != nil {
 				return
 			}
-			res, err = topic.LDA(context.Background(), c, k, 1, &topic.Options{MaxMemory: mem, Passes: moments.Options{Workers: 1}})
+			res, err = topic.LearnLDA(context.Background(), c, k, 1, &topic.Options{MaxMemory: mem, Passes: moments.Options{Workers: 1}})
 		})
 		if err != nil || res == nil {
 			return
 		}
-		checkTopic(t, res, c.VocabSize(), k, true)
+		checkLDA(t, res, c.VocabSize(), k)
 	})
 }
 
@@ -108,7 +108,7 @@ func FuzzDAGFromCSV(f *testing.F) {
 			}
 			mo := moments.Options{Workers: 1, MaxMemory: mem}
 			var sm *moments.SampleMoments
-			sm, err = moments.NewSampleMoments(context.Background(), d, mo)
+			sm, err = moments.NewSampleMoments(context.Background(), d, &mo)
 			if err != nil {
 				return
 			}

@@ -290,10 +290,10 @@ func (s *stageTimer) add(name string, d time.Duration) {
 
 // pass returns opts whose Progress shows the passes over the samples as
 // the stage name through p.
-func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) moments.Options {
+func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) *moments.Options {
 	p(name, 0, 1)
-	opts.Progress = func(done, total int) { p(name, done, total) }
-	return opts
+	opts.Progress = func(_ string, done, total int) { p(name, done, total) }
+	return &opts
 }
 
 // progress returns the linear.Progress that times the stages and, unless

@@ -145,7 +145,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	var corpus *moments.Corpus
 	var rep *moments.TextReport
-	var textOpts moments.TextOptions
+	var textOpts *moments.TextOptions
 	if info.IsDir() {
 		var tok moments.Tokenizer
 		if *tagged {
@@ -188,7 +188,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	start = time.Now()
-	res, err := topic.LDA(ctx, train, *k, *alpha0, opts)
+	res, err := topic.LearnLDA(ctx, train, *k, *alpha0, opts)
 	line.end()
 	if err != nil {
 		if rep != nil {
@@ -204,7 +204,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "moments: warning: %s\n", warn)
 	}
 	if rep != nil {
-		printTextReport(stderr, rep, textOpts)
+		printTextReport(stderr, rep, *textOpts)
 	}
 	learn := time.Since(start)
 	w := res.Whitening
@@ -352,10 +352,11 @@ func wordName(c *moments.Corpus, id int) string {
 	return fmt.Sprintf("w%d", id+1)
 }
 
-// passProgress shows the progress of the passes on line, rewriting it.
-func passProgress(line *progressLine, what string) func(done, total int) {
+// passProgress shows the progress of the passes on line, rewriting it,
+// numbering the passes in the order they come whatever their stage.
+func passProgress(line *progressLine, what string) moments.Progress {
 	pass := 1
-	return func(done, total int) {
+	return func(_ string, done, total int) {
 		line.show(fmt.Sprintf("%s %d: %d/%d documents", what, pass, done, total))
 		if done == total {
 			pass++
@@ -365,7 +366,7 @@ func passProgress(line *progressLine, what string) func(done, total int) {
 
 // writeModelJSON writes alpha, the diagnostics and each topic's top
 // words with their probabilities.
-func writeModelJSON(w io.Writer, c *moments.Corpus, res *topic.Result, top int) error {
+func writeModelJSON(w io.Writer, c *moments.Corpus, res *topic.LDAResult, top int) error {
 	type word struct {
 		Word string  `json:"word"`
 		P    float64 `json:"p"`

@@ -39,7 +39,7 @@ func splitHoldout(c *moments.Corpus, frac float64, seed uint64) (train, held *mo
 
 // refineLDA runs passes of variational EM from the spectral estimate,
 // printing a line per pass on stderr.
-func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.Result, passes, workers int, stderr io.Writer) (*topic.Result, *topic.RefineReport, error) {
+func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.LDAResult, passes, workers int, stderr io.Writer) (*topic.LDAResult, *topic.RefineReport, error) {
 	start := time.Now()
 	opts := &topic.RefineOptions{
 		MaxPasses: passes,
@@ -90,7 +90,7 @@ type quality struct {
 	npmi       float64
 }
 
-func measure(name string, res *topic.Result, train, held *moments.Corpus) quality {
+func measure(name string, res *topic.LDAResult, train, held *moments.Corpus) quality {
 	q := quality{name: name, npmi: eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), train))}
 	q.perplexity = -1
 	if held != nil {
@@ -132,7 +132,7 @@ const ldaInferUsage = `usage: moments lda infer [flags] MODEL CORPUS
 Writes the topic proportions of every document of CORPUS under the model
 in MODEL (a file written by "moments lda -model"): the mean of each
 document's variational posterior given the topics and alpha, as
-topic.Infer computes it. The output is CSV with a header
+topic.Model.Infer computes it. The output is CSV with a header
 doc,topic0,...,topicK-1 (doc is the file's path in a text directory,
 the document's number from 1 in a UCI file), or JSON with -json: an
 array of {"doc": ..., "topics": [...]}. Numbers are written in the
@@ -148,7 +148,7 @@ to the values the model was learned with.
 func runLDAInfer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lda infer", ldaInferUsage)
 	jsonOut := fs.Bool("json", false, "write JSON instead of CSV")
-	iters := fs.Int("iters", 0, "fixed-point iterations per document (0: topic.Infer's default, 50)")
+	iters := fs.Int("iters", 0, "fixed-point iterations per document (0: topic.Model.Infer's default, 50)")
 	outPath := fs.String("o", "", "write to this file instead of standard output")
 	vocab := fs.String("vocab", "", "UCI vocabulary file (default: vocab.X.txt beside docword.X.txt)")
 	tagged := fs.Bool("tagged", false, "text: the files are tagged word/TAG tokens (default: as the model was learned)")
@@ -189,7 +189,7 @@ func runLDAInfer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var corpus *moments.Corpus
 	if info.IsDir() {
 		// Every word the tokenizer yields is kept, to be matched by name.
-		opts := moments.TextOptions{MinWordLen: 1, StopWords: []string{}, MaxMemory: *maxMem}
+		opts := &moments.TextOptions{MinWordLen: 1, StopWords: []string{}, MaxMemory: *maxMem}
 		if *tagged {
 			opts.Tokenizer = moments.Tagged('/')
 		}

@@ -91,7 +91,7 @@ func sameBits(a, b []float64) bool {
 // TestLDAModelInfer learns and saves a model with the CLI, checks that
 // the file holds exactly the model the library learns in process with
 // the same settings, and that lda infer on the training corpus writes
-// exactly the proportions topic.Infer gives, as CSV and as JSON.
+// exactly the proportions topic.Model.Infer gives, as CSV and as JSON.
 func TestLDAModelInfer(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(5, 5))
@@ -122,7 +122,7 @@ func TestLDAModelInfer(t *testing.T) {
 	}
 	read = dropUnused(io.Discard, read) // as the command does
 	train, _ := splitHoldout(read, 0.2, 1)
-	raw, err := topic.LDA(context.Background(), train, 3, 0.3, &topic.Options{Seed: 1})
+	raw, err := topic.LearnLDA(context.Background(), train, 3, 0.3, &topic.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestLDAModelInfer(t *testing.T) {
 			t.Fatalf("row %d names document %q", i, names[i])
 		}
 		if w := want.Infer(read.Doc(i), 0); !sameBits(p, w) {
-			t.Fatalf("document %d: lda infer %v, topic.Infer %v", i+1, p, w)
+			t.Fatalf("document %d: lda infer %v, topic.Model.Infer %v", i+1, p, w)
 		}
 	}
 	jsonPath := filepath.Join(dir, "props.json")

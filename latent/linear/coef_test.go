@@ -230,7 +230,7 @@ func TestCoefficientMatrixSampled(t *testing.T) {
 	truth := canonical(m.A, diagSqrt(dagHiddenSigma(m)))
 	var last float64 = 1
 	for _, n := range []int{5000, 50000} {
-		sm, err := moments.NewSampleMoments(context.Background(), m.Samples(n, 7), moments.Options{})
+		sm, err := moments.NewSampleMoments(context.Background(), m.Samples(n, 7), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,7 +43,7 @@ func (c crossThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, [
 // third cumulant by the robust tensor power method (ECATensor; opts.Method
 // is ignored), S = (W^+)^T V; Part 3 as LearnDAG: C = A^+ S, the causal
 // order and Lambda. The correlated topic model is the case of documents,
-// the views being the tokens (package topic, Correlated). The result's
+// the views being the tokens (LearnCorrelatedTopics). The result's
 // NoiseVar and NoiseThird are nil and Coefficients.DLD is nil. Errors:
 // ErrTooManyFactors if 3k > n, ErrNonFinite, ErrRankDeficient, those of
 // TWMLearn and of triples.

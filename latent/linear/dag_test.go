@@ -131,7 +131,7 @@ func TestLearnObservedBNSampled(t *testing.T) {
 	var last float64 = math.Inf(1)
 	for _, n := range []int{20000, 200000} {
 		src := m.Samples(n, 9)
-		sm, err := moments.NewSampleMoments(context.Background(), src, moments.Options{})
+		sm, err := moments.NewSampleMoments(context.Background(), src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

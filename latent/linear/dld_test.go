@@ -71,7 +71,7 @@ func TestDLDExact(t *testing.T) {
 // bits for any number of workers.
 func TestDLDSearchDeterministic(t *testing.T) {
 	m := synth.RandomDAG(rand.New(rand.NewPCG(2, 1)), 45, 6, 0.3, 0.5, synth.Skewed)
-	sm, err := moments.NewSampleMoments(context.Background(), m.Samples(3000, 1), moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), m.Samples(3000, 1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestDLDSearchDeterministic(t *testing.T) {
 func TestSampleThirdDeterministic(t *testing.T) {
 	m := synth.RandomDAG(rand.New(rand.NewPCG(4, 1)), 12, 3, 0.5, 0.5, synth.Skewed)
 	src := m.Samples(5000, 2)
-	sm, err := moments.NewSampleMoments(context.Background(), src, moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

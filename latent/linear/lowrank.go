@@ -111,8 +111,8 @@ func unitVarianceEig(a *mat.Dense, vals []float64, u *mat.Dense) (*mat.Dense, *m
 // rank-k approximation U diag(vals) U^T (TWMLearn's factor B, the
 // whitening W = U diag(vals)^{-1/2}, the hidden second moment A^+ Pairs
 // A^+^T), and the third moment comes from triples, so with the
-// eigenpairs from svd.TopEigSym on the product with Pairs (package
-// topic, Correlated) no n x n matrix is formed: memory is O(n k) (see
+// eigenpairs from svd.TopEigSym on the product with Pairs
+// (LearnCorrelatedTopics) no n x n matrix is formed: memory is O(n k) (see
 // DAGOptions.CheckMemoryEig). The result equals LearnCrossDAG's on Pairs
 // up to the accuracy of the eigenpairs and, for the hidden second moment,
 // the part of Pairs outside its top k eigenpairs (zero for population

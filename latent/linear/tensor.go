@@ -61,7 +61,7 @@ func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym,
 		y     *mat.Dense
 	}
 	mean := s.Moments.Mean
-	res, err := par.Reduce(ctx, total, size, workers(s.Opts.Workers), s.Opts.Progress,
+	res, err := par.Reduce(ctx, total, size, workers(s.Opts.Workers), par.Stage(s.Opts.Progress, "third moment"),
 		func() *acc {
 			return &acc{t: tensor3.New(k, nil), diag: make([]float64, n), block: mat.Zeros(size, n), y: mat.Zeros(size, k)}
 		},

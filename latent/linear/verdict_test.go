@@ -55,7 +55,7 @@ func learnVerdict(m *synth.DAG, N int, seed uint64) (*DAG, error) {
 		return LearnDAG(context.Background(), m.Sigma(), PsiFunc(m.Psi), k, opts)
 	}
 	src := m.Samples(N, 1000+seed)
-	sm, err := moments.NewSampleMoments(context.Background(), src, moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func learnObservedVerdict(m *synth.DAG, N int) (*ObservedBN, error) {
 		return LearnObservedBN(context.Background(), m.Sigma(), PsiFunc(m.Psi), opts)
 	}
 	src := m.Samples(N, 9)
-	sm, err := moments.NewSampleMoments(context.Background(), src, moments.Options{})
+	sm, err := moments.NewSampleMoments(context.Background(), src, nil)
 	if err != nil {
 		return nil, err
 	}

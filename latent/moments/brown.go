@@ -16,7 +16,7 @@ var brownFile = regexp.MustCompile(`^c[a-r][0-9][0-9]$`)
 // at least five documents. That gives 500 documents and 10453 words.
 // Corpus.Names holds the file names, the keys of cats.txt.
 func ReadBrown(fsys fs.FS) (*Corpus, error) {
-	return ReadText(fsys, TextOptions{
+	return ReadText(fsys, &TextOptions{
 		Tokenizer:  Tagged('/'),
 		MinDocFreq: 5,
 		Include:    brownFile.MatchString,

@@ -132,7 +132,7 @@ func TestReadText(t *testing.T) {
 		"sub/c.txt": {Data: []byte("cat dog mat mat")},
 		"README":    {Data: []byte("not a document: cat cat cat")},
 	}
-	c, err := ReadText(fsys, TextOptions{Include: func(p string) bool { return strings.HasSuffix(p, ".txt") }})
+	c, err := ReadText(fsys, &TextOptions{Include: func(p string) bool { return strings.HasSuffix(p, ".txt") }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,14 +146,14 @@ func TestReadText(t *testing.T) {
 	if d := c.Doc(0); !reflect.DeepEqual(d.Words, []int32{1, 4, 5}) || !reflect.DeepEqual(d.Counts, []uint32{2, 1, 1}) {
 		t.Fatalf("doc a = %+v", d)
 	}
-	c, err = ReadText(fsys, TextOptions{MinDocFreq: 2, Include: func(p string) bool { return p != "README" }})
+	c, err = ReadText(fsys, &TextOptions{MinDocFreq: 2, Include: func(p string) bool { return p != "README" }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"cat", "dog", "mat"}; !reflect.DeepEqual(c.Vocab, want) {
 		t.Fatalf("MinDocFreq 2: vocab %q", c.Vocab)
 	}
-	c, err = ReadText(fsys, TextOptions{MaxVocab: 2, StopWords: []string{}, MinWordLen: 1})
+	c, err = ReadText(fsys, &TextOptions{MaxVocab: 2, StopWords: []string{}, MinWordLen: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestReadText(t *testing.T) {
 	if want := []string{"a", "cat"}; !reflect.DeepEqual(c.Vocab, want) {
 		t.Fatalf("MaxVocab 2: vocab %q", c.Vocab)
 	}
-	if _, err := ReadText(fstest.MapFS{}, TextOptions{}); err != nil {
+	if _, err := ReadText(fstest.MapFS{}, nil); err != nil {
 		t.Fatalf("empty file system: %v", err)
 	}
 }
@@ -234,7 +234,7 @@ func TestReadersBOM(t *testing.T) {
 		t.Fatalf("ReadUCI: %v %+v", err, c)
 	}
 	fsys := fstest.MapFS{"a.txt": {Data: []byte("\ufeffcats sat")}}
-	c, err = ReadText(fsys, TextOptions{Tokenizer: func(b []byte, f func([]byte)) {
+	c, err = ReadText(fsys, &TextOptions{Tokenizer: func(b []byte, f func([]byte)) {
 		for _, w := range bytes.Fields(b) {
 			f(w)
 		}

@@ -9,7 +9,8 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// Variant selects the moments of SPEC.md section 1.1 a learner uses.
+// Variant selects the moments a learner uses (see the package
+// documentation for their formulas).
 type Variant uint8
 
 const (
@@ -150,10 +151,10 @@ func (a *PairsAccumulator) Finalize() (*mat.Dense, int) {
 
 func (a *PairsAccumulator) reset() { a.sum.Zero(); clear(a.v); a.docs = 0 }
 
-// DocMoments are the moments of a corpus for the learners of SPEC.md
-// section 2, computed in passes over a Source that never form a
-// vocabulary-sized matrix: M1 at construction, and products of Pairs
-// with thin matrices on demand.
+// DocMoments are the moments of a corpus for the spectral learners,
+// computed in passes over a Source that never form a vocabulary-sized
+// matrix: M1 at construction, and on demand the products of Pairs with
+// thin matrices and the whitened third moment.
 type DocMoments struct {
 	// M1 is the estimate of E[x1]; Docs1 the number of documents (with
 	// at least one token) it averages.
@@ -171,18 +172,21 @@ type DocMoments struct {
 }
 
 // NewDocMoments makes the first pass over src (M1). alpha0 is used by
-// the LDA variant only and must then be positive.
-func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 float64, opts Options) (*DocMoments, error) {
+// the LDA variant only and must then be positive. opts nil means the
+// defaults; the moments keep a copy of it for their later passes. ctx
+// must not be nil; every pass stops with ctx.Err() once ctx is done.
+func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 float64, opts *Options) (*DocMoments, error) {
+	o := opts.resolve()
 	if variant == LDA && !(alpha0 > 0) {
 		return nil, fmt.Errorf("moments: NewDocMoments: the LDA variant needs alpha0 > 0, got %v", alpha0)
 	}
 	n := src.VocabSize()
 	total := src.NumDocs()
-	if err := opts.check(fmt.Sprintf("the first moment of a vocabulary of %d words", n),
-		size.Scale(opts.accs(total, chunkSize(total)), size.Float64s(n+1))); err != nil {
+	if err := o.check(fmt.Sprintf("the first moment of a vocabulary of %d words", n),
+		size.Scale(o.accs(total, chunkSize(total)), size.Float64s(n+1))); err != nil {
 		return nil, fmt.Errorf("moments: NewDocMoments: %w", err)
 	}
-	acc, err := reduce(ctx, src.NumDocs(), opts,
+	acc, err := reduce(ctx, "mean", src.NumDocs(), o,
 		func() *MeanAccumulator { return NewMeanAccumulator(n) },
 		func(a *MeanAccumulator, lo, hi int) { src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
 		(*MeanAccumulator).Merge, (*MeanAccumulator).reset)
@@ -193,7 +197,7 @@ func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 floa
 	if docs == 0 {
 		return nil, fmt.Errorf("moments: NewDocMoments: no document has a token")
 	}
-	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: opts}, nil
+	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: o}, nil
 }
 
 // M1Coef returns c in Pairs = E[x1 x2^T] - c M1 M1^T: 0 (Raw), 1
@@ -210,6 +214,7 @@ func (m *DocMoments) M1Coef() float64 {
 
 // PairsTimes returns Pairs X for the variant, with one pass over the
 // documents: E[x1 x2^T] X from the sparse counts, minus c M1 (M1^T X).
+// ctx must not be nil.
 func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	n, k := x.Dims()
 	if n != len(m.M1) {
@@ -221,7 +226,7 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 		m.opts.docPassNeed(m.src, m.NNZ, n, size.Float64s(n, k+1), size.Float64s(n, k))); err != nil {
 		return nil, fmt.Errorf("moments: PairsTimes: %w", err)
 	}
-	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
+	acc, err := reduceSized(ctx, "pairs", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *PairsAccumulator { return NewPairsAccumulator(x) },
 		func(a *PairsAccumulator, lo, hi int) { m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
 		(*PairsAccumulator).Merge, (*PairsAccumulator).reset)

@@ -35,7 +35,7 @@ func ExampleReadText() {
 		"one.txt": {Data: []byte("The cat sat on the mat.")},
 		"two.txt": {Data: []byte("A cat and a dog.")},
 	}
-	c, err := moments.ReadText(fsys, moments.TextOptions{})
+	c, err := moments.ReadText(fsys, nil)
 	if err != nil {
 		panic(err)
 	}

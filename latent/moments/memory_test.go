@@ -58,17 +58,17 @@ func TestReadTextMemory(t *testing.T) {
 		"a.txt": {Data: []byte(strings.Repeat("alpha beta gamma ", 100))},
 		"b.txt": {Data: []byte(strings.Repeat("delta epsilon ", 1000))},
 	}
-	if _, err := ReadText(fsys, TextOptions{}); err != nil {
+	if _, err := ReadText(fsys, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadText(fsys, TextOptions{MaxMemory: 5000})
+	_, err := ReadText(fsys, &TextOptions{MaxMemory: 5000})
 	if !errors.Is(err, mat.ErrTooLarge) || !strings.Contains(err.Error(), "b.txt") {
 		t.Errorf("5000 bytes for a file of 14000: %v, want ErrTooLarge naming b.txt", err)
 	}
 }
 
-// TestSampleMomentsMemory: 3 samples of 12 000 variables (the CSV of
-// issue 14 behind "moments dag": 4.6 GB and counting) are refused under
+// TestSampleMomentsMemory: 3 samples of 12 000 variables (a CSV that
+// would make "moments dag" allocate gigabytes) are refused under
 // 1 GiB before Sigma (1.15 GB) is allocated; the passes over documents
 // count their vocabulary-sized accumulators likewise.
 func TestSampleMomentsMemory(t *testing.T) {
@@ -79,7 +79,7 @@ func TestSampleMomentsMemory(t *testing.T) {
 	}
 	var err error
 	used := allocated(func() {
-		_, err = NewSampleMoments(context.Background(), DenseSamples{x}, Options{MaxMemory: 1 << 30})
+		_, err = NewSampleMoments(context.Background(), DenseSamples{x}, &Options{MaxMemory: 1 << 30})
 	})
 	var me *mat.MemoryError
 	if !errors.As(err, &me) || me.Need < 12000*12000*8 {
@@ -99,10 +99,10 @@ func TestSampleMomentsMemory(t *testing.T) {
 	}
 	c := b.Corpus()
 	ctx := context.Background()
-	if _, err := NewDocMoments(ctx, c, Raw, 0, Options{MaxMemory: 1 << 20}); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := NewDocMoments(ctx, c, Raw, 0, &Options{MaxMemory: 1 << 20}); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("M1 of 10^6 words under 1 MiB: %v, want ErrTooLarge", err)
 	}
-	dm, err := NewDocMoments(ctx, c, Raw, 0, Options{MaxMemory: 64 << 20, Workers: 1})
+	dm, err := NewDocMoments(ctx, c, Raw, 0, &Options{MaxMemory: 64 << 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

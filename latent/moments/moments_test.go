@@ -43,7 +43,10 @@ func TestReduceWorkers(t *testing.T) {
 	var firstM1 []float64
 	for _, w := range []int{1, 2, 3, 8, 5} {
 		var calls, last int
-		m, err := NewDocMoments(context.Background(), c, LDA, 0.7, Options{Workers: w, Progress: func(done, total int) {
+		m, err := NewDocMoments(context.Background(), c, LDA, 0.7, &Options{Workers: w, Progress: func(stage string, done, total int) {
+			if stage != "mean" && stage != "pairs" {
+				t.Fatalf("progress reports stage %q, want \"mean\" (NewDocMoments) or \"pairs\" (PairsTimes)", stage)
+			}
 			calls++
 			if last == total {
 				last = 0 // a new pass starts
@@ -78,7 +81,7 @@ func TestReduceWorkers(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewDocMoments(ctx, c, Raw, 0, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := NewDocMoments(ctx, c, Raw, 0, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled pass: %v", err)
 	}
 }
@@ -174,7 +177,7 @@ func TestPairsVariants(t *testing.T) {
 		m1[i] /= float64(d1)
 	}
 	for _, v := range []Variant{Raw, Central, LDA} {
-		m, err := NewDocMoments(context.Background(), c, v, 2.5, Options{})
+		m, err := NewDocMoments(context.Background(), c, v, 2.5, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +198,7 @@ func TestPairsVariants(t *testing.T) {
 			t.Fatalf("%v: Pairs X differs from the dense reference", v)
 		}
 	}
-	if _, err := NewDocMoments(context.Background(), c, LDA, 0, Options{}); err == nil {
+	if _, err := NewDocMoments(context.Background(), c, LDA, 0, nil); err == nil {
 		t.Fatal("LDA with alpha0 = 0 accepted")
 	}
 }
@@ -243,7 +246,7 @@ func TestSampleMoments(t *testing.T) {
 	}
 	var first []*mat.Dense
 	for _, w := range []int{1, 3, 4} {
-		m, err := NewSampleMoments(context.Background(), DenseSamples{x}, Options{Workers: w})
+		m, err := NewSampleMoments(context.Background(), DenseSamples{x}, &Options{Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +270,7 @@ func TestSampleMoments(t *testing.T) {
 		}
 	}
 	x.Set(17, 3, math.NaN())
-	if _, err := NewSampleMoments(context.Background(), DenseSamples{x}, Options{}); !errors.Is(err, ErrNonFinite) {
+	if _, err := NewSampleMoments(context.Background(), DenseSamples{x}, nil); !errors.Is(err, ErrNotFinite) {
 		t.Fatalf("NaN sample: %v", err)
 	}
 }

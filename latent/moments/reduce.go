@@ -9,22 +9,36 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// Options controls a pass over the data. The zero value uses GOMAXPROCS
-// goroutines and no progress reports.
+// Options controls the passes over the data. Functions take a *Options,
+// nil meaning the zero value: GOMAXPROCS goroutines, no progress reports
+// and the default memory limit. Learners nest an Options by value in
+// their own options (topic.Options.Passes, for one), where the zero
+// value means the same.
 type Options struct {
 	// Workers bounds the goroutines of a pass; 0 means GOMAXPROCS.
 	// Results never depend on it.
 	Workers int
-	// Progress, if not nil, is called after each chunk with the number
-	// of items (documents or samples) done and the total. Calls may come
-	// from several goroutines, but never two at once.
-	Progress func(done, total int)
+	// Progress, if not nil, is called after each chunk of a pass with
+	// the pass's stage and the number of items (documents or samples)
+	// done of the total. The stages are "mean" (the pass of
+	// NewDocMoments and the first of NewSampleMoments), "covariance" (the
+	// second of NewSampleMoments), "pairs" (PairsTimes), "triples"
+	// (WhitenedTriples) and "psi" (SampleMoments.Psi).
+	Progress Progress
 	// MaxMemory bounds (in bytes) what a pass may allocate for its
 	// accumulators and results; a pass that would need more returns a
 	// *mat.MemoryError (matching mat.ErrTooLarge) before it allocates.
 	// 0 means mat.DefaultMaxMemory (4 GiB), negative no limit. See the
 	// package documentation.
 	MaxMemory int64
+}
+
+// resolve returns *o, or the zero Options for a nil o.
+func (o *Options) resolve() Options {
+	if o == nil {
+		return Options{}
+	}
+	return *o
 }
 
 // accs returns how many accumulators a pass over total items in chunks
@@ -66,15 +80,16 @@ func wideChunk(total, nnz, n int) int {
 	return max(chunkSize(total), (total+chunks-1)/chunks)
 }
 
-// reduce runs par.Reduce with chunks of chunkSize(total) items: the
-// result is the same bits for any number of workers.
-func reduce[A any](ctx context.Context, total int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
-	return reduceSized(ctx, total, chunkSize(total), opts, newAcc, work, merge, reset)
+// reduce runs par.Reduce with chunks of chunkSize(total) items, reporting
+// progress as stage: the result is the same bits for any number of
+// workers.
+func reduce[A any](ctx context.Context, stage string, total int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
+	return reduceSized(ctx, stage, total, chunkSize(total), opts, newAcc, work, merge, reset)
 }
 
 // reduceSized is reduce with chunks of size items.
-func reduceSized[A any](ctx context.Context, total, size int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
-	return par.Reduce(ctx, total, size, opts.workers(), opts.Progress, newAcc, work, merge, reset)
+func reduceSized[A any](ctx context.Context, stage string, total, size int, opts Options, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
+	return par.Reduce(ctx, total, size, opts.workers(), par.Stage(opts.Progress, stage), newAcc, work, merge, reset)
 }
 
 // docPassNeed returns the bytes of a pass over the documents of src

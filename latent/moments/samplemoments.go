@@ -10,9 +10,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// SampleMoments are the second moments of single-view samples (SPEC.md
-// section 1.2), centred by the sample mean: Sigma = (1/N) sum (x - mean)
-// (x - mean)^T.
+// SampleMoments are the second moments of single-view samples, centred
+// by the sample mean: Sigma = (1/N) sum (x - mean) (x - mean)^T. N, Mean
+// and Sigma are the number of samples, their mean and Sigma.
 type SampleMoments struct {
 	N     int
 	Mean  []float64
@@ -32,7 +32,10 @@ type blockAcc struct {
 }
 
 // NewSampleMoments makes two passes over src: the mean, then Sigma.
-func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMoments, error) {
+// opts nil means the defaults; the moments keep a copy of it for Psi.
+// ctx must not be nil; the passes stop with ctx.Err() once it is done.
+func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleMoments, error) {
+	o := opts.resolve()
 	total, d := src.NumSamples(), src.Dim()
 	if total == 0 {
 		return nil, fmt.Errorf("moments: NewSampleMoments: no samples")
@@ -40,9 +43,9 @@ func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMo
 	size := chunkSize(total)
 	// Each accumulator holds a block of samples and the d x d sum; each
 	// worker forms one Gram matrix at a time.
-	need := memsize.Add(memsize.Scale(opts.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Float64s(d, d), memsize.Float64s(d))),
-		memsize.Scale(opts.workers(), memsize.Float64s(d, d)))
-	if err := opts.check(fmt.Sprintf("the moments of %d variables", d), need); err != nil {
+	need := memsize.Add(memsize.Scale(o.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Float64s(d, d), memsize.Float64s(d))),
+		memsize.Scale(o.workers(), memsize.Float64s(d, d)))
+	if err := o.check(fmt.Sprintf("the moments of %d variables", d), need); err != nil {
 		return nil, fmt.Errorf("moments: NewSampleMoments: %w", err)
 	}
 	newBlock := func() *blockAcc {
@@ -53,7 +56,7 @@ func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMo
 		src.Block(lo, hi, b)
 		return b
 	}
-	meanAcc, err := reduce(ctx, total, opts, newBlock,
+	meanAcc, err := reduce(ctx, "mean", total, o, newBlock,
 		func(a *blockAcc, lo, hi int) {
 			b := load(a, lo, hi)
 			for i := 0; i < hi-lo; i++ {
@@ -72,7 +75,7 @@ func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMo
 		return nil, fmt.Errorf("moments: NewSampleMoments: %w", err)
 	}
 
-	covAcc, err := reduce(ctx, total, opts,
+	covAcc, err := reduce(ctx, "covariance", total, o,
 		func() *blockAcc { a := newBlock(); a.sum = mat.Zeros(d, d); return a },
 		func(a *blockAcc, lo, hi int) {
 			b := load(a, lo, hi)
@@ -88,11 +91,12 @@ func NewSampleMoments(ctx context.Context, src Samples, opts Options) (*SampleMo
 	}
 	sigma := covAcc.sum
 	sigma.Scale(1/float64(total), sigma)
-	return &SampleMoments{N: total, Mean: mean, Sigma: sigma, src: src, opts: opts}, nil
+	return &SampleMoments{N: total, Mean: mean, Sigma: sigma, src: src, opts: o}, nil
 }
 
 // Psi returns Psi(zeta) = (1/N) sum (x - mean)(x - mean)^T <zeta, x - mean>
 // for each column zeta of zetas (d x m), with one pass over the samples.
+// ctx must not be nil.
 func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, error) {
 	d := len(s.Mean)
 	if r, _ := zetas.Dims(); r != d {
@@ -108,7 +112,7 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 	if err := s.opts.check(fmt.Sprintf("the third-moment slices of %d variables", d), need); err != nil {
 		return nil, fmt.Errorf("moments: Psi: %w", err)
 	}
-	acc, err := reduce(ctx, total, s.opts,
+	acc, err := reduce(ctx, "psi", total, s.opts,
 		func() *blockAcc {
 			a := &blockAcc{block: mat.Zeros(size, d)}
 			for j := 0; j < m; j++ {
@@ -161,13 +165,13 @@ func center(b *mat.Dense, mean []float64) {
 	}
 }
 
-// ErrNonFinite reports NaN or Inf in the data.
-var ErrNonFinite = errors.New("data holds NaN or Inf")
+// ErrNotFinite reports NaN or Inf in the data.
+var ErrNotFinite = errors.New("data holds NaN or Inf")
 
 func checkFinite(x []float64) error {
 	for i, v := range x {
 		if v-v != 0 {
-			return fmt.Errorf("%w (coordinate %d of the mean is %v)", ErrNonFinite, i, v)
+			return fmt.Errorf("%w (coordinate %d of the mean is %v)", ErrNotFinite, i, v)
 		}
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 )
 
 // Samples is a collection of real-valued observations x in R^Dim() (the
-// single-view data of SPEC.md section 1.2) that can be read repeatedly,
+// single-view data of the linear learners) that can be read repeatedly,
 // in any range, from several goroutines at once. A generator can
 // implement it by drawing sample i from a random stream of its own, so
 // that millions of samples need never be stored.

@@ -142,11 +142,12 @@ var stopwordsEn string
 // words, the list scikit-learn uses), in alphabetical order.
 func EnglishStopWords() []string { return strings.Fields(stopwordsEn) }
 
-// TextOptions controls how ReadText turns files into documents. The zero
-// value reads every file, splits it with Words, keeps words of at least
-// three letters that are not English stop words, in at least one
-// document, without a limit on the vocabulary, and keeps every document
-// as it is: the rules for real text (RealText) are off.
+// TextOptions controls how ReadText turns files into documents. A nil
+// *TextOptions means the zero value, which reads every file, splits it
+// with Words, keeps words of at least three letters that are not English
+// stop words, in at least one document, without a limit on the
+// vocabulary, and keeps every document as it is: the rules for real text
+// (RealText) are off.
 type TextOptions struct {
 	// Tokenizer splits a file into tokens; nil means Words.
 	Tokenizer Tokenizer
@@ -226,8 +227,8 @@ type TextOptions struct {
 // (MinLenFrac 0.05).
 // Very long documents need no rule: the moments weigh every document
 // alike, however long.
-func RealText(tok Tokenizer) TextOptions {
-	return TextOptions{
+func RealText(tok Tokenizer) *TextOptions {
+	return &TextOptions{
 		Tokenizer:      tok,
 		MinDocFreq:     2,
 		MaxDocFrac:     0.5,
@@ -258,13 +259,14 @@ type TextReport struct {
 }
 
 // ReadText reads every regular file of fsys (in the lexical order of
-// fs.WalkDir) that opts.Include accepts as one document. The vocabulary
-// is sorted alphabetically; Corpus.Names holds the file paths. Words are
-// filtered by length and stop list before document frequencies are
-// counted. A document may end up empty unless MinDocWords drops it. A
-// UTF-8 byte order mark at the start of a file is skipped. See
-// ReadTextReport for the order of the rules.
-func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
+// fs.WalkDir) that opts.Include accepts as one document; nil opts means
+// the zero TextOptions. The vocabulary is sorted alphabetically;
+// Corpus.Names holds the file paths. Words are filtered by length and
+// stop list before document frequencies are counted. A document may end
+// up empty unless MinDocWords drops it. A UTF-8 byte order mark at the
+// start of a file is skipped. See ReadTextReport for the order of the
+// rules.
+func ReadText(fsys fs.FS, opts *TextOptions) (*Corpus, error) {
 	c, _, err := ReadTextReport(fsys, opts)
 	return c, err
 }
@@ -276,17 +278,45 @@ func ReadText(fsys fs.FS, opts TextOptions) (*Corpus, error) {
 // kept so far) and MaxVocab to the vocabulary; then, to each document's
 // counts of the words kept, DropRepetitive, MaxWordShare and MinLenFrac
 // (the median over the documents DropRepetitive keeps).
-func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) {
+func ReadTextReport(fsys fs.FS, opts *TextOptions) (*Corpus, *TextReport, error) {
+	var o TextOptions
+	if opts != nil {
+		o = *opts
+	}
 	rep := &TextReport{}
-	tok := opts.Tokenizer
+	raw, err := readTextDocs(fsys, &o, rep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("moments: ReadText: %w", err)
+	}
+	newID, vocab := raw.vocabulary(&o, rep)
+	c, err := raw.corpus(newID, vocab, &o, rep)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, rep, nil
+}
+
+// rawText is what the first pass of ReadText reads: the documents over
+// the words as they come (ids in the order of first occurrence, words
+// the inverse of ids), with their file names.
+type rawText struct {
+	ids   map[string]int32
+	names []string
+	docs  []Doc
+}
+
+// tokenRules returns the tokenizer, the least word length and the stop
+// words of o, with the defaults of TextOptions.
+func tokenRules(o *TextOptions) (Tokenizer, int, map[string]bool) {
+	tok := o.Tokenizer
 	if tok == nil {
 		tok = Words
 	}
-	minLen := opts.MinWordLen
+	minLen := o.MinWordLen
 	if minLen <= 0 {
 		minLen = 3
 	}
-	stop := opts.StopWords
+	stop := o.StopWords
 	if stop == nil {
 		stop = EnglishStopWords()
 	}
@@ -294,13 +324,17 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 	for _, w := range stop {
 		stopSet[strings.ToLower(w)] = true
 	}
+	return tok, minLen, stopSet
+}
 
-	// First pass: intern the words of every document, counting them in a
-	// dense array indexed by word id, with the ids a document touches
-	// kept in a list.
-	ids := make(map[string]int32)
-	var names []string
-	var docs []Doc
+// readTextDocs is the first pass of ReadText: it reads the files, applies
+// the file rules (SkipBinary, StripMarkup), the token rules and
+// MinDocWords, and interns the words of every document kept, counting
+// them in a dense array indexed by word id, with the ids a document
+// touches kept in a list. It checks the memory rule before each file.
+func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error) {
+	tok, minLen, stopSet := tokenRules(o)
+	raw := &rawText{ids: make(map[string]int32)}
 	var count []uint32
 	var touched []int32
 	var held int64 // bytes of ids, names and docs, estimated
@@ -308,15 +342,15 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() || (opts.Include != nil && !opts.Include(path)) {
+		if !d.Type().IsRegular() || (o.Include != nil && !o.Include(path)) {
 			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d files read and %s", len(docs), path),
-			memsize.Add(memsize.Scale(2, held), memsize.Mul(4, len(count)), info.Size()), opts.MaxMemory); err != nil {
+		if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d files read and %s", len(raw.docs), path),
+			memsize.Add(memsize.Scale(2, held), memsize.Mul(4, len(count)), info.Size()), o.MaxMemory); err != nil {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, path)
@@ -325,27 +359,27 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 		}
 		data = csvscan.TrimBOM(data)
 		rep.Files++
-		if opts.SkipBinary && bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		if o.SkipBinary && bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			rep.Binary = append(rep.Binary, path)
 			return nil
 		}
-		if opts.StripMarkup {
+		if o.StripMarkup {
 			data = stripMarkup(data)
 		}
-		words0 := len(ids)
+		words0 := len(raw.ids)
 		touched = touched[:0]
 		tok(data, func(t []byte) {
 			if utf8.RuneCount(t) < minLen {
 				return
 			}
-			id, ok := ids[string(t)]
+			id, ok := raw.ids[string(t)]
 			if !ok {
 				w := string(t)
 				if stopSet[w] {
 					return
 				}
-				id = int32(len(ids))
-				ids[w] = id
+				id = int32(len(raw.ids))
+				raw.ids[w] = id
 				count = append(count, 0)
 			}
 			if count[id] == 0 {
@@ -353,7 +387,7 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 			}
 			count[id]++
 		})
-		if len(touched) < opts.MinDocWords {
+		if len(touched) < o.MinDocWords {
 			for _, id := range touched {
 				count[id] = 0
 			}
@@ -365,31 +399,37 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 			doc.Words[j], doc.Counts[j] = id, count[id]
 			count[id] = 0
 		}
-		names = append(names, path)
-		docs = append(docs, doc)
+		raw.names = append(raw.names, path)
+		raw.docs = append(raw.docs, doc)
 		// A word costs its map entry and string; a document its path,
 		// two slice headers and 8 bytes a distinct word.
-		held = memsize.Add(held, memsize.Mul(len(ids)-words0, 64), memsize.Mul(len(touched), 8), memsize.Mul(len(path)+64, 1))
+		held = memsize.Add(held, memsize.Mul(len(raw.ids)-words0, 64), memsize.Mul(len(touched), 8), memsize.Mul(len(path)+64, 1))
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("moments: ReadText: %w", err)
+		return nil, err
 	}
+	return raw, nil
+}
 
-	// Keep the words frequent enough, then map them to alphabetical ids.
-	df := make([]int, len(ids))
-	for _, d := range docs {
+// vocabulary applies the vocabulary rules (MinDocFreq, MaxDocFrac,
+// MaxVocab) to the words of raw and returns the words kept in
+// alphabetical order with the map from raw's ids to their new ids (-1
+// for a word dropped).
+func (raw *rawText) vocabulary(o *TextOptions, rep *TextReport) (newID []int32, vocab []string) {
+	df := make([]int, len(raw.ids))
+	for _, d := range raw.docs {
 		for _, id := range d.Words {
 			df[id]++
 		}
 	}
-	minDF := max(opts.MinDocFreq, 1)
-	maxDF := len(docs)
-	if opts.MaxDocFrac > 0 && len(docs) >= 20 {
-		maxDF = int(math.Floor(opts.MaxDocFrac * float64(len(docs))))
+	minDF := max(o.MinDocFreq, 1)
+	maxDF := len(raw.docs)
+	if o.MaxDocFrac > 0 && len(raw.docs) >= 20 {
+		maxDF = int(math.Floor(o.MaxDocFrac * float64(len(raw.docs))))
 	}
-	words := make([]string, len(ids))
-	for w, id := range ids {
+	words := make([]string, len(raw.ids))
+	for w, id := range raw.ids {
 		words[id] = w
 	}
 	var kept []int32
@@ -407,32 +447,37 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 			kept = append(kept, int32(id))
 		}
 	}
-	if opts.MaxVocab > 0 && len(kept) > opts.MaxVocab {
+	if o.MaxVocab > 0 && len(kept) > o.MaxVocab {
 		slices.SortFunc(kept, func(a, b int32) int {
 			if df[a] != df[b] {
 				return df[b] - df[a]
 			}
 			return strings.Compare(words[a], words[b])
 		})
-		rep.OverVocab = len(kept) - opts.MaxVocab
-		kept = kept[:opts.MaxVocab]
+		rep.OverVocab = len(kept) - o.MaxVocab
+		kept = kept[:o.MaxVocab]
 	}
 	slices.SortFunc(kept, func(a, b int32) int { return strings.Compare(words[a], words[b]) })
-	newID := make([]int32, len(ids))
+	newID = make([]int32, len(raw.ids))
 	for i := range newID {
 		newID[i] = -1
 	}
-	vocab := make([]string, len(kept))
+	vocab = make([]string, len(kept))
 	for i, id := range kept {
 		newID[id] = int32(i)
 		vocab[i] = words[id]
 	}
+	return newID, vocab
+}
 
-	// The documents over the vocabulary, with the document rules.
-	keep := make([]Doc, 0, len(docs))
-	keptNames := make([]string, 0, len(docs))
+// corpus renumbers the documents of raw over the vocabulary (newID,
+// vocab) and applies the document rules (DropRepetitive, MaxWordShare,
+// MinLenFrac) to build the corpus.
+func (raw *rawText) corpus(newID []int32, vocab []string, o *TextOptions, rep *TextReport) (*Corpus, error) {
+	keep := make([]Doc, 0, len(raw.docs))
+	keptNames := make([]string, 0, len(raw.docs))
 	var lens []int
-	for i, d := range docs {
+	for i, d := range raw.docs {
 		var ws []int32
 		var cs []uint32
 		l := 0
@@ -443,11 +488,11 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 				l += int(d.Counts[j])
 			}
 		}
-		if opts.DropRepetitive && l > 0 && float64(len(ws)) < math.Sqrt(float64(l)) {
-			rep.Repetitive = append(rep.Repetitive, names[i])
+		if o.DropRepetitive && l > 0 && float64(len(ws)) < math.Sqrt(float64(l)) {
+			rep.Repetitive = append(rep.Repetitive, raw.names[i])
 			continue
 		}
-		if s := opts.MaxWordShare; s > 0 && s < 1 {
+		if s := o.MaxWordShare; s > 0 && s < 1 {
 			if removed := capCounts(cs, s/(1-s)); removed > 0 {
 				rep.Capped++
 				rep.CappedTokens += removed
@@ -455,14 +500,14 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 		}
 		dd := Doc{Words: ws, Counts: cs}
 		keep = append(keep, dd)
-		keptNames = append(keptNames, names[i])
+		keptNames = append(keptNames, raw.names[i])
 		lens = append(lens, dd.Len())
 	}
 	minTokens := 0
-	if opts.MinLenFrac > 0 && len(lens) > 0 {
+	if o.MinLenFrac > 0 && len(lens) > 0 {
 		sorted := slices.Clone(lens)
 		slices.Sort(sorted)
-		minTokens = int(math.Ceil(opts.MinLenFrac * float64(sorted[len(sorted)/2])))
+		minTokens = int(math.Ceil(o.MinLenFrac * float64(sorted[len(sorted)/2])))
 	}
 	var b Builder
 	b.SetVocabSize(len(vocab))
@@ -473,7 +518,7 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 			continue
 		}
 		if err := b.Add(d.Words, d.Counts); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		outNames = append(outNames, keptNames[i])
 	}
@@ -481,7 +526,7 @@ func ReadTextReport(fsys fs.FS, opts TextOptions) (*Corpus, *TextReport, error) 
 	c.vocabSize = len(vocab)
 	c.Vocab = vocab
 	c.Names = outNames
-	return c, rep, nil
+	return c, nil
 }
 
 // capCounts caps each count at max(2, ratio * (the sum of the others)),

@@ -11,7 +11,8 @@ import (
 )
 
 // TriplesAccumulator sums, for a fixed whitening W (n x k), the pieces of
-// the whitened third moment Triples(W, W, W) of SPEC.md 1.1 over the
+// the whitened third moment Triples(W, W, W) (see the package
+// documentation) over the
 // documents with l >= 3 tokens, with a_d = 1/(l(l-1)(l-2)) and
 // y = W^T c:
 //
@@ -129,12 +130,12 @@ func (a *TriplesAccumulator) Finalize() (triples *tensor3.Sym, pairs *mat.Dense,
 }
 
 // WhitenedTriples returns the whitened third moment Triples(W, W, W) of
-// the variant (SPEC.md 1.1), a k x k x k symmetric tensor, with one pass
+// the variant (see the package documentation), a k x k x k symmetric tensor, with one pass
 // over the documents that never forms anything vocabulary-sized beyond
 // n x k: for the raw variant E[x1(x)x2(x)x3](W, W, W); for Central and LDA
 // that minus c2 times the three placements of P(x)m plus c3 m(x)m(x)m,
 // with m = W^T M1, P = W^T E[x1 x2^T] W, and (c2, c3) = (1, 2) or
-// (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))).
+// (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))). ctx must not be nil.
 func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor3.Sym, error) {
 	n, k := w.Dims()
 	if n != len(m.M1) {
@@ -148,7 +149,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 		m.opts.docPassNeed(m.src, m.NNZ, n, perAcc, size.Scale(8, size.Packed3(k)))); err != nil {
 		return nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
 	}
-	acc, err := reduceSized(ctx, m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
+	acc, err := reduceSized(ctx, "triples", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },
 		func(a *TriplesAccumulator, lo, hi int) {
 			m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) })

@@ -181,7 +181,7 @@ func TestTriplesVariants(t *testing.T) {
 			}
 		}
 		want := whiten3(ref, n, w)
-		dm, err := NewDocMoments(context.Background(), c, v, a0, Options{})
+		dm, err := NewDocMoments(context.Background(), c, v, a0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestTriplesWorkers(t *testing.T) {
 	w := randDense(r, 200, 6)
 	var first *tensor3.Sym
 	for _, workers := range []int{1, 2, 5, 8} {
-		dm, err := NewDocMoments(context.Background(), c, LDA, 1, Options{Workers: workers})
+		dm, err := NewDocMoments(context.Background(), c, LDA, 1, &Options{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}

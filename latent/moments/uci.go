@@ -37,15 +37,68 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	}
 	sc := bufio.NewScanner(docword)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	var header [3]int
+	header, line, err := readUCIHeader(sc)
+	if err != nil {
+		return nil, err
+	}
+	nd, nw, nnz := header[0], header[1], header[2]
+	if nd > 1<<31-1 || nw > 1<<31-1 {
+		return nil, fmt.Errorf("moments: ReadUCI: %d documents and %d words are more than this reader supports", nd, nw)
+	}
+	entries, err := readUCIEntries(sc, line, nd, nw, nnz)
+	if err != nil {
+		return nil, err
+	}
+	// A header that announces vastly more documents or words than the
+	// entries can use is corrupt, and would only make us allocate
+	// gigabytes for it: allow up to maxEmpty documents and words beyond
+	// the number of entries.
+	const maxEmpty = 1 << 24
+	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
+		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
+	}
+	// The entries read, and the corpus: ptr (nd+1 ints), words and
+	// counts (4 bytes each per entry).
+	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(uciEntry{}))+8), memsize.Mul(nd+1, 8))
+	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
+	}
+	c, err := uciCorpus(entries, nd, nw)
+	if err != nil {
+		return nil, err
+	}
+	if vocab != nil {
+		names, err := readLines(vocab)
+		if err != nil {
+			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
+		}
+		if len(names) != nw {
+			return nil, fmt.Errorf("moments: ReadUCI: vocabulary has %d words, the header announces %d", len(names), nw)
+		}
+		c.Vocab = names
+	}
+	return c, nil
+}
+
+// uciEntry is one "docID wordID count" line of a UCI file, ids 0-based,
+// with its line number for the error about a repeated pair.
+type uciEntry struct {
+	doc, word int32
+	count     uint32
+	line      int
+}
+
+// readUCIHeader reads the three header values D, W and NNZ of a UCI
+// file, one a line (blank lines skipped), and returns them with the
+// number of lines read.
+func readUCIHeader(sc *bufio.Scanner) (header [3]int, line int, err error) {
 	for h := range header {
 		for {
 			if !sc.Scan() {
 				if err := sc.Err(); err != nil {
-					return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+					return header, line, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
 				}
-				return nil, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
+				return header, line, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
 			}
 			line++
 			b := sc.Bytes()
@@ -55,24 +108,22 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			if f := bytes.TrimSpace(b); len(f) > 0 {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
-					return nil, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
+					return header, line, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
 				}
 				header[h] = v
 				break
 			}
 		}
 	}
-	nd, nw, nnz := header[0], header[1], header[2]
-	if nd > 1<<31-1 || nw > 1<<31-1 {
-		return nil, fmt.Errorf("moments: ReadUCI: %d documents and %d words are more than this reader supports", nd, nw)
-	}
-	type entry struct {
-		doc, word int32
-		count     uint32
-		line      int
-	}
-	// The entries grow with the data read, not with the header's NNZ.
-	entries := make([]entry, 0, min(nnz, 1<<16))
+	return header, line, nil
+}
+
+// readUCIEntries reads the entries that follow the header (line lines
+// read so far) for nd documents, nw words and nnz entries, checking each
+// line's fields and ids and the number of entries. What it holds grows
+// with the entries read, not with the header's NNZ.
+func readUCIEntries(sc *bufio.Scanner, line, nd, nw, nnz int) ([]uciEntry, error) {
+	entries := make([]uciEntry, 0, min(nnz, 1<<16))
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
@@ -112,7 +163,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 		if len(entries) == nnz {
 			return nil, fmt.Errorf("moments: ReadUCI: line %d: more entries than the %d the header announces", line, nnz)
 		}
-		entries = append(entries, entry{int32(v[0] - 1), int32(v[1] - 1), uint32(v[2]), line})
+		entries = append(entries, uciEntry{int32(v[0] - 1), int32(v[1] - 1), uint32(v[2]), line})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
@@ -120,26 +171,20 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	if len(entries) != nnz {
 		return nil, fmt.Errorf("moments: ReadUCI: %d entries, but the header announces %d", len(entries), nnz)
 	}
-	// A header that announces vastly more documents or words than the
-	// entries can use is corrupt, and would only make us allocate
-	// gigabytes for it: allow up to maxEmpty documents and words beyond
-	// the number of entries.
-	const maxEmpty = 1 << 24
-	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
-		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
-	}
-	// The entries read, and the corpus: ptr (nd+1 ints), words and
-	// counts (4 bytes each per entry).
-	need := memsize.Add(memsize.Mul(nnz, int(unsafe.Sizeof(entry{}))+8), memsize.Mul(nd+1, 8))
-	if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d documents and %d entries", nd, nnz), need, o.MaxMemory); err != nil {
-		return nil, fmt.Errorf("moments: ReadUCI: %w", err)
-	}
-	slices.SortFunc(entries, func(a, b entry) int {
+	return entries, nil
+}
+
+// uciCorpus sorts the entries by document and word and builds the
+// corpus of nd documents over nw words, refusing a (document, word) pair
+// given twice.
+func uciCorpus(entries []uciEntry, nd, nw int) (*Corpus, error) {
+	slices.SortFunc(entries, func(a, b uciEntry) int {
 		if a.doc != b.doc {
 			return int(a.doc - b.doc)
 		}
 		return int(a.word - b.word)
 	})
+	nnz := len(entries)
 	c := &Corpus{vocabSize: nw, ptr: make([]int, nd+1), words: make([]int32, nnz), counts: make([]uint32, nnz)}
 	for i, e := range entries {
 		if i > 0 && e.doc == entries[i-1].doc && e.word == entries[i-1].word {
@@ -153,16 +198,6 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	}
 	for i := 0; i < nd; i++ {
 		c.ptr[i+1] += c.ptr[i]
-	}
-	if vocab != nil {
-		names, err := readLines(vocab)
-		if err != nil {
-			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
-		}
-		if len(names) != nw {
-			return nil, fmt.Errorf("moments: ReadUCI: vocabulary has %d words, the header announces %d", len(names), nw)
-		}
-		c.Vocab = names
 	}
 	return c, nil
 }

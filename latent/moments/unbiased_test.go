@@ -37,7 +37,7 @@ func TestPairsUnbiased(t *testing.T) {
 	oh.Mul(model.Topics, ehh)
 	pop.MulBT(&oh, model.Topics)
 
-	m, err := moments.NewDocMoments(context.Background(), corpus, moments.Raw, 0, moments.Options{})
+	m, err := moments.NewDocMoments(context.Background(), corpus, moments.Raw, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

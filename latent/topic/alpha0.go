@@ -55,14 +55,15 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // document-completion log-likelihood per token of the documents of
 // valid (which should be distinct from train): each document's tokens,
 // taken in the order of their word ids, go alternately to an observed
-// half, from which Result.Infer estimates the topic proportions, and an
-// evaluated half, scored as Result.LogLikelihood scores words (topics
+// half, from which Model.Infer estimates the topic proportions, and an
+// evaluated half, scored as Model.LogLikelihood scores words (topics
 // mixed with SmoothFloor of the uniform distribution). Scoring the words
 // the proportions were fitted to would favour ever smaller alpha0. It
 // returns the alpha0 with the highest score
 // (the smaller alpha0 on a tie) and every score. An alpha0 whose
 // learning fails (most often a WhiteningError) is skipped; if all fail,
-// the error joins theirs. It makes len(grid) spectral fits.
+// the error joins theirs. It makes len(grid) spectral fits. ctx must not
+// be nil.
 func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid []float64, opts *Options) (float64, []Alpha0Score, error) {
 	if grid == nil {
 		grid = Alpha0Grid
@@ -74,7 +75,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 	scores := make([]Alpha0Score, len(grid))
 	for i, a0 := range grid {
 		scores[i] = Alpha0Score{Alpha0: a0, LogLik: math.Inf(-1)}
-		res, err := LDA(ctx, train, k, a0, opts)
+		res, err := LearnLDA(ctx, train, k, a0, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return 0, nil, ctx.Err()
@@ -82,7 +83,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 			scores[i].Err = err
 			continue
 		}
-		ll, tokens := completionLogLik(res, valid)
+		ll, tokens := completionLogLik(&res.Model, valid)
 		if tokens > 0 {
 			scores[i].LogLik = ll / float64(tokens)
 		}
@@ -102,7 +103,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 
 // completionLogLik returns the document-completion log-likelihood of the
 // documents of src under r (see SelectAlpha0) and the tokens it scores.
-func completionLogLik(r *Result, src moments.Source) (ll float64, tokens int) {
+func completionLogLik(r *Model, src moments.Source) (ll float64, tokens int) {
 	n, _ := r.Topics.Dims()
 	floor := SmoothFloor / float64(n)
 	var obs, eva moments.Doc

@@ -66,8 +66,12 @@ func (c *compactSource) Range(lo, hi int, f func(i int, d moments.Doc)) {
 }
 
 // expandRows returns the n x k matrix whose row old[i] is row i of t and
-// whose other rows are zero.
+// whose other rows are zero, or t itself when old is nil (no word was
+// left out).
 func expandRows(t *mat.Dense, old []int32, n int) *mat.Dense {
+	if old == nil {
+		return t
+	}
 	_, k := t.Dims()
 	out := mat.Zeros(n, k)
 	for i, w := range old {

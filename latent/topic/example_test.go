@@ -19,7 +19,7 @@ func Example() {
 		{0.0, 0.1, 0.7},
 	})
 	alpha := []float64{0.2, 0.5, 0.3}
-	res, err := topic.LearnLDA(context.Background(), topic.LDAMoments{Topics: topics, Alpha: alpha}, 3, 1, nil)
+	res, err := topic.LearnLDAMoments(context.Background(), topic.LDAMoments{Topics: topics, Alpha: alpha}, 3, 1, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -1,24 +1,25 @@
 package topic
 
 import (
+	"fmt"
 	"math"
 
-	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 )
 
-// Infer returns the topic proportions of document d under the learned
-// LDA model (Topics and Alpha): the mean of the variational Dirichlet
-// posterior after iters fixed-point iterations (0 means 50) of
+// Infer returns the topic proportions of document d under the model
+// (Topics and Alpha; d's word ids index the rows of Topics): the mean of
+// the variational Dirichlet posterior after iters fixed-point
+// iterations (0 means 50) of
 //
 //	phi_wj ∝ Topics[w][j] exp(digamma(gamma_j)),  gamma = Alpha + sum_w c_w phi_w
 //
 // stopping early once gamma moves by less than 1e-6 of the document's
-// length. Words that every topic gives probability 0 are ignored. For a
-// model without Alpha (ECA) it panics.
-func (r *Result) Infer(d moments.Doc, iters int) []float64 {
-	if r.Alpha == nil {
-		panic("topic: Infer needs an LDA model (Result.Alpha)")
+// length. Words that every topic gives probability 0 are ignored. It
+// panics if Alpha does not hold one parameter per topic.
+func (r *Model) Infer(d moments.Doc, iters int) []float64 {
+	if _, k := r.Topics.Dims(); len(r.Alpha) != k {
+		panic(fmt.Sprintf("topic: Infer: %d alphas for %d topics", len(r.Alpha), k))
 	}
 	if iters <= 0 {
 		iters = 50
@@ -73,7 +74,7 @@ func (r *Result) Infer(d moments.Doc, iters int) []float64 {
 
 // Labels returns, for every document of src, its most probable topic
 // under Infer.
-func (r *Result) Labels(src moments.Source, iters int) []int {
+func (r *Model) Labels(src moments.Source, iters int) []int {
 	labels := make([]int, src.NumDocs())
 	src.Range(0, src.NumDocs(), func(i int, d moments.Doc) {
 		theta := r.Infer(d, iters)
@@ -97,7 +98,7 @@ const SmoothFloor = 1e-3
 // src, sum_d sum_w c_w log(sum_j theta_dj beta_wj) with theta_d from
 // Infer and beta the topics mixed with SmoothFloor of the uniform
 // distribution, and the number of tokens it covers.
-func (r *Result) LogLikelihood(src moments.Source, iters int) (ll float64, tokens int) {
+func (r *Model) LogLikelihood(src moments.Source, iters int) (ll float64, tokens int) {
 	n, _ := r.Topics.Dims()
 	floor := SmoothFloor / float64(n)
 	src.Range(0, src.NumDocs(), func(_ int, d moments.Doc) {
@@ -112,7 +113,7 @@ func (r *Result) LogLikelihood(src moments.Source, iters int) (ll float64, token
 // floor = SmoothFloor/n of the uniform distribution, term by term, and to
 // *tokens the number of tokens of d. It is the sum of LogLikelihood and
 // of the held-out likelihood of the alpha0 choice.
-func (r *Result) addLogLikelihood(d moments.Doc, theta []float64, floor float64, ll *float64, tokens *int) {
+func (r *Model) addLogLikelihood(d moments.Doc, theta []float64, floor float64, ll *float64, tokens *int) {
 	for t, w := range d.Words {
 		var p float64
 		for j, b := range r.Topics.RawRow(int(w)) {
@@ -125,9 +126,9 @@ func (r *Result) addLogLikelihood(d moments.Doc, theta []float64, floor float64,
 }
 
 // Perplexity returns exp(-LogLikelihood/tokens) of the documents of src.
-func (r *Result) Perplexity(src moments.Source, iters int) float64 {
+func (r *Model) Perplexity(src moments.Source, iters int) float64 {
 	ll, tokens := r.LogLikelihood(src, iters)
-	return eval.Perplexity(ll, tokens)
+	return math.Exp(-ll / float64(tokens))
 }
 
 // digamma returns the logarithmic derivative of the Gamma function for

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 
 	"github.com/moments-go/moments/internal/optcheck"
@@ -54,8 +53,10 @@ type Options struct {
 	MaxCond float64
 	// Seed seeds the random sketch, the power method's starts and theta.
 	Seed uint64
-	// Passes configures the passes over the documents (workers,
-	// progress) of the entry points that take a corpus.
+	// Passes configures the passes over the documents of LearnLDA and
+	// LearnECA: the workers and the progress callback (moments.Progress,
+	// with the stages documented on moments.Options.Progress). Its zero
+	// value means the defaults.
 	Passes moments.Options
 	// MaxMemory bounds (bytes) what learning allocates: the n x r
 	// sketches of Pairs (r = k+1 plus the oversampling) and the
@@ -118,29 +119,7 @@ func (o Options) checkK(n, k int) error {
 // 60 000 on two workers: the peak grew by 62 MB, the estimate by 62 MB;
 // the peak lies about 50 MB above the estimate at both sizes).
 func (o Options) checkMemory(n, k int) error {
-	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), momentsNeed(n, k, o.Passes.Workers, o.Eigen), o.MaxMemory)
-}
-
-// momentsNeed estimates the bytes the spectral learners hold for k
-// topics on n words with the given pass workers (0: GOMAXPROCS): the
-// larger of the eigensolver's twelve n x l blocks (svd.TopEigSym, l =
-// min(k + oversampling, n)) with the accumulators of a Pairs pass, and
-// W, U, the topics and the tensor with the accumulators of the Triples
-// pass.
-func momentsNeed(n, k, workers int, eo *svd.TopEigOptions) int64 {
-	over := max(10, k/2)
-	if eo != nil && eo.Oversample != 0 {
-		over = max(eo.Oversample, 0)
-	}
-	r := min(k+over, n)
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	accs := 1 + 2*workers
-	pairs := size.Add(size.Scale(12, size.Float64s(n, r)), size.Scale(accs, size.Float64s(n, r+1)))
-	triples := size.Add(size.Float64s(n, 3*k), size.Scale(8, size.Packed3(k)), size.Scale(accs,
-		size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(257, k))))
-	return max(pairs, triples)
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k), moments.SpectralMemory(n, k, o.Passes.Workers, o.Eigen), o.MaxMemory)
 }
 
 // Whitening describes the whitening step.
@@ -208,23 +187,12 @@ func (e *WhiteningError) Error() string {
 // Unwrap returns ErrWhitening.
 func (e *WhiteningError) Unwrap() error { return ErrWhitening }
 
-// Result is a learned model.
-type Result struct {
-	// Topics is n x k: for LDA each column is a topic, a distribution
-	// over the words (projected onto the simplex); for ECA the columns
-	// are the factors in canonical form (unit-variance factors), each up
-	// to sign.
-	Topics *mat.Dense
-	// Alpha holds the Dirichlet parameters of LDA (nil for ECA) and
-	// Alpha0 their given sum.
-	Alpha  []float64
-	Alpha0 float64
+// Spectral describes the spectral steps behind a learned model, for the
+// results of LearnLDA and LearnECA alike.
+type Spectral struct {
 	// Lambda holds the eigenvalues of the whitened third moment, in the
-	// order of the topics (decreasing).
+	// order of the topics or factors (decreasing).
 	Lambda []float64
-	// Moved holds, for LDA, the l1 mass the projection onto the simplex
-	// moved in each topic (0 when the estimate was already a distribution).
-	Moved []float64
 	// Residual is ||T - sum_i lambda_i v_i(x)v_i(x)v_i||_F / ||T||_F for
 	// the whitened third moment T.
 	Residual float64
@@ -234,21 +202,45 @@ type Result struct {
 	// implausible: for LDA, learned alphas whose sum is more than a
 	// factor MaxAlphaRatio from alpha0, or two topics closer than
 	// MinTopicL1; for ECA, two factors with |cosine| above MaxFactorCos;
-	// for LDA and ECA on a corpus, fewer than MinDocsPerTopic documents
-	// per topic. The model is returned all the same.
+	// on a corpus, fewer than MinDocsPerTopic documents per topic. The
+	// model is returned all the same.
 	Warnings []string
 }
 
-// LDA learns an LDA model with k topics from a corpus (Algorithm 2 of
-// the paper, with the tensor power method by default): alpha0 is the
+// LDAResult is an LDA model learned by LearnLDA: the Model (Topics,
+// n x k, each column a distribution over the words; Alpha, the learned
+// Dirichlet parameters; Alpha0, the sum given to the learner; Vocab and
+// Options nil, for the caller to fill before Save), the mass the
+// projection onto the simplex moved, and the diagnostics of the spectral
+// steps. Infer, Labels, LogLikelihood and Perplexity are those of the
+// Model.
+type LDAResult struct {
+	Model
+	// Moved holds the l1 mass the projection onto the simplex moved in
+	// each topic (0 when the estimate was already a distribution).
+	Moved []float64
+	Spectral
+}
+
+// ECAResult holds k independent skewed factors learned by LearnECA and
+// the diagnostics of the spectral steps.
+type ECAResult struct {
+	// Factors is n x k: the columns of O in canonical form (scaled to
+	// unit-variance factors), each up to sign.
+	Factors *mat.Dense
+	Spectral
+}
+
+// LearnLDA learns an LDA model with k topics from a corpus (Algorithm 2
+// of the paper, with the tensor power method by default): alpha0 is the
 // assumed sum of the Dirichlet parameters. It makes one pass over the
 // documents for M1, one for each block product of the eigensolver
-// (Result.Whitening.Products, typically 10 to 40) and one for the
-// whitened third moment.
-// When fewer than half of the vocabulary's words occur, it learns on
-// those words (one more, serial pass finds them) and returns zero rows
-// for the others; see the package documentation on memory.
-func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*Result, error) {
+// (Whitening.Products, typically 10 to 40) and one for the whitened
+// third moment. When fewer than half of the vocabulary's words occur, it
+// learns on those words (one more, serial pass finds them) and returns
+// zero rows for the others; see the package documentation on memory.
+// ctx must not be nil.
+func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *Options) (*LDAResult, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -258,22 +250,24 @@ func LDA(ctx context.Context, src moments.Source, k int, alpha0 float64, opts *O
 	if err != nil {
 		return nil, err
 	}
-	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, o.Passes)
+	dm, err := moments.NewDocMoments(ctx, src, moments.LDA, alpha0, &o.Passes)
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnLDA(ctx, docMoments{dm}, k, alpha0, opts)
-	r, err = expand(r, err, old, n)
+	r, err := LearnLDAMoments(ctx, docMoments{dm}, k, alpha0, opts)
 	if err != nil {
 		return nil, err
 	}
+	r.Topics = expandRows(r.Topics, old, n)
 	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
 	return r, nil
 }
 
-// ECA learns k independent skewed factors from a corpus (Algorithm 1,
-// central moments): the columns of O in canonical form, up to sign.
-func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result, error) {
+// LearnECA learns k independent skewed factors from a corpus (Algorithm
+// 1, central moments): the columns of O in canonical form, up to sign.
+// Its passes and its handling of unused words are those of LearnLDA.
+// ctx must not be nil.
+func LearnECA(ctx context.Context, src moments.Source, k int, opts *Options) (*ECAResult, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -283,15 +277,15 @@ func ECA(ctx context.Context, src moments.Source, k int, opts *Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, o.Passes)
+	dm, err := moments.NewDocMoments(ctx, src, moments.Central, 0, &o.Passes)
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnECA(ctx, docMoments{dm}, k, opts)
-	r, err = expand(r, err, old, n)
+	r, err := LearnECAMoments(ctx, docMoments{dm}, k, opts)
 	if err != nil {
 		return nil, err
 	}
+	r.Factors = expandRows(r.Factors, old, n)
 	r.Warnings = append(fewDocuments(src.NumDocs(), k), r.Warnings...)
 	return r, nil
 }
@@ -315,26 +309,19 @@ func (o Options) prepare(src moments.Source, k int) (moments.Source, []int32, er
 	return csrc, old, nil
 }
 
-// expand puts the topics of r, learned on the words old of a vocabulary
-// of n (see compact), back on the whole vocabulary.
-func expand(r *Result, err error, old []int32, n int) (*Result, error) {
-	if err != nil || old == nil {
-		return r, err
-	}
-	r.Topics = expandRows(r.Topics, old, n)
-	return r, nil
-}
-
-// LearnLDA is LDA on given moments (of the alpha0-corrected variant).
-func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*Result, error) {
+// LearnLDAMoments is LearnLDA on given moments of the alpha0-corrected
+// variant (LDAMoments, or moments.DocMoments of the LDA variant), with
+// neither the restriction to the words that occur nor the warning about
+// too few documents, which need a corpus. ctx must not be nil.
+func LearnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*LDAResult, error) {
 	if !(alpha0 > 0) || math.IsInf(alpha0, 1) {
 		return nil, fmt.Errorf("topic: LDA needs a positive, finite alpha0, got %v", alpha0)
 	}
-	r, err := learn(ctx, m, k, opts)
+	topics, sp, err := learn(ctx, m, k, opts)
 	if err != nil {
 		return nil, err
 	}
-	r.Alpha0 = alpha0
+	r := &LDAResult{Model: Model{Topics: topics, Alpha0: alpha0}, Spectral: sp}
 	n, _ := r.Topics.Dims()
 	r.Alpha = make([]float64, k)
 	r.Moved = make([]float64, k)
@@ -372,17 +359,20 @@ func LearnLDA(ctx context.Context, m Moments, k int, alpha0 float64, opts *Optio
 	return r, nil
 }
 
-// LearnECA is ECA on given moments (of the central variant).
-func LearnECA(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
-	r, err := learn(ctx, m, k, opts)
+// LearnECAMoments is LearnECA on given moments of the central variant
+// (FactorMoments, or moments.DocMoments of the Central variant). ctx
+// must not be nil.
+func LearnECAMoments(ctx context.Context, m Moments, k int, opts *Options) (*ECAResult, error) {
+	factors, sp, err := learn(ctx, m, k, opts)
 	if err != nil {
 		return nil, err
 	}
-	r.Warnings = append(r.Warnings, duplicateTopics(r.Topics, false)...)
+	r := &ECAResult{Factors: factors, Spectral: sp}
+	r.Warnings = append(r.Warnings, duplicateTopics(r.Factors, false)...)
 	return r, nil
 }
 
-// Bounds of the plausibility checks that fill Result.Warnings.
+// Bounds of the plausibility checks that fill Spectral.Warnings.
 const (
 	// MaxAlphaRatio bounds the ratio between the sum of the learned
 	// alphas and the given alpha0, either way. With the model's own
@@ -454,25 +444,25 @@ func duplicateTopics(topics *mat.Dense, lda bool) []string {
 
 // learn runs the steps common to ECA and LDA; the topics it returns are
 // the unnormalised (W^+)^T v_i.
-func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error) {
+func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Spectral, error) {
 	if err := opts.check(); err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	o := opts.resolve()
 	n := m.VocabSize()
 	if err := o.checkK(n, k); err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	op, passErr := pairsOperator(ctx, n, m.PairsTimes)
+	op, passErr := moments.PairsOperator(ctx, n, m.PairsTimes)
 	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
 	if *passErr != nil {
-		return nil, *passErr
+		return nil, Spectral{}, *passErr
 	}
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
-		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
+		return nil, Spectral{}, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
 	white := whitening(eig, k)
 	spec := white.Spectrum
@@ -483,7 +473,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 				maxK = j + 1
 			}
 		}
-		return nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
+		return nil, Spectral{}, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
 	}
 	u := eig.Vectors
 	d := spec[:k]
@@ -498,11 +488,11 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	// 3. The whitened third moment and its decomposition.
 	t, err := m.WhitenedTriples(ctx, w)
 	if err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 	vals, vecs, res, err := decompose(t, k, o, rng)
 	if err != nil {
-		return nil, err
+		return nil, Spectral{}, err
 	}
 
 	// 4. O_i = (W^+)^T v_i = U D^{1/2} v_i (U has orthonormal columns).
@@ -519,7 +509,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	if nt := t.NormFrob(); nt > 0 {
 		rel = res / nt
 	}
-	return &Result{Topics: &topics, Lambda: vals, Residual: rel, Whitening: white}, nil
+	return &topics, Spectral{Lambda: vals, Residual: rel, Whitening: white}, nil
 }
 
 const epsilon = 0x1p-52
@@ -651,27 +641,4 @@ func ProjectSimplex(v []float64) float64 {
 		v[i] = p
 	}
 	return moved
-}
-
-// pairsOperator is the operator x -> Pairs x of the eigensolver, formed
-// by times (one pass over the documents a product). svd's operators
-// return no error, so the first error of a pass is kept in *errp, where
-// the caller reads it after the solver, and every later product is
-// zero.
-func pairsOperator(ctx context.Context, n int, times func(context.Context, *mat.Dense) (*mat.Dense, error)) (op svd.Operator, errp *error) {
-	errp = new(error)
-	op = svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if *errp != nil {
-			dst.Zero()
-			return
-		}
-		p, err := times(ctx, x)
-		if err != nil {
-			*errp = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
-	return op, errp
 }

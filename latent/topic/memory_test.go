@@ -18,8 +18,8 @@ import (
 var allocated = testutil.Allocated
 
 // hugeHeaderUCI writes c (30 words) as a UCI file whose header declares
-// W = 10^7 words, word w becoming id 1 + w*333331: the case of issue 14
-// ("a 60 KB UCI file whose header claims W = 10^7").
+// W = 10^7 words, word w becoming id 1 + w*333331: a 60 KB file whose
+// header claims ten million words.
 func hugeHeaderUCI(c *moments.Corpus) []byte {
 	var body bytes.Buffer
 	for i := range c.NumDocs() {
@@ -58,12 +58,12 @@ func TestHugeDeclaredVocabulary(t *testing.T) {
 	}
 	ctx := context.Background()
 	opts := &Options{Seed: 3}
-	want, err := LDA(ctx, native, k, alpha0, opts)
+	want, err := LearnLDA(ctx, native, k, alpha0, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got *Result
-	bytesUsed := allocated(func() { got, err = LDA(ctx, huge, k, alpha0, opts) })
+	var got *LDAResult
+	bytesUsed := allocated(func() { got, err = LearnLDA(ctx, huge, k, alpha0, opts) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestHugeDeclaredVocabulary(t *testing.T) {
 	}
 
 	// Under a limit of 100 MB the topics alone (240 MB) do not fit.
-	bytesUsed = allocated(func() { _, err = LDA(ctx, huge, k, alpha0, &Options{Seed: 3, MaxMemory: 100 << 20}) })
+	bytesUsed = allocated(func() { _, err = LearnLDA(ctx, huge, k, alpha0, &Options{Seed: 3, MaxMemory: 100 << 20}) })
 	var me *mat.MemoryError
 	if !errors.As(err, &me) || !errors.Is(err, mat.ErrTooLarge) {
 		t.Fatalf("MaxMemory 100 MB: want a *mat.MemoryError, got %v", err)
@@ -125,18 +125,14 @@ func TestLearnMemoryLimit(t *testing.T) {
 	ctx := context.Background()
 	// 40 words, k = 3: the sketches alone take 4*40*14*8 = 17920 bytes.
 	o := &Options{MaxMemory: 10_000, Passes: moments.Options{Workers: 1}}
-	if _, err := LDA(ctx, c, 3, 1, o); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := LearnLDA(ctx, c, 3, 1, o); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("LDA under 10 kB: %v, want ErrTooLarge", err)
 	}
-	if _, err := ECA(ctx, c, 3, o); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := LearnECA(ctx, c, 3, o); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("ECA under 10 kB: %v, want ErrTooLarge", err)
 	}
 	o.MaxMemory = -1
-	if _, err := LDA(ctx, c, 3, 1, o); err != nil {
+	if _, err := LearnLDA(ctx, c, 3, 1, o); err != nil {
 		t.Errorf("LDA without a limit: %v", err)
-	}
-	co := &CorrelatedOptions{MaxMemory: 10_000}
-	if _, err := Correlated(ctx, c, 3, co); !errors.Is(err, mat.ErrTooLarge) {
-		t.Errorf("Correlated under 10 kB: %v, want ErrTooLarge", err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -36,7 +35,8 @@ const MaxModelEntries = 1 << 31
 // Model is an LDA model that can be saved and used: the topics (n x k,
 // each column a distribution over the n words), the Dirichlet parameters
 // of the documents' topic proportions, the names of the words and the
-// settings it was learned with.
+// settings it was learned with. LearnLDA returns one (LDAResult embeds
+// it), Load reads one; Infer and its relatives use it.
 type Model struct {
 	// Vocab names the words (Vocab[id]); nil when the words have no
 	// names (a UCI corpus without its vocabulary file).
@@ -45,7 +45,7 @@ type Model struct {
 	Topics *mat.Dense
 	// Alpha holds the k Dirichlet parameters (positive) and Alpha0 the
 	// sum of the Dirichlet parameters the model was learned with (the
-	// alpha0 given to LDA, which need not equal the sum of Alpha).
+	// alpha0 given to LearnLDA, which need not equal the sum of Alpha).
 	Alpha  []float64
 	Alpha0 float64
 	// Options records how the model was learned, as names and values
@@ -63,36 +63,22 @@ func modelErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrModel, fmt.Sprintf(format, a...))
 }
 
-// NewModel returns the model of an LDA result with the names of its words
-// (vocab may be nil) and the settings it was learned with (options may be
-// nil). It refuses an ECA result (which has no Alpha: its columns are
-// factors, not distributions), and any result that Save would refuse.
-// The model shares r's Topics and Alpha.
-func NewModel(r *Result, vocab []string, options map[string]string) (*Model, error) {
+// NewModel returns the Model of r with the names of its words (vocab may
+// be nil) and the settings it was learned with (options may be nil),
+// after checking it as Save would. The model shares r's Topics and
+// Alpha.
+func NewModel(r *LDAResult, vocab []string, options map[string]string) (*Model, error) {
 	if r == nil || r.Topics == nil {
 		return nil, modelErr("no topics")
 	}
 	if r.Alpha == nil {
-		return nil, modelErr("an ECA result has no Alpha and is not an LDA model: only LDA models can be saved")
+		return nil, modelErr("no Alpha: only an LDA model, with its Dirichlet parameters, can be saved (ECA factors are not distributions)")
 	}
 	m := &Model{Vocab: vocab, Topics: r.Topics, Alpha: r.Alpha, Alpha0: r.Alpha0, Options: options}
 	if err := m.Check(); err != nil {
 		return nil, err
 	}
 	return m, nil
-}
-
-// Result returns the model as an LDA Result (Topics, Alpha, Alpha0; no
-// diagnostics), sharing m's Topics and Alpha, for Result.Infer and its
-// relatives.
-func (m *Model) Result() *Result {
-	return &Result{Topics: m.Topics, Alpha: m.Alpha, Alpha0: m.Alpha0}
-}
-
-// Infer returns the topic proportions of document d under the model, as
-// Result.Infer does; d's word ids index m.Topics' rows.
-func (m *Model) Infer(d moments.Doc, iters int) []float64 {
-	return m.Result().Infer(d, iters)
 }
 
 // Check reports whether m is a valid model: k >= 1 topics over n >= 1

@@ -97,7 +97,7 @@ func TestModelFromResult(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 22))
 	alpha := []float64{0.3, 0.4, 0.5}
 	model := synth.RandomLDA(r, 30, 3, 0.3, alpha)
-	res, err := LearnLDA(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 3, 1.2, nil)
+	res, err := LearnLDAMoments(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 3, 1.2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,8 @@ func TestModelFromResult(t *testing.T) {
 			}
 		}
 	}
-	// An ECA result is not an LDA model.
-	eca := &Result{Topics: mat.Zeros(3, 2)}
+	// A result without Alpha (ECA factors have none) is not an LDA model.
+	eca := &LDAResult{Model: Model{Topics: mat.Zeros(3, 2)}}
 	if _, err := NewModel(eca, nil, nil); !errors.Is(err, ErrModel) || !strings.Contains(err.Error(), "ECA") {
 		t.Fatalf("ECA result: %v", err)
 	}

@@ -13,7 +13,7 @@ import (
 // Moments is what the learners need from the data: the vocabulary size,
 // products of Pairs with thin n x m matrices, and the whitened third
 // moment Triples(W, W, W) for an n x k whitening W. Both are those of
-// one variant of SPEC.md 1.1 (raw, central, or alpha0-corrected).
+// one moments.Variant (raw, central, or alpha0-corrected).
 // *moments.DocMoments implements it for corpora.
 type Moments interface {
 	VocabSize() int
@@ -27,8 +27,8 @@ type docMoments struct{ *moments.DocMoments }
 func (d docMoments) VocabSize() int { return len(d.M1) }
 
 // LDAMoments are the population moments of an LDA model with topics O
-// (n x k, columns on the simplex) and Dirichlet parameter alpha (SPEC.md
-// 1.1): Pairs_a0 = O diag(alpha) O^T / ((a0+1) a0) and Triples_a0 =
+// (n x k, columns on the simplex) and Dirichlet parameter alpha:
+// Pairs_a0 = O diag(alpha) O^T / ((a0+1) a0) and Triples_a0 =
 // sum_i 2 alpha_i / ((a0+2)(a0+1) a0) O_i(x)O_i(x)O_i.
 type LDAMoments struct {
 	Topics *mat.Dense
@@ -67,7 +67,7 @@ func (m LDAMoments) WhitenedTriples(_ context.Context, w *mat.Dense) (*tensor3.S
 }
 
 // FactorMoments are the population central moments of the independent
-// factor model of Algorithm 1 with x = O h + noise (SPEC.md 2): Pairs =
+// factor model of Algorithm 1 with x = O h + noise: Pairs =
 // O diag(sigma^2) O^T and Triples = sum_i mu3_i O_i(x)O_i(x)O_i, where
 // sigma^2 and mu3 are the variances and central third moments of the
 // factors h_i.

@@ -66,7 +66,7 @@ func outlierFiles(n int) map[string]string {
 // error per topic against the model after matching, the topics mapped
 // back to the model's word ids (words the reader dropped have
 // probability 0).
-func learnText(t *testing.T, c *moments.Corpus, model *synth.LDA, extra map[string]string, opts moments.TextOptions) float64 {
+func learnText(t *testing.T, c *moments.Corpus, model *synth.LDA, extra map[string]string, opts *moments.TextOptions) float64 {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	var b strings.Builder
@@ -89,7 +89,7 @@ func learnText(t *testing.T, c *moments.Corpus, model *synth.LDA, extra map[stri
 		t.Fatal(err)
 	}
 	k := len(model.Alpha)
-	res, err := LDA(context.Background(), read, k, model.Alpha0(), &Options{Seed: 3})
+	res, err := LearnLDA(context.Background(), read, k, model.Alpha0(), &Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +133,8 @@ func TestOutlierDocuments(t *testing.T) {
 	if dirty > clean+0.01 {
 		t.Fatalf("mean l1 error per topic %.4f with the outliers, %.4f without: want at most 0.01 more", dirty, clean)
 	}
-	raw := learnText(t, c, model, outlierFiles(n), moments.TextOptions{})
-	rawClean := learnText(t, c, model, nil, moments.TextOptions{})
+	raw := learnText(t, c, model, outlierFiles(n), nil)
+	rawClean := learnText(t, c, model, nil, nil)
 	if raw < rawClean+0.02 {
 		t.Fatalf("without the rules the outliers cost only %.4f - %.4f: the test no longer shows what the rules do", raw, rawClean)
 	}

@@ -37,7 +37,8 @@ type RefineOptions struct {
 	DocTol float64
 	// Docs configures the passes over the documents: the goroutines
 	// (results never depend on them) and a progress callback called
-	// with the documents done in the current pass.
+	// with the stage "refine pass p" (p from 1) and the documents done
+	// in that pass.
 	Docs moments.Options
 	// Point makes the topics point estimates (Blei et al.'s M-step)
 	// rather than variational Dirichlet posteriors (the default); see
@@ -45,7 +46,9 @@ type RefineOptions struct {
 	Point bool
 	// OnPass, if not nil, is called after every pass with its number
 	// (from 1), the bound and its relative change from the previous
-	// pass (+Inf after the first).
+	// pass (+Inf after the first): a trace of the objective as it is
+	// computed, which RefineReport.Bounds holds once Refine returns. The
+	// progress within a pass is Docs.Progress.
 	OnPass func(pass int, bound, change float64)
 }
 
@@ -136,10 +139,10 @@ const refineInitFloor = 1e-6
 // with the same bits for any number of workers (the documents are cut
 // into chunks by their number alone and the chunks' sums merged in
 // order). It stores k numbers per document and a few n x k matrices (the
-// topics, and expected counts per worker). The returned Result is r with
-// the refined Topics (r's other fields, which describe the spectral step,
-// are kept).
-func Refine(ctx context.Context, src moments.Source, r *Result, opts *RefineOptions) (*Result, *RefineReport, error) {
+// topics, and expected counts per worker). The returned LDAResult is r
+// with the refined Topics (r's other fields, which describe the spectral
+// step, are kept). ctx must not be nil.
+func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineOptions) (*LDAResult, *RefineReport, error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -214,7 +217,7 @@ func Refine(ctx context.Context, src moments.Source, r *Result, opts *RefineOpti
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
-		acc, err := par.Reduce(ctx, docs, size, workers, o.Docs.Progress,
+		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Docs.Progress, fmt.Sprintf("refine pass %d", pass)),
 			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {

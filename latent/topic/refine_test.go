@@ -181,7 +181,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	train := synth.NewCorpus(model, 2000, 30, 80, 21).Materialize()
 	held := synth.NewCorpus(model, 400, 30, 80, 22).Materialize()
 	ctx := context.Background()
-	raw, err := LDA(ctx, train, k, 0.6, &Options{Seed: 3})
+	raw, err := LearnLDA(ctx, train, k, 0.6, &Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Eta: -1}); err == nil {
 		t.Error("a negative Eta was accepted")
 	}
-	if _, _, err := Refine(ctx, train, &Result{Topics: raw.Topics}, nil); err == nil {
+	if _, _, err := Refine(ctx, train, &LDAResult{Model: Model{Topics: raw.Topics}}, nil); err == nil {
 		t.Error("a model without Alpha was accepted")
 	}
 }

@@ -33,7 +33,7 @@ func TestExactLDA(t *testing.T) {
 		model := synth.RandomLDA(r, n, k, 0.3, alpha)
 		mom := LDAMoments{Topics: model.Topics, Alpha: alpha}
 		for _, method := range []Method{TensorPower, SingleTheta} {
-			res, err := LearnLDA(context.Background(), mom, k, model.Alpha0(), &Options{Method: method, Seed: uint64(k)})
+			res, err := LearnLDAMoments(context.Background(), mom, k, model.Alpha0(), &Options{Method: method, Seed: uint64(k)})
 			if err != nil {
 				t.Fatalf("k=%d method %d: %v", k, method, err)
 			}
@@ -77,19 +77,19 @@ func TestExactECA(t *testing.T) {
 			third[j] = p * (1 - p) * (1 - 2*p)
 		}
 		mom := FactorMoments{O: o, Var: vr, Third: third}
-		res, err := LearnECA(context.Background(), mom, k, &Options{Seed: 3})
+		res, err := LearnECAMoments(context.Background(), mom, k, &Options{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		canon := mom.Canonical()
-		if d := eval.Dist(canon, res.Topics); d > 1e-24 {
+		if d := eval.Dist(canon, res.Factors); d > 1e-24 {
 			t.Fatalf("k=%d: dist %g between the canonical factors and the estimate", k, d)
 		}
-		perm := eval.MatchColumns(canon, res.Topics)
+		perm := eval.MatchColumns(canon, res.Factors)
 		var worst float64
 		for j, p := range perm {
 			for i := 0; i < n; i++ {
-				worst = math.Max(worst, math.Abs(math.Abs(res.Topics.At(i, p))-math.Abs(canon.At(i, j))))
+				worst = math.Max(worst, math.Abs(math.Abs(res.Factors.At(i, p))-math.Abs(canon.At(i, j))))
 			}
 		}
 		if worst > 1e-12 {
@@ -115,7 +115,7 @@ func TestSyntheticLDA(t *testing.T) {
 			break
 		}
 		corpus := synth.NewCorpus(model, n, 50, 150, 42)
-		res, err := LDA(context.Background(), corpus, k, 1, &Options{Seed: 5})
+		res, err := LearnLDA(context.Background(), corpus, k, 1, &Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,12 +134,12 @@ func TestWhiteningError(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	alpha := randomAlpha(r, 4)
 	model := synth.RandomLDA(r, 30, 4, 0.3, alpha)
-	_, err := LearnLDA(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 6, model.Alpha0(), nil)
+	_, err := LearnLDAMoments(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 6, model.Alpha0(), nil)
 	var we *WhiteningError
 	if !errors.Is(err, ErrWhitening) || !errors.As(err, &we) || we.K != 6 || len(we.Spectrum) < 6 {
 		t.Fatalf("k = 6 for a rank-4 model: %v", err)
 	}
-	if _, err := LearnLDA(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 4, 0, nil); err == nil {
+	if _, err := LearnLDAMoments(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 4, 0, nil); err == nil {
 		t.Fatal("alpha0 = 0 accepted")
 	}
 }
@@ -228,7 +228,7 @@ func TestInfer(t *testing.T) {
 	alpha := []float64{0.2, 0.2, 0.2, 0.2}
 	model := synth.RandomLDA(r, 200, 4, 0.05, alpha)
 	corpus := synth.NewCorpus(model, 300, 400, 400, 9)
-	res := &Result{Topics: model.Topics, Alpha: alpha, Alpha0: 0.8}
+	res := &Model{Topics: model.Topics, Alpha: alpha, Alpha0: 0.8}
 	var total float64
 	c := corpus.Materialize()
 	for i := 0; i < c.NumDocs(); i++ {
@@ -256,11 +256,11 @@ func TestSyntheticECA(t *testing.T) {
 	o, vr, third := model.Factors()
 	mom := FactorMoments{O: o, Var: vr, Third: third}
 	canon := mom.Canonical()
-	exact, err := LearnECA(context.Background(), mom, k, &Options{Seed: 1})
+	exact, err := LearnECAMoments(context.Background(), mom, k, &Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := eval.Dist(canon, exact.Topics); d > 1e-20 {
+	if d := eval.Dist(canon, exact.Factors); d > 1e-20 {
 		t.Fatalf("exact moments: dist %g", d)
 	}
 	var dists []float64
@@ -269,11 +269,11 @@ func TestSyntheticECA(t *testing.T) {
 			break
 		}
 		corpus := synth.NewSwitchCorpus(model, n, 40, 80, 3).Materialize()
-		res, err := ECA(context.Background(), corpus, k, &Options{Seed: 2})
+		res, err := LearnECA(context.Background(), corpus, k, &Options{Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dists = append(dists, eval.Dist(canon, res.Topics))
+		dists = append(dists, eval.Dist(canon, res.Factors))
 		t.Logf("N = %d: dist %.4f", n, dists[len(dists)-1])
 	}
 	if len(dists) == 2 && (dists[1] >= dists[0] || dists[1] > 0.05) {
@@ -295,7 +295,7 @@ func TestLDAZeroEigenvalue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := LDA(context.Background(), b.Corpus(), 1, 3.75, &Options{Method: SingleTheta, Seed: 169})
+	res, err := LearnLDA(context.Background(), b.Corpus(), 1, 3.75, &Options{Method: SingleTheta, Seed: 169})
 	if err == nil && (math.IsInf(res.Alpha[0], 0) || math.IsNaN(res.Alpha[0])) {
 		t.Fatalf("alpha %v (eigenvalue %v) and no error", res.Alpha, res.Lambda)
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// TestImplausibleWarnings: LDA with k = 2 on three documents returned
-// alphas summing to 236 for alpha0 = 1 without a word. The result must
-// now carry warnings for the alpha sum and for the number of documents.
+// TestImplausibleWarnings: LDA with k = 2 on three documents gives alphas
+// summing to 236 for alpha0 = 1; the result must carry warnings for the
+// alpha sum and for the number of documents.
 func TestImplausibleWarnings(t *testing.T) {
 	var b moments.Builder
 	b.SetVocabSize(20)
@@ -27,7 +27,7 @@ func TestImplausibleWarnings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := LDA(context.Background(), b.Corpus(), 2, 1, nil)
+	res, err := LearnLDA(context.Background(), b.Corpus(), 2, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +47,14 @@ func TestPlausibleNoWarnings(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 9))
 	alpha := []float64{0.1, 0.1, 0.1, 0.1, 0.1}
 	model := synth.RandomLDA(r, 500, 5, 0.1, alpha)
-	res, err := LDA(context.Background(), synth.NewCorpus(model, 3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
+	res, err := LearnLDA(context.Background(), synth.NewCorpus(model, 3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Warnings) != 0 {
 		t.Fatalf("healthy corpus: %q", res.Warnings)
 	}
-	res, err = LearnLDA(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 5, model.Alpha0(), nil)
+	res, err = LearnLDAMoments(context.Background(), LDAMoments{Topics: model.Topics, Alpha: alpha}, 5, model.Alpha0(), nil)
 	if err != nil || len(res.Warnings) != 0 {
 		t.Fatalf("exact moments: %v %q", err, res.Warnings)
 	}
@@ -79,7 +79,7 @@ func TestDuplicateTopics(t *testing.T) {
 }
 
 // TestBadOptions: NaN or senseless MaxCond and unknown methods are
-// errors naming the option (an unknown method used to panic).
+// errors naming the option, not panics.
 func TestBadOptions(t *testing.T) {
 	m := LDAMoments{Topics: mat.Identity(4), Alpha: []float64{1, 1, 1, 1}}
 	for _, c := range []struct {
@@ -91,15 +91,15 @@ func TestBadOptions(t *testing.T) {
 		{Options{MaxCond: math.Inf(1)}, "Options.MaxCond = +Inf"},
 		{Options{Method: 9}, "Options.Method = 9"},
 	} {
-		_, err := LearnLDA(context.Background(), m, 2, 4, &c.o)
+		_, err := LearnLDAMoments(context.Background(), m, 2, 4, &c.o)
 		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v", c.o, err)
 		}
 	}
 }
 
-// TestProjectSimplexNaN: a NaN used to leave the other entries looking
-// like a distribution; now every entry and the distance are NaN.
+// TestProjectSimplexNaN: with a NaN in the input every entry and the
+// distance are NaN, so that no entry looks like part of a distribution.
 func TestProjectSimplexNaN(t *testing.T) {
 	v := []float64{math.NaN(), 0.5, 0.7}
 	if d := ProjectSimplex(v); !math.IsNaN(d) || !math.IsNaN(v[1]) || !math.IsNaN(v[2]) {

@@ -90,7 +90,7 @@ func TestIndefinitePairs(t *testing.T) {
 		t.Fatalf("the eigenpairs of largest magnitude %v have no negative: the test shows nothing", old.Values)
 	}
 
-	res, err := LearnLDA(context.Background(), mom, k, model.Alpha0(), &Options{Seed: 2})
+	res, err := LearnLDAMoments(context.Background(), mom, k, model.Alpha0(), &Options{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestIndefinitePairs(t *testing.T) {
 		t.Errorf("whitening diagnostics %+v: want %d positive, converged", w, k)
 	}
 
-	_, err = LearnLDA(context.Background(), mom, k+2, model.Alpha0(), &Options{Seed: 2})
+	_, err = LearnLDAMoments(context.Background(), mom, k+2, model.Alpha0(), &Options{Seed: 2})
 	var we *WhiteningError
 	if !errors.As(err, &we) || we.Positive != k || we.MaxK != k ||
 		!strings.Contains(err.Error(), "only 6 positive eigenvalues") || !strings.Contains(err.Error(), "largest k that works is 6") {
@@ -162,12 +162,12 @@ func TestBrownAsShipped(t *testing.T) {
 	if dir == "" {
 		t.Skip(brownEnv + " not set: the Brown corpus test is skipped")
 	}
-	c, err := moments.ReadText(os.DirFS(dir), moments.TextOptions{Tokenizer: moments.Tagged('/')})
+	c, err := moments.ReadText(os.DirFS(dir), &moments.TextOptions{Tokenizer: moments.Tagged('/')})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []int{15, 30, 50} {
-		res, err := LDA(context.Background(), c, k, 1, &Options{Seed: 1})
+		res, err := LearnLDA(context.Background(), c, k, 1, &Options{Seed: 1})
 		if err != nil {
 			t.Fatalf("k = %d: %v", k, err)
 		}

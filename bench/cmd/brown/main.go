@@ -47,7 +47,7 @@ func main() {
 	runtime.GOMAXPROCS(1)
 	var times []time.Duration
 	var c *moments.Corpus
-	var res *topic.Result
+	var res *topic.LDAResult
 	for r := 0; r < *rounds; r++ {
 		start := time.Now()
 		var err error
@@ -55,7 +55,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res, err = topic.LDA(context.Background(), c, *k, *alpha0, &topic.Options{Seed: *seed})
+		res, err = topic.LearnLDA(context.Background(), c, *k, *alpha0, &topic.Options{Seed: *seed})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -19,10 +19,10 @@
 // Every model is scored by the same Go code: the mean NPMI of each topic's
 // top 10 words (eval.NPMI on the training documents, as the CLI reports
 // it) and the per-word perplexity of the held-out documents computed by
-// topic.Result.Perplexity for all four models (scikit-learn's normalised
+// topic.Model.Perplexity for all four models (scikit-learn's normalised
 // components_ and doc_topic_prior plugged in): each held-out document's
 // topic proportions are inferred from the whole document (the mean of the
-// variational posterior, topic.Infer), and its words are scored under the
+// variational posterior, topic.Model.Infer), and its words are scored under the
 // mixture, with the topics mixed with 1e-3 of the uniform distribution.
 // This is neither document completion nor scikit-learn's bound.
 //
@@ -192,7 +192,7 @@ func runCompare(specs []corpusSpec, ks []int, rounds int, seed uint64, python, s
 						cl.skFit[m] = append(cl.skFit[m], run.Fit)
 						cl.skIters[m] = run.Iters
 						if _, ok := cl.skQ[m]; !ok {
-							res := &topic.Result{Topics: readTopics(run.Topics, o.train.VocabSize(), k), Alpha: run.Alpha}
+							res := &topic.Model{Topics: readTopics(run.Topics, o.train.VocabSize(), k), Alpha: run.Alpha}
 							cl.skQ[m] = measure(res, o.train, o.held)
 						}
 					}
@@ -267,7 +267,7 @@ func runCompare(specs []corpusSpec, ks []int, rounds int, seed uint64, python, s
 	}
 	fmt.Printf("\ntargets met: %d of %d\n", met, len(verdicts))
 	fmt.Println("Times: medians of the rounds, one core. NPMI: mean over topics of the top 10 words' NPMI, document co-occurrence in the training documents.")
-	fmt.Println("Perplexity: per held-out word, topic.Result.Perplexity for every model (theta inferred from the whole held-out document, topics mixed with 1e-3 uniform).")
+	fmt.Println("Perplexity: per held-out word, topic.Model.Perplexity for every model (theta inferred from the whole held-out document, topics mixed with 1e-3 uniform).")
 }
 
 func metStr(ok bool) string {
@@ -299,14 +299,14 @@ func pipeline(s corpusSpec, k int, seed uint64) ourRun {
 	o.alpha0 = chooseAlpha0(ctx, o.train, k, seed, opts)
 	o.alphaT = time.Since(t)
 	t = time.Now()
-	res, err := topic.LDA(ctx, o.train, k, o.alpha0, opts)
+	res, err := topic.LearnLDA(ctx, o.train, k, o.alpha0, opts)
 	if err != nil {
 		log.Fatalf("ldareal: %s k=%d: %v", s.name, k, err)
 	}
 	o.learnT = time.Since(t)
 	o.raw = time.Since(start)
 	paused := time.Now()
-	o.rawQ = measure(res, o.train, o.held)
+	o.rawQ = measure(&res.Model, o.train, o.held)
 	excluded := time.Since(paused)
 	t = time.Now()
 	ref, rep, err := topic.Refine(ctx, o.train, res, &topic.RefineOptions{MaxPasses: cliRefine})
@@ -316,7 +316,7 @@ func pipeline(s corpusSpec, k int, seed uint64) ourRun {
 	o.refineT = time.Since(t)
 	o.passes = len(rep.Bounds)
 	o.refined = time.Since(start) - excluded
-	o.refQ = measure(ref, o.train, o.held)
+	o.refQ = measure(&ref.Model, o.train, o.held)
 	return o
 }
 
@@ -375,7 +375,7 @@ func chooseAlpha0(ctx context.Context, train *moments.Corpus, k int, seed uint64
 	return best
 }
 
-func measure(res *topic.Result, train, held *moments.Corpus) quality {
+func measure(res *topic.Model, train, held *moments.Corpus) quality {
 	return quality{
 		npmi:       eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), train)),
 		perplexity: res.Perplexity(held, 0),

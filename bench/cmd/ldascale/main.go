@@ -65,7 +65,7 @@ func main() {
 
 	start = time.Now()
 	pass := 0
-	res, err := topic.LDA(context.Background(), src, *k, *alpha0, &topic.Options{Seed: *seed, Passes: moments.Options{Progress: func(done, total int) {
+	res, err := topic.LearnLDA(context.Background(), src, *k, *alpha0, &topic.Options{Seed: *seed, Passes: moments.Options{Progress: func(_ string, done, total int) {
 		if done == total {
 			pass++
 			fmt.Fprintf(os.Stderr, "pass %d done at %.2f s\n", pass, time.Since(start).Seconds())

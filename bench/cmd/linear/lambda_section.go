@@ -51,7 +51,7 @@ func lambdaSweep(models int, sizes [][2]int, ps []float64, ns []int) {
 				for s := 1; s <= models; s++ {
 					m := synth.RandomDAG(rand.New(rand.NewPCG(uint64(s), 0x1a3b)), n, k, p, 0.5, synth.Skewed)
 					src := m.Samples(N, uint64(2000+s))
-					sm, err := moments.NewSampleMoments(ctx, src, moments.Options{})
+					sm, err := moments.NewSampleMoments(ctx, src, nil)
 					if err != nil {
 						log.Fatal(err)
 					}

@@ -99,7 +99,7 @@ func lingamTable(p int, ns []int, models int) {
 			}
 			t0 := time.Now()
 			src := moments.DenseSamples{X: x}
-			sm, err := moments.NewSampleMoments(ctx, src, moments.Options{})
+			sm, err := moments.NewSampleMoments(ctx, src, nil)
 			if err != nil {
 				log.Fatal(err)
 			}

@@ -187,7 +187,7 @@ func example1(gamma float64, ns []int, models int, tau, tau2 float64, svgDir str
 		for s := 1; s <= models; s++ {
 			h := synth.RandomHierarchy(rand.New(rand.NewPCG(uint64(s), uint64(gamma*10))), []int{5, 30, 180}, 0.3, gamma, synth.All)
 			t0 := time.Now()
-			sm, err := moments.NewSampleMoments(ctx, h.Samples(n, uint64(1000+s)), moments.Options{})
+			sm, err := moments.NewSampleMoments(ctx, h.Samples(n, uint64(1000+s)), nil)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func example2(gamma float64, ns []int, models int, tau, tau2, lambdaAbs float64,
 			m := synth.RandomDAG(rand.New(rand.NewPCG(uint64(s), uint64(gamma*10))), 150, 25, 0.3, gamma, synth.Skewed)
 			t0 := time.Now()
 			src := m.Samples(n, uint64(1000+s))
-			sm, err := moments.NewSampleMoments(ctx, src, moments.Options{})
+			sm, err := moments.NewSampleMoments(ctx, src, nil)
 			if err != nil {
 				log.Fatal(err)
 			}

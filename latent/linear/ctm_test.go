@@ -1,4 +1,4 @@
-package topic
+package linear
 
 import (
 	"context"
@@ -9,13 +9,12 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/latent/eval"
-	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
 
 // ctmTruth returns A and Lambda of m in the canonical form of
-// linear.DAG: topic activities of unit variance.
+// DAG: topic activities of unit variance.
 func ctmTruth(m *synth.CorrelatedTopics) (a, lambda *mat.Dense) {
 	g := m.G()
 	n, k := m.Dims()
@@ -43,7 +42,7 @@ func ctmTruth(m *synth.CorrelatedTopics) (a, lambda *mat.Dense) {
 
 // lambdaError returns max |Lambda_ij - est| over the entries, with the
 // learned topics matched to the true ones by A's columns (and signed).
-func lambdaError(ta, tl *mat.Dense, d *linear.DAG) float64 {
+func lambdaError(ta, tl *mat.Dense, d *DAG) float64 {
 	perm := eval.MatchColumns(ta, d.A)
 	n, k := ta.Dims()
 	sign := make([]float64, k)
@@ -85,7 +84,7 @@ func TestCorrelatedSampled(t *testing.T) {
 		m := synth.RandomCorrelatedTopics(rand.New(rand.NewPCG(tc.seed, 7)), 30, 3, 0.4)
 		ta, tl := ctmTruth(m)
 		c := m.NewCorpus(tc.docs, 100, 300, 1)
-		d, err := Correlated(context.Background(), c, 3, &CorrelatedOptions{DAG: linear.DAGOptions{Options: linear.Options{Seed: tc.seed}}})
+		d, err := LearnCorrelatedTopics(context.Background(), c, 3, &CorrelatedTopicsOptions{DAG: DAGOptions{Options: Options{Seed: tc.seed}}})
 		if err != nil {
 			t.Fatalf("seed %d, %d docs: %v", tc.seed, tc.docs, err)
 		}
@@ -101,7 +100,19 @@ func TestCorrelatedSampled(t *testing.T) {
 func TestCorrelatedErrors(t *testing.T) {
 	m := synth.RandomCorrelatedTopics(rand.New(rand.NewPCG(1, 7)), 12, 3, 0.5)
 	c := m.NewCorpus(100, 5, 10, 1)
-	if _, err := Correlated(context.Background(), c, 5, nil); !errors.Is(err, linear.ErrTooManyFactors) {
-		t.Errorf("k = 5 with 12 words: %v, want linear.ErrTooManyFactors", err)
+	if _, err := LearnCorrelatedTopics(context.Background(), c, 5, nil); !errors.Is(err, ErrTooManyFactors) {
+		t.Errorf("k = 5 with 12 words: %v, want ErrTooManyFactors", err)
+	}
+}
+
+// TestCorrelatedMemoryLimit: the memory rule of LearnCorrelatedTopics
+// refuses a job over MaxMemory before any pass (40 words, k = 3: the
+// eigensolver's blocks alone take more than 10 kB).
+func TestCorrelatedMemoryLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 2))
+	c := synth.NewCorpus(synth.RandomLDA(r, 40, 3, 0.1, []float64{0.3, 0.3, 0.4}), 200, 20, 40, 8).Materialize()
+	co := &CorrelatedTopicsOptions{MaxMemory: 10_000}
+	if _, err := LearnCorrelatedTopics(context.Background(), c, 3, co); !errors.Is(err, mat.ErrTooLarge) {
+		t.Errorf("LearnCorrelatedTopics under 10 kB: %v, want ErrTooLarge", err)
 	}
 }

@@ -1,4 +1,4 @@
-package topic
+package linear
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
-	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 )
@@ -131,7 +130,7 @@ func TestCorrelatedLargeVocab(t *testing.T) {
 	runtime.GC()
 	stop := peakHeap()
 	start := time.Now()
-	d, err := Correlated(context.Background(), c, k, &CorrelatedOptions{DAG: linear.DAGOptions{Options: linear.Options{Seed: 2}}})
+	d, err := LearnCorrelatedTopics(context.Background(), c, k, &CorrelatedTopicsOptions{DAG: DAGOptions{Options: Options{Seed: 2}}})
 	el := time.Since(start)
 	peak := stop()
 	if err != nil {

@@ -1,4 +1,4 @@
-package topic
+package linear
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/latent/eval"
-	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
@@ -22,10 +21,10 @@ func maxDiff(a, b *mat.Dense) float64 {
 	return d.NormMax() / a.NormMax()
 }
 
-// TestCorrelatedDenseAgrees runs Correlated (the top k eigenpairs of the
-// central Pairs from its products, linear.LearnCrossDAGEig) and the
-// dense path it replaced (the n x n Pairs formed by PairsTimes with the
-// identity, linear.LearnCrossDAG) on one generated corpus and asks that
+// TestCorrelatedDenseAgrees runs LearnCorrelatedTopics (the top k eigenpairs of the
+// central Pairs from its products, LearnCrossDAGEig) and the
+// dense path (the n x n Pairs formed by PairsTimes with the
+// identity, LearnCrossDAG) on one generated corpus and asks that
 // A, Lambda and the hidden second moment agree to a stated relative
 // tolerance (1e-4 of the largest entry; measured 5e-7 for A, 2e-7 for
 // Lambda and 2e-6 for the hidden second moment, which the implicit path
@@ -39,12 +38,12 @@ func TestCorrelatedDenseAgrees(t *testing.T) {
 	ta, _ := ctmTruth(m)
 	c := m.NewCorpus(docs, 100, 300, 1).Materialize()
 	ctx := context.Background()
-	opts := &CorrelatedOptions{DAG: linear.DAGOptions{Options: linear.Options{Seed: 2}}}
-	imp, err := Correlated(ctx, c, k, opts)
+	opts := &CorrelatedTopicsOptions{DAG: DAGOptions{Options: Options{Seed: 2}}}
+	imp, err := LearnCorrelatedTopics(ctx, c, k, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dm, err := moments.NewDocMoments(ctx, c, moments.Central, 0, moments.Options{})
+	dm, err := moments.NewDocMoments(ctx, c, moments.Central, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +51,7 @@ func TestCorrelatedDenseAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dense, err := linear.LearnCrossDAG(ctx, pairs, dm.WhitenedTriples, k, &opts.DAG)
+	dense, err := LearnCrossDAG(ctx, pairs, dm.WhitenedTriples, k, &opts.DAG)
 	if err != nil {
 		t.Fatal(err)
 	}
