@@ -25,7 +25,7 @@ func BenchmarkBrownLDA(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := topic.LDA(context.Background(), c, 15, 1, &topic.Options{Seed: 1}); err != nil {
+		if _, err := topic.LearnLDA(context.Background(), c, 15, 1, &topic.Options{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

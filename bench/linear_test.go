@@ -19,7 +19,7 @@ func BenchmarkLinearDAG(b *testing.B) {
 	ctx := context.Background()
 	m := synth.RandomDAG(rand.New(rand.NewPCG(1, 5)), 150, 25, 0.3, 0.5, synth.Skewed)
 	src := m.Samples(10000, 1001)
-	sm, err := moments.NewSampleMoments(ctx, src, moments.Options{})
+	sm, err := moments.NewSampleMoments(ctx, src, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
