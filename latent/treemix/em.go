@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/moments-go/moments/internal/sample"
 	"github.com/moments-go/moments/internal/size"
 )
 
@@ -276,7 +277,7 @@ func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
 		rows := func() []float64 {
 			t := make([]float64, d*d)
 			for i := range d {
-				dirichlet(r, ones, t[i*d:(i+1)*d])
+				sample.Dirichlet(r, ones, t[i*d:(i+1)*d])
 			}
 			return t
 		}
@@ -284,7 +285,7 @@ func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
 		tabs := make(map[[2]int]*Table)
 		for v := range p {
 			single[v] = make([]float64, d)
-			dirichlet(r, ones, single[v])
+			sample.Dirichlet(r, ones, single[v])
 		}
 		pair := func(a, b int) *Table {
 			k := [2]int{min(a, b), max(a, b)}

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/internal/sample"
 )
 
 // GenOptions controls the random mixtures. The zero value gives
@@ -60,7 +60,7 @@ func randomRows(r *rand.Rand, rows, d int, opts GenOptions) []float64 {
 	row := make([]float64, d)
 	perm := r.Perm(d)
 	for c := range rows {
-		dirichlet(r, alpha, row)
+		sample.Dirichlet(r, alpha, row)
 		for j := range d {
 			out[c*d+j] = (1 - s) * row[j]
 		}
@@ -82,7 +82,7 @@ func randomWeights(r *rand.Rand, k int, opts GenOptions) []float64 {
 	floor := orDefault(opts.MinWeight, 0.5/float64(k))
 	w := make([]float64, k)
 	for {
-		dirichlet(r, alpha, w)
+		sample.Dirichlet(r, alpha, w)
 		if slices.Min(w) >= floor {
 			return w
 		}
@@ -226,5 +226,3 @@ func permuted(r *rand.Rand, s []int) []int {
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
-
-func dirichlet(r *rand.Rand, alpha, p []float64) { synth.Dirichlet(r, alpha, p) }

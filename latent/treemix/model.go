@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/internal/sample"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -330,7 +330,7 @@ func (m *Mixture) Sample(r *rand.Rand, n int) (*Data, []int) {
 		}
 		orders[h] = o
 	}
-	alias := synth.NewAlias(m.Weights)
+	alias := sample.NewAlias(m.Weights)
 	x := NewData(n, p, d)
 	hidden := make([]int, n)
 	y := make([]int, p)
@@ -343,29 +343,11 @@ func (m *Mixture) Sample(r *rand.Rand, n int) (*Data, []int) {
 			for _, u := range net.Parents[v] {
 				c = c*d + y[u]
 			}
-			y[v] = drawFrom(r, net.CPT[v][c*d:(c+1)*d])
+			y[v] = sample.Categorical(r, net.CPT[v][c*d:(c+1)*d])
 			x.x[v*n+i] = uint8(y[v])
 		}
 	}
 	return x, hidden
-}
-
-// drawFrom returns an index drawn with probabilities p (summing to 1).
-func drawFrom(r *rand.Rand, p []float64) int {
-	u := r.Float64()
-	for s, q := range p {
-		u -= q
-		if u < 0 {
-			return s
-		}
-	}
-	// rounding: the last state with positive probability
-	for s := len(p) - 1; s > 0; s-- {
-		if p[s] > 0 {
-			return s
-		}
-	}
-	return 0
 }
 
 // ComponentMarginal returns the exact joint table P(Y_vars | H = h), by
