@@ -21,7 +21,8 @@ import (
 // if not nil, holds W lines, one word each. The entries may come in any
 // order. Documents without entries are kept, as empty documents.
 //
-// Malformed input is an error that names the line: a missing or
+// Malformed input is a *DataError (matching ErrBadData) that names the
+// line where it has one: a missing or
 // non-numeric field, an id out of range, a zero count, a repeated
 // (document, word) pair, or a number of entries or vocabulary lines
 // different from the header. What the reader allocates while reading
@@ -43,9 +44,9 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 		for {
 			if !sc.Scan() {
 				if err := sc.Err(); err != nil {
-					return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+					return nil, lineError("moments: ReadUCI", line+1, "%v", err)
 				}
-				return nil, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
+				return nil, lineError("moments: ReadUCI", line+1, "missing header (D, W and NNZ, one a line)")
 			}
 			line++
 			b := sc.Bytes()
@@ -55,7 +56,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			if f := bytes.TrimSpace(b); len(f) > 0 {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
-					return nil, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
+					return nil, lineError("moments: ReadUCI", line, "header value %q is not a non-negative integer", f)
 				}
 				header[h] = v
 				break
@@ -64,7 +65,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	}
 	nd, nw, nnz := header[0], header[1], header[2]
 	if nd > 1<<31-1 || nw > 1<<31-1 {
-		return nil, fmt.Errorf("moments: ReadUCI: %d documents and %d words are more than this reader supports", nd, nw)
+		return nil, lineError("moments: ReadUCI", 0, "%d documents and %d words are more than this reader supports", nd, nw)
 	}
 	type entry struct {
 		doc, word int32
@@ -89,7 +90,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			}
 			x, err := strconv.ParseUint(string(b[:end]), 10, 32)
 			if err != nil {
-				return nil, fmt.Errorf("moments: ReadUCI: line %d: %q is not a count or id", line, b[:end])
+				return nil, lineError("moments: ReadUCI", line, "%q is not a count or id", b[:end])
 			}
 			v[k] = x
 			k++
@@ -99,26 +100,26 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			continue // blank line
 		}
 		if k < 3 || len(bytes.TrimSpace(b)) > 0 {
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: want three fields \"docID wordID count\", got %q", line, sc.Bytes())
+			return nil, lineError("moments: ReadUCI", line, "want three fields \"docID wordID count\", got %q", sc.Bytes())
 		}
 		switch {
 		case v[0] < 1 || v[0] > uint64(nd):
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: document id %d outside 1..%d", line, v[0], nd)
+			return nil, lineError("moments: ReadUCI", line, "document id %d outside 1..%d", v[0], nd)
 		case v[1] < 1 || v[1] > uint64(nw):
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: word id %d outside 1..%d", line, v[1], nw)
+			return nil, lineError("moments: ReadUCI", line, "word id %d outside 1..%d", v[1], nw)
 		case v[2] == 0:
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: zero count", line)
+			return nil, lineError("moments: ReadUCI", line, "zero count")
 		}
 		if len(entries) == nnz {
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: more entries than the %d the header announces", line, nnz)
+			return nil, lineError("moments: ReadUCI", line, "more entries than the %d the header announces", nnz)
 		}
 		entries = append(entries, entry{int32(v[0] - 1), int32(v[1] - 1), uint32(v[2]), line})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+		return nil, lineError("moments: ReadUCI", line+1, "%v", err)
 	}
 	if len(entries) != nnz {
-		return nil, fmt.Errorf("moments: ReadUCI: %d entries, but the header announces %d", len(entries), nnz)
+		return nil, lineError("moments: ReadUCI", 0, "%d entries, but the header announces %d", len(entries), nnz)
 	}
 	// A header that announces vastly more documents or words than the
 	// entries can use is corrupt, and would only make us allocate
@@ -126,7 +127,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	// the number of entries.
 	const maxEmpty = 1 << 24
 	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
-		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
+		return nil, lineError("moments: ReadUCI", 0, "the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
 	}
 	// The entries read, and the corpus: ptr (nd+1 ints), words and
 	// counts (4 bytes each per entry).
@@ -144,7 +145,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	for i, e := range entries {
 		if i > 0 && e.doc == entries[i-1].doc && e.word == entries[i-1].word {
 			a, b := entries[i-1].line, e.line
-			return nil, fmt.Errorf("moments: ReadUCI: lines %d and %d: document %d has word %d twice", min(a, b), max(a, b), e.doc+1, e.word+1)
+			return nil, lineError("moments: ReadUCI", 0, "lines %d and %d: document %d has word %d twice", min(a, b), max(a, b), e.doc+1, e.word+1)
 		}
 		c.ptr[e.doc+1]++
 		c.words[i] = e.word
@@ -160,7 +161,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
 		}
 		if len(names) != nw {
-			return nil, fmt.Errorf("moments: ReadUCI: vocabulary has %d words, the header announces %d", len(names), nw)
+			return nil, lineError("moments: ReadUCI", 0, "vocabulary has %d words, the header announces %d", len(names), nw)
 		}
 		c.Vocab = names
 	}

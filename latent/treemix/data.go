@@ -42,7 +42,7 @@ func NewData(n, p, d int) *Data {
 // (*DataError, with the 1-based row number as the line).
 func FromRows(d int, rows [][]int) (*Data, error) {
 	if d < 0 || d > MaxStates {
-		return nil, &DataError{Msg: fmt.Sprintf("%d states: must be between 1 and %d", d, MaxStates)}
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", d, MaxStates)}
 	}
 	p := 0
 	if len(rows) > 0 {
@@ -51,11 +51,11 @@ func FromRows(d int, rows [][]int) (*Data, error) {
 	maxState := -1
 	for i, row := range rows {
 		if len(row) != p {
-			return nil, &DataError{Line: i + 1, Msg: fmt.Sprintf("%d values, row 1 has %d", len(row), p)}
+			return nil, &DataError{Reader: "treemix", Line: i + 1, Msg: fmt.Sprintf("%d values, row 1 has %d", len(row), p)}
 		}
 		for v, s := range row {
 			if s < 0 || (d > 0 && s >= d) || s >= MaxStates {
-				return nil, &DataError{Line: i + 1, Field: v + 1, Msg: fmt.Sprintf("state %d out of range", s)}
+				return nil, &DataError{Reader: "treemix", Line: i + 1, Field: v + 1, Msg: fmt.Sprintf("state %d out of range", s)}
 			}
 			maxState = max(maxState, s)
 		}
@@ -172,13 +172,13 @@ func (x *Data) Threshold(t int) *Data {
 // d^k exceeds MaxStates.
 func (x *Data) Group(k int) (*Data, error) {
 	if k < 1 {
-		return nil, &DataError{Msg: fmt.Sprintf("group size %d", k)}
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("group size %d", k)}
 	}
 	d := 1
 	for range min(k, x.p) {
 		d *= x.d
 		if d > MaxStates {
-			return nil, &DataError{Msg: fmt.Sprintf("%d variables of %d states make more than %d states", k, x.d, MaxStates)}
+			return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d variables of %d states make more than %d states", k, x.d, MaxStates)}
 		}
 	}
 	q := (x.p + k - 1) / k
@@ -229,7 +229,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		comma = ','
 	}
 	if opts.States < 0 || opts.States > MaxStates {
-		return nil, &DataError{Msg: fmt.Sprintf("%d states: must be between 1 and %d", opts.States, MaxStates)}
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", opts.States, MaxStates)}
 	}
 	limit := MaxStates
 	if opts.States > 0 {
@@ -251,10 +251,10 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 			for j, f := range fields {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
+					return &DataError{Reader: "treemix", Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
 				}
 				if v >= limit {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
+					return &DataError{Reader: "treemix", Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
 				}
 				maxSeen = max(maxSeen, v)
 				cols[j] = append(cols[j], uint8(v))
@@ -273,7 +273,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		n = len(cols[0])
 	}
 	if n == 0 {
-		return nil, &DataError{Line: lines, Msg: "no samples"}
+		return nil, &DataError{Reader: "treemix", Line: lines, Msg: "no samples"}
 	}
 	x := NewData(n, len(cols), d)
 	for j, c := range cols {

@@ -83,7 +83,7 @@ func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, 
 		return nil, EMResult{}, err
 	}
 	if x.n == 0 {
-		return nil, EMResult{}, fmt.Errorf("%w: no samples", ErrBadData)
+		return nil, EMResult{}, fmt.Errorf("treemix: %w: no samples", ErrBadData)
 	}
 	// Each accumulator of the E-step holds r weighted tables of every
 	// pair, d x d; the M-step, the p x p mutual informations of each

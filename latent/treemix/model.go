@@ -312,7 +312,7 @@ func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts Options) (*mat.D
 func (m *Mixture) matches(x *Data) error {
 	p, d, _ := m.Dims()
 	if x.p != p || x.d > d {
-		return fmt.Errorf("%w: data has %d variables with %d states, the mixture %d with %d", ErrBadData, x.p, x.d, p, d)
+		return fmt.Errorf("treemix: %w: data has %d variables with %d states, the mixture %d with %d", ErrBadData, x.p, x.d, p, d)
 	}
 	return nil
 }
@@ -449,7 +449,7 @@ func (e *exact) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
 	// meaningless tables, or a panic on a bad shape.
 	e.check.Do(func() {
 		if err := e.m.Validate(); err != nil {
-			e.bad = fmt.Errorf("%w: Exact: %v", ErrBadData, err)
+			e.bad = fmt.Errorf("treemix: %w: Exact: %v", ErrBadData, err)
 		}
 	})
 	if e.bad != nil {

@@ -139,7 +139,7 @@ func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opt
 		return nil, err
 	}
 	if p, _ := src.Dims(); p < 3 {
-		return nil, fmt.Errorf("%w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
+		return nil, fmt.Errorf("treemix: %w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
 	}
 	dc, err := newDecomposer(ctx, src, g, r, opts)
 	if err != nil {

@@ -286,7 +286,7 @@ func (e *empirical) Samples() int     { return e.x.n }
 func (e *empirical) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
 	if e.x.n == 0 {
 		// Samples() == 0 would otherwise pass for exact tables.
-		return nil, fmt.Errorf("%w: no samples", ErrBadData)
+		return nil, fmt.Errorf("treemix: %w: no samples", ErrBadData)
 	}
 	ts, err := Count(ctx, e.x, sets, e.opts)
 	if err != nil {
