@@ -130,9 +130,15 @@ func (x *Data) Subset(rows []int) *Data {
 	return y
 }
 
-// Split shuffles the samples with r and returns the first
-// round(frac*N) of them as train and the rest as test.
-func (x *Data) Split(r *rand.Rand, frac float64) (train, test *Data) {
+// Split shuffles the samples with a generator seeded by seed and returns
+// the first round(frac*N) of them as train and the rest as test. The
+// same seed gives the same split.
+func (x *Data) Split(frac float64, seed uint64) (train, test *Data) {
+	return x.split(rand.New(rand.NewPCG(seed, splitStream)), frac)
+}
+
+// split is Split with the generator r.
+func (x *Data) split(r *rand.Rand, frac float64) (train, test *Data) {
 	perm := r.Perm(x.n)
 	k := int(frac*float64(x.n) + 0.5)
 	k = min(max(k, 0), x.n)
@@ -198,7 +204,7 @@ func (x *Data) Group(k int) (*Data, error) {
 	return y, nil
 }
 
-// CSVOptions configures ReadCSV. The zero value reads comma-separated
+// CSVOptions configures ReadCSV. The zero value (and nil) reads comma-separated
 // states, detects a header and takes the number of states from the data.
 type CSVOptions struct {
 	// Comma separates fields; 0 means ','.
@@ -222,30 +228,32 @@ type CSVOptions struct {
 // the start of r. Errors are *DataError values (they
 // match ErrBadData) that name the line and field: a field that is not a
 // non-negative integer, a state beyond the limit, a line with a
-// different number of fields from the first.
-func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
-	comma := opts.Comma
+// different number of fields from the first. nil opts means the
+// defaults.
+func ReadCSV(r io.Reader, opts *CSVOptions) (*Data, error) {
+	o := valueOf(opts)
+	comma := o.Comma
 	if comma == 0 {
 		comma = ','
 	}
-	if opts.States < 0 || opts.States > MaxStates {
-		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", opts.States, MaxStates)}
+	if o.States < 0 || o.States > MaxStates {
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", o.States, MaxStates)}
 	}
 	limit := MaxStates
-	if opts.States > 0 {
-		limit = opts.States
+	if o.States > 0 {
+		limit = o.States
 	}
 	var cols [][]uint8
 	values := 0
 	maxSeen := -1
-	names, lines, err := csvscan.Records(r, comma, opts.Header,
+	names, lines, err := csvscan.Records(r, comma, o.Header,
 		func(f []byte) bool { _, err := strconv.Atoi(string(f)); return err == nil },
 		func(line int, fields [][]byte) error {
 			if cols == nil {
 				cols = make([][]uint8, len(fields))
 			}
 			values += len(fields)
-			if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Add(size.Mul(4, values), size.Mul(24, len(fields))), opts.MaxMemory); err != nil {
+			if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Add(size.Mul(4, values), size.Mul(24, len(fields))), o.MaxMemory); err != nil {
 				return fmt.Errorf("treemix: ReadCSV: %w", err)
 			}
 			for j, f := range fields {
@@ -264,7 +272,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 	if err != nil {
 		return nil, dataError(err)
 	}
-	d := opts.States
+	d := o.States
 	if d == 0 {
 		d = max(maxSeen+1, 1)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// SpectralOptions controls FindMixtureComponents. The zero value takes
+// SpectralOptions controls LearnComponents. The zero value (and nil) takes
 // the reference node among the isolated nodes of the graph, estimates
 // every pair, with witnesses whose separators have at most 4 nodes, and
 // seeds the random combinations with 0.
@@ -51,7 +51,7 @@ type Witness struct {
 }
 
 // Components is the spectral estimate of the mixture components: the
-// output of FindMixtureComponents. The hidden labels h are the same in
+// output of LearnComponents. The hidden labels h are the same in
 // every table.
 type Components struct {
 	// Reference is the reference node u*.
@@ -99,9 +99,10 @@ type decomposer struct {
 	rng      *rand.Rand
 }
 
-// FindMixtureComponents estimates the mixing weights and the pairwise
-// marginals of every component (Algorithm 2 and Procedure 3 of the
-// paper) from the tables of src and the union graph g (from RankTest).
+// LearnComponents estimates the mixing weights and the pairwise
+// marginals of every component (Algorithm 2 and Procedure 3 of
+// Anandkumar et al.) from the tables of src and the union graph g (from
+// LearnUnionGraph). nil opts means the defaults; ctx must not be nil.
 //
 // The reference node u* must be isolated in g (see Reference and
 // Isolate). For every target pair {a, b} (the edges of g with
@@ -134,14 +135,15 @@ type decomposer struct {
 // views and at least one pair with a witness (ErrRankDeficient), and at
 // least 3 variables (ErrBadData); an operator with complex eigenvalues
 // gives ErrComplexEigen, an option out of range ErrBadOption.
-func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*Components, error) {
-	if err := opts.check(); err != nil {
+func LearnComponents(ctx context.Context, src Source, g *Graph, r int, opts *SpectralOptions) (*Components, error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
 		return nil, err
 	}
 	if p, _ := src.Dims(); p < 3 {
 		return nil, fmt.Errorf("treemix: %w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
 	}
-	dc, err := newDecomposer(ctx, src, g, r, opts)
+	dc, err := newDecomposer(ctx, src, g, r, o)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +151,7 @@ func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opt
 	var targets [][]int
 	for a := range p {
 		for b := a + 1; b < p; b++ {
-			if a == dc.ref || b == dc.ref || (opts.EdgesOnly && !dc.g.Has(a, b)) {
+			if a == dc.ref || b == dc.ref || (o.EdgesOnly && !dc.g.Has(a, b)) {
 				continue
 			}
 			targets = append(targets, []int{a, b})
@@ -206,13 +208,13 @@ func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opt
 func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*decomposer, error) {
 	p, d := src.Dims()
 	if r < 1 {
-		return nil, fmt.Errorf("treemix: FindMixtureComponents: %d components", r)
+		return nil, fmt.Errorf("treemix: LearnComponents: %d components", r)
 	}
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
 	if g.n != p {
-		panic(fmt.Sprintf("treemix: FindMixtureComponents: graph on %d nodes for %d variables", g.n, p))
+		panic(fmt.Sprintf("treemix: LearnComponents: graph on %d nodes for %d variables", g.n, p))
 	}
 	g = g.Clone()
 	cands := slices.Clone(opts.Reference)
@@ -261,7 +263,7 @@ func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts Spectr
 	// (about two copies of it and a few d x d blocks).
 	need := size.Add(size.Float64s(4, d, p-1, d), size.Float64s(4, d, d))
 	if err := dc.opts.checkMemory(fmt.Sprintf("the reference views of %d variables with %d states", p, d), need); err != nil {
-		return nil, fmt.Errorf("treemix: FindMixtureComponents: %w", err)
+		return nil, fmt.Errorf("treemix: LearnComponents: %w", err)
 	}
 	tables, err := src.Joints(ctx, sets)
 	if err != nil {
