@@ -109,17 +109,22 @@ type decomposer struct {
 // EdgesOnly, else all pairs) it picks a witness c outside the
 // neighbourhoods of a and b and a smallest separator S of {a, b} from c
 // (a max-flow), choosing among the witnesses the one that maximises
-// q_c d^(-|S|/2), q_c its view of H (see plan). Given Y_S = k, Y_u*,
-// Y_c and (Y_a, Y_b) are independent given H: a mixture of product
-// distributions. With U the top r left singular vectors of
+// q_c d^(-|S|/2), q_c = sigma_r(U^T M_{u*,c}) its view of H. Given
+// Y_S = k, Y_u*, Y_c and (Y_a, Y_b) are independent given H: a mixture
+// of product distributions. With U the top r left singular vectors of
 // [P(Y_u*, Y_j)]_j (one basis for every triplet) and V_k those of
 // U^T M_{u*,c,{S;k}} on the right, the observable operators
 // C_q = B_q A^{-1}, A = U^T M_{u*,c,{S;k}} V_k and B_q the same with
 // (Y_a, Y_b) = q, all equal R diag(P(Y_a, Y_b = q | H, Y_S = k)) R^{-1}
 // with one R = U^T M_{u*|H} (up to scale) for every triplet and
 // configuration, because Y_u* depends on H alone. R is computed once
-// from all the operators (see diagonaliser) and reused for every
-// triplet: that keeps the hidden labels consistent. Then
+// from all the operators and reused for every triplet, which keeps the
+// hidden labels consistent: the traceless parts of the operators,
+// weighted by the inverse variances of their sampling errors, are
+// stacked, their top r-1 principal directions kept, and R is the
+// eigenvector matrix of the combination of those directions with the
+// widest relative eigenvalue gap among 16 random combinations drawn
+// from Seed. Then
 // M_{u*|H} = U R (columns scaled to sum to 1), the weights from
 // P(Y_u*) = M_{u*|H} P(H), P(H, Y_S = k) from
 // P(Y_u*, Y_S = k) = M_{u*|H} P(H, Y_S = k), and
@@ -129,8 +134,8 @@ type decomposer struct {
 // MaxSeparator is demixed through the reference alone (see Demixed).
 //
 // Estimated tables are clipped at zero and renormalised, and tables
-// estimated from samples are smoothed with one pseudo-sample (see
-// smoothed) so that no probability is zero. It needs d > r
+// estimated from N samples are smoothed with one pseudo-sample spread
+// uniformly, (N p + 1/cells)/(N + 1), so that no probability is zero. It needs d > r
 // (ErrFewStates), an isolated reference (ErrNoReference), full-rank
 // views and at least one pair with a witness (ErrRankDeficient), and at
 // least 3 variables (ErrBadData); an operator with complex eigenvalues
