@@ -96,11 +96,11 @@ func TestBadOptions(t *testing.T) {
 		{RankOptions{MinCount: math.Inf(1)}, "RankOptions.MinCount = +Inf"},
 	} {
 		if _, err := LearnUnionGraph(ctx, src, 2, &c.o); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("RankTest %q: %v", c.want, err)
+			t.Errorf("LearnUnionGraph %q: %v", c.want, err)
 		}
 	}
 	if _, err := LearnComponents(ctx, src, CompleteGraph(3), 2, &SpectralOptions{MinCount: nan}); !errors.Is(err, ErrBadOption) {
-		t.Errorf("FindMixtureComponents with a NaN MinCount: %v", err)
+		t.Errorf("LearnComponents with a NaN MinCount: %v", err)
 	}
 	if _, _, err := Learn(ctx, src, 2, &LearnOptions{Spectral: SpectralOptions{MaxSeparator: -1}}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("Learn with MaxSeparator -1: %v", err)

@@ -39,10 +39,10 @@ func TestWideDataMemory(t *testing.T) {
 	})
 	var me *mat.MemoryError
 	if !errors.As(err, &me) || me.Limit != mat.DefaultMaxMemory || me.Need < 12_497_500*600 {
-		t.Errorf("RankTest: %v, want a *mat.MemoryError needing at least 7.5 GB", err)
+		t.Errorf("LearnUnionGraph: %v, want a *mat.MemoryError needing at least 7.5 GB", err)
 	}
 	if used > 1<<20 {
-		t.Errorf("RankTest's refusal allocated %d bytes", used)
+		t.Errorf("LearnUnionGraph's refusal allocated %d bytes", used)
 	}
 	_, _, err = Learn(ctx, Empirical(x, &Options{}), 2, &LearnOptions{Options: Options{MaxMemory: 1 << 30}})
 	if !errors.As(err, &me) || me.Limit != 1<<30 {

@@ -17,11 +17,11 @@ import (
 // the default thresholds described at Xi.
 type RankOptions struct {
 	Options
-	// Eta is the bound on the separators searched, η of the paper; 0
+	// Eta is the bound on the separators searched, η of Anandkumar et al.; 0
 	// means r, a negative value means 0 (no separators: a mixture of
 	// product distributions).
 	Eta int
-	// Xi, if positive, is the paper's fixed threshold ξ: the effective
+	// Xi, if positive, is the fixed threshold ξ of Anandkumar et al.: the effective
 	// rank of M_{u,v,{S;k}} is the number of its singular values above
 	// Xi. With Xi = 0 the threshold depends on the configuration: for
 	// tables estimated from N samples it is XiScale*sqrt(P(Y_S = k)/N),
@@ -105,7 +105,7 @@ func LearnUnionGraph(ctx context.Context, src Source, r int, opts *RankOptions) 
 	need := size.Add(size.Float64s(p, p), size.Mul(2, p, p),
 		size.Scale(int(min(size.Mul(p, max(p-1, 0))/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
 	if err := o.checkMemory(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
-		return nil, fmt.Errorf("treemix: RankTest: %w", err)
+		return nil, fmt.Errorf("treemix: LearnUnionGraph: %w", err)
 	}
 	res := &RankResult{Graph: CompleteGraph(p), Separators: make(map[[2]int][]int)}
 	th := newThreshold(src, d, o)
@@ -123,7 +123,7 @@ func LearnUnionGraph(ctx context.Context, src Source, r int, opts *RankOptions) 
 		perTest := size.Add(600, size.Scale(8, powSat(d, level+2)))
 		if err := o.checkMemory(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
 			size.Scale(int(min(bound, size.Max/2)), perTest)); err != nil {
-			return nil, fmt.Errorf("treemix: RankTest: %w", err)
+			return nil, fmt.Errorf("treemix: LearnUnionGraph: %w", err)
 		}
 		type test struct {
 			u, v int
@@ -221,7 +221,7 @@ func LearnUnionGraph(ctx context.Context, src Source, r int, opts *RankOptions) 
 	return res, nil
 }
 
-// testBound returns an upper bound on the tests of a level of RankTest
+// testBound returns an upper bound on the tests of a level of LearnUnionGraph
 // on the graph g (saturating): the edges at level 0; at level 1 the
 // neighbours of either end of each edge; from level 2 on the subsets of
 // size level of the candidates of each end.
@@ -246,7 +246,7 @@ func testBound(g *Graph, level, candidates int) int64 {
 	return n
 }
 
-// testsOfEdge bounds the tests of one edge at a level of RankTest, its
+// testsOfEdge bounds the tests of one edge at a level of LearnUnionGraph, its
 // ends having du and dv other neighbours.
 func testsOfEdge(du, dv, level, candidates int) int64 {
 	switch level {

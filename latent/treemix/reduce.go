@@ -21,7 +21,7 @@ type Options struct {
 	// total (in units of the stage). Calls never overlap.
 	Progress moments.Progress
 	// MaxMemory bounds (bytes) what a stage holds: the tables of counts
-	// of a pass (Count, each level of RankTest), the pair tables of EM.
+	// of a pass (Count, each level of LearnUnionGraph), the pair tables of LearnEM.
 	// A stage that would need more is refused with a *mat.MemoryError
 	// before it allocates them. 0 means mat.DefaultMaxMemory (4 GiB),
 	// negative no limit.
