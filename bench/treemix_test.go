@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -13,8 +12,8 @@ import (
 // treemixData samples n observations of a random mixture of r trees over
 // p variables with d states.
 func treemixData(p, d, r, n int) (*treemix.Mixture, *treemix.Data) {
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 1)), p, d, r, treemix.GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(1, 2)), n)
+	m := treemix.RandomTreeMixture(p, d, r, &treemix.GenOptions{Seed: 1})
+	x, _ := m.Sample(n, 2)
 	return m, x
 }
 
@@ -25,7 +24,7 @@ func BenchmarkTreemixRankTest(b *testing.B) {
 		_, x := treemixData(50, 4, 2, n)
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := treemix.RankTest(context.Background(), treemix.Empirical(x, treemix.Options{}), 2, treemix.RankOptions{Eta: 2}); err != nil {
+				if _, err := treemix.LearnUnionGraph(context.Background(), treemix.Empirical(x, &treemix.Options{}), 2, &treemix.RankOptions{Eta: 2}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -46,7 +45,7 @@ func BenchmarkTreemixCount(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, err := treemix.Count(context.Background(), x, sets, treemix.Options{}); err != nil {
+		if _, err := treemix.Count(context.Background(), x, sets, &treemix.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,7 +58,7 @@ func BenchmarkTreemixSpectral(b *testing.B) {
 	m, x := treemixData(20, 4, 2, 100000)
 	g := m.UnionGraph()
 	for b.Loop() {
-		if _, err := treemix.FindMixtureComponents(context.Background(), treemix.Empirical(x, treemix.Options{}), g, 2, treemix.SpectralOptions{EdgesOnly: true}); err != nil {
+		if _, err := treemix.LearnComponents(context.Background(), treemix.Empirical(x, &treemix.Options{}), g, 2, &treemix.SpectralOptions{EdgesOnly: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,10 +68,10 @@ func BenchmarkTreemixSpectral(b *testing.B) {
 // M-step), p = 20, d = 4, r = 2, N = 10^5.
 func BenchmarkTreemixEMIteration(b *testing.B) {
 	_, x := treemixData(20, 4, 2, 100000)
-	init := treemix.RandomStart(rand.New(rand.NewPCG(2, 2)), x, 2)
+	init := treemix.RandomStart(x, 2, 2)
 	for b.Loop() {
 		// Tol < 0 never converges: exactly one iteration, then the cap
-		if _, _, err := treemix.EM(context.Background(), x, init, treemix.EMOptions{MaxIter: 1, Tol: -1}); !errors.Is(err, treemix.ErrNoConvergence) {
+		if _, _, err := treemix.LearnEM(context.Background(), x, init, &treemix.EMOptions{MaxIter: 1, Tol: -1}); !errors.Is(err, treemix.ErrNoConvergence) {
 			b.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func TestBudgetsHold(t *testing.T) {
 	}
 	var tx *treemix.Data
 	bounded(t, "treemix.ReadCSV", readerBudget, ints.Len(), func() {
-		tx, err = treemix.ReadCSV(bytes.NewReader(ints.Bytes()), treemix.CSVOptions{})
+		tx, err = treemix.ReadCSV(bytes.NewReader(ints.Bytes()), &treemix.CSVOptions{})
 	})
 	if err != nil {
 		t.Fatalf("treemix.ReadCSV: %v", err)
@@ -102,11 +102,11 @@ func TestBudgetsHold(t *testing.T) {
 	sub := tx.Select([]int{0, 1, 2, 3, 4, 5})
 	n, p, d := sub.Dims()
 	bounded(t, "treemix.Learn", treemixBudget, treemixCells(n, p, d, 4), func() {
-		_, _, err = treemix.Learn(context.Background(), treemix.Empirical(sub, treemix.Options{}), 2, treemix.LearnOptions{})
+		_, _, err = treemix.Learn(context.Background(), treemix.Empirical(sub, &treemix.Options{}), 2, &treemix.LearnOptions{})
 	})
 	t.Logf("treemix.Learn: %v", err)
 	bounded(t, "treemix.EM", treemixBudget, treemixCells(n, p, d, 0)*2*11*4, func() {
-		_, _, err = treemix.EM(context.Background(), sub, treemix.RandomStart(r, sub, 2), treemix.EMOptions{MaxIter: 10})
+		_, _, err = treemix.LearnEM(context.Background(), sub, treemix.RandomStart(sub, 2, 14), &treemix.EMOptions{MaxIter: 10})
 	})
 	t.Logf("treemix.EM: %v", err)
 }

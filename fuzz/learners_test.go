@@ -566,7 +566,7 @@ func FuzzTreemixLearn(f *testing.F) {
 			sep = 4
 		}
 		bounded(t, "treemix.Learn", treemixBudget, treemixCells(n, p, d, max(eta, sep)), func() {
-			m, rep, err = treemix.Learn(context.Background(), treemix.Empirical(x, w), r, opts)
+			m, rep, err = treemix.Learn(context.Background(), treemix.Empirical(x, &w), r, &opts)
 		})
 		if err != nil {
 			return
@@ -615,8 +615,8 @@ func FuzzTreemixEM(f *testing.F) {
 		var res treemix.EMResult
 		var err error
 		bounded(t, "treemix.EM", treemixBudget, treemixCells(n, p, d, 0)*max(r, 1)*(iters+1)*4, func() {
-			init = treemix.RandomStart(rand.New(rand.NewPCG(uint64(h), 3)), x, r)
-			m, res, err = treemix.EM(context.Background(), x, init, opts)
+			init = treemix.RandomStart(x, r, uint64(h))
+			m, res, err = treemix.LearnEM(context.Background(), x, init, &opts)
 		})
 		if err != nil {
 			return

@@ -157,12 +157,12 @@ func FuzzTreemixFromCSV(f *testing.F) {
 		var m *treemix.Mixture
 		var err error
 		bounded(t, "treemix ReadCSV + Learn", pipelineBudget, len(data), func() {
-			x, err = treemix.ReadCSV(bytes.NewReader(data), treemix.CSVOptions{MaxMemory: mem})
+			x, err = treemix.ReadCSV(bytes.NewReader(data), &treemix.CSVOptions{MaxMemory: mem})
 			if err != nil {
 				return
 			}
 			o := treemix.Options{Workers: 1, MaxMemory: mem}
-			m, _, err = treemix.Learn(context.Background(), treemix.Empirical(x, o), rr, treemix.LearnOptions{Options: o, Rank: treemix.RankOptions{Eta: eta}})
+			m, _, err = treemix.Learn(context.Background(), treemix.Empirical(x, &o), rr, &treemix.LearnOptions{Options: o, Rank: treemix.RankOptions{Eta: eta}})
 		})
 		if err != nil {
 			return

@@ -28,7 +28,7 @@ func FuzzTreemixReadCSV(f *testing.F) {
 		var x *treemix.Data
 		var err error
 		bounded(t, "treemix.ReadCSV", readerBudget, len(in), func() {
-			x, err = treemix.ReadCSV(bytes.NewReader(in), opts)
+			x, err = treemix.ReadCSV(bytes.NewReader(in), &opts)
 		})
 		if err != nil {
 			var de *treemix.DataError
@@ -52,7 +52,7 @@ func FuzzTreemixReadCSV(f *testing.F) {
 		if x.Names != nil {
 			header = 1
 		}
-		y, err := treemix.ReadCSV(&buf, treemix.CSVOptions{States: d, Header: header})
+		y, err := treemix.ReadCSV(&buf, &treemix.CSVOptions{States: d, Header: header})
 		if err != nil {
 			t.Fatalf("re-reading: %v\n%s", err, buf.String())
 		}
@@ -91,7 +91,7 @@ func FuzzTreemixRankTest(f *testing.F) {
 			}
 		}
 		opts := treemix.RankOptions{Eta: 1 + int(b[0])%2, MinCount: 1}
-		res, err := treemix.RankTest(context.Background(), treemix.Empirical(x, treemix.Options{Workers: 1}), r, opts)
+		res, err := treemix.LearnUnionGraph(context.Background(), treemix.Empirical(x, &treemix.Options{Workers: 1}), r, &opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func FuzzTreemixRankTest(f *testing.F) {
 				}
 			}
 		}
-		res3, err := treemix.RankTest(context.Background(), treemix.Empirical(x, treemix.Options{Workers: 3}), r, opts)
+		res3, err := treemix.LearnUnionGraph(context.Background(), treemix.Empirical(x, &treemix.Options{Workers: 3}), r, &opts)
 		if err != nil || !res3.Graph.Equal(res.Graph) {
 			t.Fatalf("workers change the graph: %v", err)
 		}

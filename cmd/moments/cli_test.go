@@ -98,8 +98,8 @@ func writeUCI(t *testing.T, dir, name string, docs, k int) string {
 // p variables with 3 states and returns the path.
 func writeTreemixCSV(t *testing.T, dir string, p, samples int) string {
 	t.Helper()
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 2)), p, 3, 2, treemix.GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(3, 4)), samples)
+	m := treemix.RandomTreeMixture(p, 3, 2, &treemix.GenOptions{Seed: 1})
+	x, _ := m.Sample(samples, 3)
 	var b bytes.Buffer
 	if err := treemix.WriteCSV(&b, x); err != nil {
 		t.Fatal(err)

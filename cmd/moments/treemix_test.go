@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,8 @@ import (
 
 func TestTreemixCommand(t *testing.T) {
 	dir := t.TempDir()
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 2)), 10, 3, 2, treemix.GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(3, 4)), 20000)
+	m := treemix.RandomTreeMixture(10, 3, 2, &treemix.GenOptions{Seed: 1})
+	x, _ := m.Sample(20000, 3)
 	data := filepath.Join(dir, "data.csv")
 	f, err := os.Create(data)
 	if err != nil {

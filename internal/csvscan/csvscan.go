@@ -13,7 +13,7 @@ import (
 
 // Error is a problem at a line (1-based; 0 when it has none) and field
 // (1-based; 0 when it concerns the whole line). The readers turn it into
-// their package's DataError.
+// moments.DataError (moments.FromScan).
 type Error struct {
 	Line, Field int
 	Msg         string

@@ -79,10 +79,10 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 			for j, f := range fields {
 				v, ok := parse(f)
 				if !ok {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a number", f)}
+					return &DataError{Reader: "linear", Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a number", f)}
 				}
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not finite", f)}
+					return &DataError{Reader: "linear", Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not finite", f)}
 				}
 				vals = append(vals, v)
 			}
@@ -92,7 +92,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		return nil, dataError(err)
 	}
 	if len(vals) == 0 {
-		return nil, &DataError{Line: lines, Msg: "no samples"}
+		return nil, &DataError{Reader: "linear", Line: lines, Msg: "no samples"}
 	}
 	return &Data{X: mat.New(len(vals)/cols, cols, vals), Names: names}, nil
 }

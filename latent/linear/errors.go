@@ -4,8 +4,8 @@ import (
 	"errors"
 	"math"
 
-	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
+	"github.com/moments-go/moments/latent/moments"
 )
 
 // Errors that data can cause. The learners wrap them with details; test
@@ -25,8 +25,9 @@ var (
 	ErrRankDeficient = errors.New("linear: rank deficient")
 	// ErrNoConvergence: an iteration stopped at its cap.
 	ErrNoConvergence = errors.New("linear: no convergence")
-	// ErrBadData: malformed input (see DataError).
-	ErrBadData = errors.New("linear: bad data")
+	// ErrBadData: malformed input (see DataError); it is
+	// moments.ErrBadData, shared by every reader and learner.
+	ErrBadData = moments.ErrBadData
 	// ErrBadOption: an option value that makes no sense (NaN, an
 	// infinity, a negative count or tolerance, a relative tolerance
 	// above one, an unknown method); the message names the option and
@@ -84,26 +85,11 @@ func (o *TWMOptions) check() error {
 		optcheck.Int(ErrBadOption, "TWMOptions.MaxRows", o.MaxRows, 0, math.MaxInt))
 }
 
-// DataError reports malformed input: the line (1-based; 0 when the
-// problem has no line) and field (1-based; 0 when it concerns the whole
-// line) where it was found. It matches ErrBadData under errors.Is.
-type DataError struct {
-	Line, Field int
-	Msg         string
-}
-
-// Error formats the position and the message.
-func (e *DataError) Error() string { return csvscan.Format("linear", e.Line, e.Field, e.Msg) }
+// DataError reports malformed input at a line and field; it is
+// moments.DataError, the one position error of every reader of the
+// module, and matches ErrBadData under errors.Is.
+type DataError = moments.DataError
 
 // dataError turns the position errors of the CSV scanner into
 // *DataError and passes other errors through.
-func dataError(err error) error {
-	var e *csvscan.Error
-	if errors.As(err, &e) {
-		return &DataError{Line: e.Line, Field: e.Field, Msg: e.Msg}
-	}
-	return err
-}
-
-// Unwrap returns ErrBadData.
-func (e *DataError) Unwrap() error { return ErrBadData }
+func dataError(err error) error { return moments.FromScan("linear", err) }

@@ -652,10 +652,10 @@ func ReadLabels(r io.Reader) (map[string]string, error) {
 			continue
 		}
 		if len(f) < 2 {
-			return nil, fmt.Errorf("moments: ReadLabels: line %d: want \"name label\", got %q", line, sc.Text())
+			return nil, lineError("moments: ReadLabels", line, "want \"name label\", got %q", sc.Text())
 		}
 		if _, dup := labels[f[0]]; dup {
-			return nil, fmt.Errorf("moments: ReadLabels: line %d: %q labelled twice", line, f[0])
+			return nil, lineError("moments: ReadLabels", line, "%q labelled twice", f[0])
 		}
 		labels[f[0]] = f[1]
 	}

@@ -43,7 +43,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	}
 	nd, nw, nnz := header[0], header[1], header[2]
 	if nd > 1<<31-1 || nw > 1<<31-1 {
-		return nil, fmt.Errorf("moments: ReadUCI: %d documents and %d words are more than this reader supports", nd, nw)
+		return nil, lineError("moments: ReadUCI", 0, "%d documents and %d words are more than this reader supports", nd, nw)
 	}
 	entries, err := readUCIEntries(sc, line, nd, nw, nnz)
 	if err != nil {
@@ -55,7 +55,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	// the number of entries.
 	const maxEmpty = 1 << 24
 	if nd > nnz+maxEmpty || nw > nnz+maxEmpty {
-		return nil, fmt.Errorf("moments: ReadUCI: the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
+		return nil, lineError("moments: ReadUCI", 0, "the header announces %d documents and %d words for only %d entries", nd, nw, nnz)
 	}
 	// The entries read, and the corpus: ptr (nd+1 ints), words and
 	// counts (4 bytes each per entry).
@@ -73,7 +73,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
 		}
 		if len(names) != nw {
-			return nil, fmt.Errorf("moments: ReadUCI: vocabulary has %d words, the header announces %d", len(names), nw)
+			return nil, lineError("moments: ReadUCI", 0, "vocabulary has %d words, the header announces %d", len(names), nw)
 		}
 		c.Vocab = names
 	}
@@ -96,9 +96,9 @@ func readUCIHeader(sc *bufio.Scanner) (header [3]int, line int, err error) {
 		for {
 			if !sc.Scan() {
 				if err := sc.Err(); err != nil {
-					return header, line, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+					return header, line, lineError("moments: ReadUCI", line+1, "%v", err)
 				}
-				return header, line, fmt.Errorf("moments: ReadUCI: line %d: missing header (D, W and NNZ, one a line)", line+1)
+				return header, line, lineError("moments: ReadUCI", line+1, "missing header (D, W and NNZ, one a line)")
 			}
 			line++
 			b := sc.Bytes()
@@ -108,7 +108,7 @@ func readUCIHeader(sc *bufio.Scanner) (header [3]int, line int, err error) {
 			if f := bytes.TrimSpace(b); len(f) > 0 {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
-					return header, line, fmt.Errorf("moments: ReadUCI: line %d: header value %q is not a non-negative integer", line, f)
+					return header, line, lineError("moments: ReadUCI", line, "header value %q is not a non-negative integer", f)
 				}
 				header[h] = v
 				break
@@ -140,7 +140,7 @@ func readUCIEntries(sc *bufio.Scanner, line, nd, nw, nnz int) ([]uciEntry, error
 			}
 			x, err := strconv.ParseUint(string(b[:end]), 10, 32)
 			if err != nil {
-				return nil, fmt.Errorf("moments: ReadUCI: line %d: %q is not a count or id", line, b[:end])
+				return nil, lineError("moments: ReadUCI", line, "%q is not a count or id", b[:end])
 			}
 			v[k] = x
 			k++
@@ -150,26 +150,26 @@ func readUCIEntries(sc *bufio.Scanner, line, nd, nw, nnz int) ([]uciEntry, error
 			continue // blank line
 		}
 		if k < 3 || len(bytes.TrimSpace(b)) > 0 {
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: want three fields \"docID wordID count\", got %q", line, sc.Bytes())
+			return nil, lineError("moments: ReadUCI", line, "want three fields \"docID wordID count\", got %q", sc.Bytes())
 		}
 		switch {
 		case v[0] < 1 || v[0] > uint64(nd):
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: document id %d outside 1..%d", line, v[0], nd)
+			return nil, lineError("moments: ReadUCI", line, "document id %d outside 1..%d", v[0], nd)
 		case v[1] < 1 || v[1] > uint64(nw):
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: word id %d outside 1..%d", line, v[1], nw)
+			return nil, lineError("moments: ReadUCI", line, "word id %d outside 1..%d", v[1], nw)
 		case v[2] == 0:
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: zero count", line)
+			return nil, lineError("moments: ReadUCI", line, "zero count")
 		}
 		if len(entries) == nnz {
-			return nil, fmt.Errorf("moments: ReadUCI: line %d: more entries than the %d the header announces", line, nnz)
+			return nil, lineError("moments: ReadUCI", line, "more entries than the %d the header announces", nnz)
 		}
 		entries = append(entries, uciEntry{int32(v[0] - 1), int32(v[1] - 1), uint32(v[2]), line})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("moments: ReadUCI: line %d: %v", line+1, err)
+		return nil, lineError("moments: ReadUCI", line+1, "%v", err)
 	}
 	if len(entries) != nnz {
-		return nil, fmt.Errorf("moments: ReadUCI: %d entries, but the header announces %d", len(entries), nnz)
+		return nil, lineError("moments: ReadUCI", 0, "%d entries, but the header announces %d", len(entries), nnz)
 	}
 	return entries, nil
 }
@@ -189,7 +189,7 @@ func uciCorpus(entries []uciEntry, nd, nw int) (*Corpus, error) {
 	for i, e := range entries {
 		if i > 0 && e.doc == entries[i-1].doc && e.word == entries[i-1].word {
 			a, b := entries[i-1].line, e.line
-			return nil, fmt.Errorf("moments: ReadUCI: lines %d and %d: document %d has word %d twice", min(a, b), max(a, b), e.doc+1, e.word+1)
+			return nil, lineError("moments: ReadUCI", 0, "lines %d and %d: document %d has word %d twice", min(a, b), max(a, b), e.doc+1, e.word+1)
 		}
 		c.ptr[e.doc+1]++
 		c.words[i] = e.word

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 func TestReadCSV(t *testing.T) {
 	in := "# comment\nA, B,C\n0,1,2\n\n 2 ,0,1\n1,1,1\n"
-	x, err := ReadCSV(strings.NewReader(in), CSVOptions{})
+	x, err := ReadCSV(strings.NewReader(in), &CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,13 +45,13 @@ func TestReadCSV(t *testing.T) {
 		{"0;1\n1,2\n", CSVOptions{Comma: ';'}, 2, 0},
 	}
 	for _, c := range bad {
-		_, err := ReadCSV(strings.NewReader(c.in), c.opts)
+		_, err := ReadCSV(strings.NewReader(c.in), &c.opts)
 		var de *DataError
 		if !errors.As(err, &de) || !errors.Is(err, ErrBadData) || de.Line != c.line || de.Field != c.field {
 			t.Errorf("%q: error %v, want line %d field %d", c.in, err, c.line, c.field)
 		}
 	}
-	y, err := ReadCSV(strings.NewReader("1;2\n3;0\n"), CSVOptions{Comma: ';', States: 5, Header: -1})
+	y, err := ReadCSV(strings.NewReader("1;2\n3;0\n"), &CSVOptions{Comma: ';', States: 5, Header: -1})
 	if err != nil || y.d != 5 || y.At(1, 0) != 3 {
 		t.Fatal(err, y)
 	}
@@ -76,7 +77,7 @@ func TestDataTransforms(t *testing.T) {
 	if _, err := FromRows(3, [][]int{{0, 3}}); !errors.Is(err, ErrBadData) {
 		t.Fatal(err)
 	}
-	tr, te := x.Split(rand.New(rand.NewPCG(1, 2)), 0.5)
+	tr, te := x.split(rand.New(rand.NewPCG(1, 2)), 0.5)
 	if tr.n != 1 || te.n != 1 {
 		t.Fatal(tr.n, te.n)
 	}
@@ -100,7 +101,7 @@ func TestCount(t *testing.T) {
 	}
 	sets = append(sets, []int{1, 2}, []int{1, 2, 3}, []int{1, 2, 3, 4}, []int{1, 2})
 	ctx := context.Background()
-	got, err := Count(ctx, x, sets, Options{Workers: 1})
+	got, err := Count(ctx, x, sets, &Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestCount(t *testing.T) {
 			t.Fatalf("set %v: counts differ", set)
 		}
 	}
-	got3, _ := Count(ctx, x, sets, Options{Workers: 3})
+	got3, _ := Count(ctx, x, sets, &Options{Workers: 3})
 	for s := range sets {
 		if !slices.Equal(got[s].P, got3[s].P) {
 			t.Fatal("counts depend on workers")
@@ -128,8 +129,8 @@ func TestCount(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
-	a, _ := Count(ctx, x.Subset(idx[:1000]), sets, Options{})
-	b, _ := Count(ctx, x.Subset(idx[1000:]), sets, Options{})
+	a, _ := Count(ctx, x.Subset(idx[:1000]), sets, &Options{})
+	b, _ := Count(ctx, x.Subset(idx[1000:]), sets, &Options{})
 	for s := range sets {
 		a[s].Add(b[s])
 		if !slices.Equal(a[s].P, got[s].P) {
@@ -138,7 +139,7 @@ func TestCount(t *testing.T) {
 	}
 	// marginals of a table
 	m := got[len(sets)-2].Marginal(4, 2)
-	w, _ := Count(ctx, x, [][]int{{4, 2}}, Options{})
+	w, _ := Count(ctx, x, [][]int{{4, 2}}, &Options{})
 	if !slices.Equal(m.P, w[0].P) {
 		t.Fatal("Marginal differs from Count")
 	}
@@ -175,8 +176,8 @@ func maxDiff(a, b []float64) float64 {
 func TestMarginalAndSample(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	models := []*Mixture{
-		RandomTreeMixture(r, 6, 3, 2, GenOptions{}),
-		RandomGraphMixture(r, 6, 3, 2, 3, 2, GenOptions{}),
+		randomTreeMixture(r, 6, 3, 2, GenOptions{}),
+		randomGraphMixture(r, 6, 3, 2, 3, 2, GenOptions{}),
 	}
 	for mi, m := range models {
 		if err := m.Validate(); err != nil {
@@ -189,8 +190,8 @@ func TestMarginalAndSample(t *testing.T) {
 				t.Fatalf("model %d vars %v: exact marginal off by %g", mi, vars, e)
 			}
 		}
-		x, hidden := m.Sample(rand.New(rand.NewPCG(7, 8)), 100000)
-		emp, _ := Empirical(x, Options{}).Joints(context.Background(), [][]int{{1, 4}})
+		x, hidden := m.sample(rand.New(rand.NewPCG(7, 8)), 100000)
+		emp, _ := Empirical(x, &Options{}).Joints(context.Background(), [][]int{{1, 4}})
 		if e := maxDiff(emp[0].P, m.Marginal([]int{1, 4}).P); e > 0.01 {
 			t.Fatalf("model %d: sample frequencies off by %g", mi, e)
 		}
@@ -204,11 +205,11 @@ func TestMarginalAndSample(t *testing.T) {
 			t.Fatal("hidden frequencies off")
 		}
 		// posteriors and log-likelihood
-		ll, err := m.LogLikelihood(context.Background(), x, Options{Workers: 3})
+		ll, err := m.LogLikelihood(context.Background(), x, &Options{Workers: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ll1, _ := m.LogLikelihood(context.Background(), x, Options{Workers: 1})
+		ll1, _ := m.LogLikelihood(context.Background(), x, &Options{Workers: 1})
 		if ll != ll1 {
 			t.Fatal("log-likelihood depends on workers")
 		}
@@ -220,7 +221,7 @@ func TestMarginalAndSample(t *testing.T) {
 		if math.Abs(ll-want) > 1e-9*math.Abs(want) {
 			t.Fatal(ll, want)
 		}
-		post, _ := m.Posteriors(context.Background(), x.Subset([]int{0, 1, 2}), Options{})
+		post, _ := m.Posteriors(context.Background(), x.Subset([]int{0, 1, 2}), &Options{})
 		for i := range 3 {
 			q := m.Posterior(x.Row(i, y), nil)
 			if e := maxDiff(q, post.RawRow(i)); e > 1e-12 || math.Abs(q[0]+q[1]-1) > 1e-12 {
@@ -232,7 +233,7 @@ func TestMarginalAndSample(t *testing.T) {
 
 func TestChowLiuExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	m := RandomTreeMixture(r, 9, 3, 1, GenOptions{})
+	m := randomTreeMixture(r, 9, 3, 1, GenOptions{})
 	m.Nets[0] = withoutIsolation(r, m.Nets[0], 3)
 	single := make([][]float64, 9)
 	for v := range single {
@@ -352,15 +353,15 @@ func bruteSeparator(g *Graph, a []int, c int, excl []int) int {
 
 func TestEM(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	m := RandomTreeMixture(r, 8, 3, 2, GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(15, 16)), 5000)
-	init := RandomStart(rand.New(rand.NewPCG(17, 18)), x, 2)
+	m := randomTreeMixture(r, 8, 3, 2, GenOptions{})
+	x, _ := m.sample(rand.New(rand.NewPCG(15, 16)), 5000)
+	init := randomStart(rand.New(rand.NewPCG(17, 18)), x, 2)
 	ctx := context.Background()
-	fit, res, err := EM(ctx, x, init, EMOptions{Options: Options{Workers: 1}})
+	fit, res, err := LearnEM(ctx, x, init, &EMOptions{Options: Options{Workers: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit3, res3, _ := EM(ctx, x, init, EMOptions{Options: Options{Workers: 3}})
+	fit3, res3, _ := LearnEM(ctx, x, init, &EMOptions{Options: Options{Workers: 3}})
 	if res.MeanLogLik != res3.MeanLogLik || !slices.Equal(fit.Weights, fit3.Weights) {
 		t.Fatal("EM depends on the number of workers")
 	}
@@ -369,7 +370,7 @@ func TestEM(t *testing.T) {
 			t.Fatalf("log-likelihood fell: %v", res.Trace)
 		}
 	}
-	truth, _ := m.LogLikelihood(ctx, x, Options{})
+	truth, _ := m.LogLikelihood(ctx, x, &Options{})
 	if res.MeanLogLik < truth/float64(x.n)-0.05 {
 		t.Fatalf("EM reached %g, the true model has %g", res.MeanLogLik, truth/float64(x.n))
 	}
@@ -390,7 +391,7 @@ func TestRandomStartK(t *testing.T) {
 					t.Errorf("k = %d: panic %q", k, msg)
 				}
 			}()
-			RandomStart(rand.New(rand.NewPCG(1, 2)), x, k)
+			randomStart(rand.New(rand.NewPCG(1, 2)), x, k)
 		}()
 	}
 }
@@ -399,12 +400,67 @@ func TestRandomStartK(t *testing.T) {
 // mark: without a header the first sample must survive, with a header
 // the first name must not carry the mark.
 func TestReadCSVBOM(t *testing.T) {
-	x, err := ReadCSV(strings.NewReader("\ufeff0,1\n1,1\n"), CSVOptions{})
+	x, err := ReadCSV(strings.NewReader("\ufeff0,1\n1,1\n"), &CSVOptions{})
 	if n, _, _ := x.Dims(); err != nil || x.Names != nil || n != 2 || !slices.Equal(x.Row(0, nil), []int{0, 1}) {
 		t.Fatalf("no header: %v %v", x, err)
 	}
-	x, err = ReadCSV(strings.NewReader("\ufeffA,B\n0,1\n"), CSVOptions{})
+	x, err = ReadCSV(strings.NewReader("\ufeffA,B\n0,1\n"), &CSVOptions{})
 	if n, _, _ := x.Dims(); err != nil || !slices.Equal(x.Names, []string{"A", "B"}) || n != 1 {
 		t.Fatalf("header: %q %v", x.Names, err)
+	}
+}
+
+// TestSeeded: the seeded public generators and samplers are their
+// generator-taking versions on the documented streams, and the same seed
+// gives the same bits.
+func TestSeeded(t *testing.T) {
+	m := RandomTreeMixture(6, 3, 2, &GenOptions{Seed: 9})
+	if m2 := randomTreeMixture(rand.New(rand.NewPCG(9, genStream)), 6, 3, 2, GenOptions{Seed: 9}); !reflect.DeepEqual(m, m2) {
+		t.Fatal("RandomTreeMixture differs from randomTreeMixture on its stream")
+	}
+	if g1, g2 := RandomGraphMixture(6, 3, 2, 3, 2, &GenOptions{Seed: 4}), RandomGraphMixture(6, 3, 2, 3, 2, &GenOptions{Seed: 4}); !reflect.DeepEqual(g1, g2) {
+		t.Fatal("RandomGraphMixture: same seed, different mixtures")
+	}
+	x, h := m.Sample(500, 3)
+	y, h2 := m.sample(rand.New(rand.NewPCG(3, sampleStream)), 500)
+	if !reflect.DeepEqual(x, y) || !reflect.DeepEqual(h, h2) {
+		t.Fatal("Sample differs from sample on its stream")
+	}
+	a, b := x.Split(0.7, 5)
+	c, d := x.split(rand.New(rand.NewPCG(5, splitStream)), 0.7)
+	if !reflect.DeepEqual(a, c) || !reflect.DeepEqual(b, d) || a.n != 350 {
+		t.Fatal("Split differs from split on its stream, or has the wrong size")
+	}
+	if s1, s2 := RandomStart(x, 2, 8), randomStart(rand.New(rand.NewPCG(8, startStream)), x, 2); !reflect.DeepEqual(s1, s2) {
+		t.Fatal("RandomStart differs from randomStart on its stream")
+	}
+}
+
+// TestCountOneChunk: data of one chunk count like any other: every table
+// sums to N and matches a direct count.
+func TestCountOneChunk(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 7))
+	for _, n := range []int{1, 300, 512} {
+		x := randomData(r, n, 4, 3)
+		sets := [][]int{{0}, {0, 1}, {2, 3, 1}}
+		tabs, err := Count(context.Background(), x, sets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range sets {
+			want := NewTable(s, 3)
+			y := make([]int, 4)
+			idx := make([]int, len(s))
+			for row := range n {
+				x.Row(row, y)
+				for j, v := range s {
+					idx[j] = y[v]
+				}
+				want.P[want.Index(idx...)]++
+			}
+			if !slices.Equal(tabs[i].P, want.P) || tabs[i].Sum() != float64(n) {
+				t.Fatalf("n = %d, set %v: %v, want %v", n, s, tabs[i].P, want.P)
+			}
+		}
 	}
 }

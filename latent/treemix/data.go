@@ -42,7 +42,7 @@ func NewData(n, p, d int) *Data {
 // (*DataError, with the 1-based row number as the line).
 func FromRows(d int, rows [][]int) (*Data, error) {
 	if d < 0 || d > MaxStates {
-		return nil, &DataError{Msg: fmt.Sprintf("%d states: must be between 1 and %d", d, MaxStates)}
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", d, MaxStates)}
 	}
 	p := 0
 	if len(rows) > 0 {
@@ -51,11 +51,11 @@ func FromRows(d int, rows [][]int) (*Data, error) {
 	maxState := -1
 	for i, row := range rows {
 		if len(row) != p {
-			return nil, &DataError{Line: i + 1, Msg: fmt.Sprintf("%d values, row 1 has %d", len(row), p)}
+			return nil, &DataError{Reader: "treemix", Line: i + 1, Msg: fmt.Sprintf("%d values, row 1 has %d", len(row), p)}
 		}
 		for v, s := range row {
 			if s < 0 || (d > 0 && s >= d) || s >= MaxStates {
-				return nil, &DataError{Line: i + 1, Field: v + 1, Msg: fmt.Sprintf("state %d out of range", s)}
+				return nil, &DataError{Reader: "treemix", Line: i + 1, Field: v + 1, Msg: fmt.Sprintf("state %d out of range", s)}
 			}
 			maxState = max(maxState, s)
 		}
@@ -130,9 +130,15 @@ func (x *Data) Subset(rows []int) *Data {
 	return y
 }
 
-// Split shuffles the samples with r and returns the first
-// round(frac*N) of them as train and the rest as test.
-func (x *Data) Split(r *rand.Rand, frac float64) (train, test *Data) {
+// Split shuffles the samples with a generator seeded by seed and returns
+// the first round(frac*N) of them as train and the rest as test. The
+// same seed gives the same split.
+func (x *Data) Split(frac float64, seed uint64) (train, test *Data) {
+	return x.split(rand.New(rand.NewPCG(seed, splitStream)), frac)
+}
+
+// split is Split with the generator r.
+func (x *Data) split(r *rand.Rand, frac float64) (train, test *Data) {
 	perm := r.Perm(x.n)
 	k := int(frac*float64(x.n) + 0.5)
 	k = min(max(k, 0), x.n)
@@ -172,13 +178,13 @@ func (x *Data) Threshold(t int) *Data {
 // d^k exceeds MaxStates.
 func (x *Data) Group(k int) (*Data, error) {
 	if k < 1 {
-		return nil, &DataError{Msg: fmt.Sprintf("group size %d", k)}
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("group size %d", k)}
 	}
 	d := 1
 	for range min(k, x.p) {
 		d *= x.d
 		if d > MaxStates {
-			return nil, &DataError{Msg: fmt.Sprintf("%d variables of %d states make more than %d states", k, x.d, MaxStates)}
+			return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d variables of %d states make more than %d states", k, x.d, MaxStates)}
 		}
 	}
 	q := (x.p + k - 1) / k
@@ -198,7 +204,7 @@ func (x *Data) Group(k int) (*Data, error) {
 	return y, nil
 }
 
-// CSVOptions configures ReadCSV. The zero value reads comma-separated
+// CSVOptions configures ReadCSV. The zero value (and nil) reads comma-separated
 // states, detects a header and takes the number of states from the data.
 type CSVOptions struct {
 	// Comma separates fields; 0 means ','.
@@ -222,39 +228,41 @@ type CSVOptions struct {
 // the start of r. Errors are *DataError values (they
 // match ErrBadData) that name the line and field: a field that is not a
 // non-negative integer, a state beyond the limit, a line with a
-// different number of fields from the first.
-func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
-	comma := opts.Comma
+// different number of fields from the first. nil opts means the
+// defaults.
+func ReadCSV(r io.Reader, opts *CSVOptions) (*Data, error) {
+	o := valueOf(opts)
+	comma := o.Comma
 	if comma == 0 {
 		comma = ','
 	}
-	if opts.States < 0 || opts.States > MaxStates {
-		return nil, &DataError{Msg: fmt.Sprintf("%d states: must be between 1 and %d", opts.States, MaxStates)}
+	if o.States < 0 || o.States > MaxStates {
+		return nil, &DataError{Reader: "treemix", Msg: fmt.Sprintf("%d states: must be between 1 and %d", o.States, MaxStates)}
 	}
 	limit := MaxStates
-	if opts.States > 0 {
-		limit = opts.States
+	if o.States > 0 {
+		limit = o.States
 	}
 	var cols [][]uint8
 	values := 0
 	maxSeen := -1
-	names, lines, err := csvscan.Records(r, comma, opts.Header,
+	names, lines, err := csvscan.Records(r, comma, o.Header,
 		func(f []byte) bool { _, err := strconv.Atoi(string(f)); return err == nil },
 		func(line int, fields [][]byte) error {
 			if cols == nil {
 				cols = make([][]uint8, len(fields))
 			}
 			values += len(fields)
-			if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Add(size.Mul(4, values), size.Mul(24, len(fields))), opts.MaxMemory); err != nil {
+			if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Add(size.Mul(4, values), size.Mul(24, len(fields))), o.MaxMemory); err != nil {
 				return fmt.Errorf("treemix: ReadCSV: %w", err)
 			}
 			for j, f := range fields {
 				v, err := strconv.Atoi(string(f))
 				if err != nil || v < 0 {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
+					return &DataError{Reader: "treemix", Line: line, Field: j + 1, Msg: fmt.Sprintf("%q is not a non-negative integer", f)}
 				}
 				if v >= limit {
-					return &DataError{Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
+					return &DataError{Reader: "treemix", Line: line, Field: j + 1, Msg: fmt.Sprintf("state %d out of range (%d states)", v, limit)}
 				}
 				maxSeen = max(maxSeen, v)
 				cols[j] = append(cols[j], uint8(v))
@@ -264,7 +272,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 	if err != nil {
 		return nil, dataError(err)
 	}
-	d := opts.States
+	d := o.States
 	if d == 0 {
 		d = max(maxSeen+1, 1)
 	}
@@ -273,7 +281,7 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 		n = len(cols[0])
 	}
 	if n == 0 {
-		return nil, &DataError{Line: lines, Msg: "no samples"}
+		return nil, &DataError{Reader: "treemix", Line: lines, Msg: "no samples"}
 	}
 	x := NewData(n, len(cols), d)
 	for j, c := range cols {

@@ -6,10 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/moments-go/moments/internal/sample"
 	"github.com/moments-go/moments/internal/size"
 )
 
-// EMOptions controls EM. The zero value runs at most 100 iterations,
+// EMOptions controls LearnEM. The zero value (and nil) runs at most 100 iterations,
 // stops when the mean log-likelihood per sample gains less than 1e-6,
 // and smooths every pair table with one pseudo-sample.
 type EMOptions struct {
@@ -48,7 +49,7 @@ func (o EMOptions) prior() float64 {
 	return o.Prior
 }
 
-// EMResult describes a run of EM.
+// EMResult describes a run of LearnEM.
 type EMResult struct {
 	// Iterations is the number of M-steps taken.
 	Iterations int
@@ -61,7 +62,7 @@ type EMResult struct {
 	Converged bool
 }
 
-// EM runs expectation-maximisation for a mixture of trees (Meilă and
+// LearnEM runs expectation-maximisation for a mixture of trees (Meilă and
 // Jordan, 2001) on x from the model init, which may be any Mixture (a
 // random start, the spectral estimate): each E-step computes the
 // posteriors P(H = h | y_i) and from them the weighted single and pair
@@ -70,9 +71,11 @@ type EMResult struct {
 // posteriors and every component to the Chow–Liu tree of its weighted
 // (smoothed) tables. It returns the last model, whose mean training
 // log-likelihood is in the result. Reaching MaxIter without meeting Tol
-// returns the model with an error that wraps ErrNoConvergence.
-func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, EMResult, error) {
-	if err := opts.check(); err != nil {
+// returns the model with an error that wraps ErrNoConvergence. nil opts
+// means the defaults; ctx must not be nil.
+func LearnEM(ctx context.Context, x *Data, init *Mixture, opts *EMOptions) (*Mixture, EMResult, error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
 		return nil, EMResult{}, err
 	}
 	if err := init.Validate(); err != nil {
@@ -82,41 +85,41 @@ func EM(ctx context.Context, x *Data, init *Mixture, opts EMOptions) (*Mixture, 
 		return nil, EMResult{}, err
 	}
 	if x.n == 0 {
-		return nil, EMResult{}, fmt.Errorf("%w: no samples", ErrBadData)
+		return nil, EMResult{}, fmt.Errorf("treemix: %w: no samples", ErrBadData)
 	}
 	// Each accumulator of the E-step holds r weighted tables of every
 	// pair, d x d; the M-step, the p x p mutual informations of each
 	// component.
 	r, p, d := len(init.Nets), x.p, init.States
 	chunks := (x.n + chunkRows(x.n) - 1) / chunkRows(x.n)
-	accs := 1 + min(2*opts.workers(), chunks)
+	accs := 1 + min(2*o.workers(), chunks)
 	need := size.Add(size.Scale(accs, size.Float64s(r, p*(p-1)/2, d, d)), size.Float64s(2, p, p))
-	if err := opts.checkMemory(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
-		return nil, EMResult{}, fmt.Errorf("treemix: EM: %w", err)
+	if err := o.checkMemory(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
+		return nil, EMResult{}, fmt.Errorf("treemix: LearnEM: %w", err)
 	}
 	m := init
 	var res EMResult
 	prev := math.Inf(-1)
 	for it := 0; ; it++ {
-		st, err := eStep(ctx, x, m, opts.Options)
+		st, err := eStep(ctx, x, m, o.Options)
 		if err != nil {
 			return m, res, err
 		}
 		mean := st.ll / float64(x.n)
 		res.Trace = append(res.Trace, mean)
 		res.MeanLogLik = mean
-		if opts.Iteration != nil {
-			opts.Iteration(it, mean)
+		if o.Iteration != nil {
+			o.Iteration(it, mean)
 		}
-		if it > 0 && mean-prev < orDefault(opts.Tol, 1e-6) {
+		if it > 0 && mean-prev < orDefault(o.Tol, 1e-6) {
 			res.Converged = true
 			return m, res, nil
 		}
-		if it == opts.maxIter() {
-			return m, res, fmt.Errorf("treemix: EM: %w after %d iterations", ErrNoConvergence, it)
+		if it == o.maxIter() {
+			return m, res, fmt.Errorf("treemix: LearnEM: %w after %d iterations", ErrNoConvergence, it)
 		}
 		prev = mean
-		m = mStep(st, x.p, m.States, opts.prior())
+		m = mStep(st, x.p, m.States, o.prior())
 		res.Iterations++
 	}
 }
@@ -255,8 +258,14 @@ func fixWeights(w []float64) {
 // RandomStart returns a random mixture of k trees over the variables of
 // x, the usual starting point of EM: uniform weights, for every
 // component a uniformly random spanning tree with conditional rows drawn
-// from a uniform Dirichlet. It panics if k < 1.
-func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
+// from a uniform Dirichlet, drawn by a generator seeded by seed (the
+// same seed, the same start). It panics if k < 1.
+func RandomStart(x *Data, k int, seed uint64) *Mixture {
+	return randomStart(rand.New(rand.NewPCG(seed, startStream)), x, k)
+}
+
+// randomStart is RandomStart with the generator r.
+func randomStart(r *rand.Rand, x *Data, k int) *Mixture {
 	if k < 1 {
 		panic(fmt.Sprintf("treemix: RandomStart: k = %d components", k))
 	}
@@ -276,7 +285,7 @@ func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
 		rows := func() []float64 {
 			t := make([]float64, d*d)
 			for i := range d {
-				dirichlet(r, ones, t[i*d:(i+1)*d])
+				sample.Dirichlet(r, ones, t[i*d:(i+1)*d])
 			}
 			return t
 		}
@@ -284,7 +293,7 @@ func RandomStart(r *rand.Rand, x *Data, k int) *Mixture {
 		tabs := make(map[[2]int]*Table)
 		for v := range p {
 			single[v] = make([]float64, d)
-			dirichlet(r, ones, single[v])
+			sample.Dirichlet(r, ones, single[v])
 		}
 		pair := func(a, b int) *Table {
 			k := [2]int{min(a, b), max(a, b)}

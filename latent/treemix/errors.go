@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
+	"github.com/moments-go/moments/latent/moments"
 )
 
 // Errors that data can cause. The learners wrap them with details; test
@@ -30,8 +30,9 @@ var (
 	ErrComplexEigen = errors.New("treemix: observable operator has complex eigenvalues")
 	// ErrNoConvergence: an iterative method stopped at its iteration cap.
 	ErrNoConvergence = errors.New("treemix: no convergence")
-	// ErrBadData: malformed or inconsistent data (see DataError).
-	ErrBadData = errors.New("treemix: bad data")
+	// ErrBadData: malformed or inconsistent data (see DataError); it is
+	// moments.ErrBadData, shared by every reader and learner.
+	ErrBadData = moments.ErrBadData
 	// ErrBadOption: an option value that makes no sense (NaN, an
 	// infinity, a negative count, threshold or tolerance, an unknown
 	// statistic); the message names the option and its value.
@@ -86,26 +87,11 @@ func (o *GenOptions) check(fn string, k int) {
 	}
 }
 
-// DataError reports malformed input: the line (1-based; 0 when the
-// problem has no line) and field (1-based; 0 when it concerns the whole
-// line) where it was found. It matches ErrBadData under errors.Is.
-type DataError struct {
-	Line, Field int
-	Msg         string
-}
-
-// Error formats the position and the message.
-func (e *DataError) Error() string { return csvscan.Format("treemix", e.Line, e.Field, e.Msg) }
+// DataError reports malformed input at a line and field; it is
+// moments.DataError, the one position error of every reader of the
+// module, and matches ErrBadData under errors.Is.
+type DataError = moments.DataError
 
 // dataError turns the position errors of the CSV scanner into
 // *DataError and passes other errors through.
-func dataError(err error) error {
-	var e *csvscan.Error
-	if errors.As(err, &e) {
-		return &DataError{Line: e.Line, Field: e.Field, Msg: e.Msg}
-	}
-	return err
-}
-
-// Unwrap returns ErrBadData.
-func (e *DataError) Unwrap() error { return ErrBadData }
+func dataError(err error) error { return moments.FromScan("treemix", err) }

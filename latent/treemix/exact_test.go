@@ -49,9 +49,9 @@ func TestExactRecovery(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, c := range cases {
-		m := RandomTreeMixture(rand.New(rand.NewPCG(c.seed, 77)), c.p, c.d, c.r, GenOptions{})
+		m := randomTreeMixture(rand.New(rand.NewPCG(c.seed, 77)), c.p, c.d, c.r, GenOptions{})
 		src := Exact(m)
-		rt, err := RankTest(ctx, src, c.r, RankOptions{})
+		rt, err := LearnUnionGraph(ctx, src, c.r, &RankOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestExactRecovery(t *testing.T) {
 			p, rec, _ := EdgeScores(union, rt.Graph)
 			t.Fatalf("%+v: union graph differs: precision %.3f recall %.3f\n got %v\nwant %v", c, p, rec, rt.Graph, union)
 		}
-		comp, err := FindMixtureComponents(ctx, src, rt.Graph, c.r, SpectralOptions{EdgesOnly: c.edges})
+		comp, err := LearnComponents(ctx, src, rt.Graph, c.r, &SpectralOptions{EdgesOnly: c.edges})
 		if err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
@@ -114,27 +114,27 @@ func TestExactGraphMixture(t *testing.T) {
 		cases = cases[:1]
 	}
 	for _, c := range cases {
-		m := RandomGraphMixture(rand.New(rand.NewPCG(c.seed, 99)), c.p, c.d, c.r, c.deg, c.parents, GenOptions{})
+		m := randomGraphMixture(rand.New(rand.NewPCG(c.seed, 99)), c.p, c.d, c.r, c.deg, c.parents, GenOptions{})
 		src := Exact(m)
 		union := m.UnionGraph()
-		rt, err := RankTest(ctx, src, c.r, RankOptions{Eta: 2 * c.deg, Candidates: -1})
+		rt, err := LearnUnionGraph(ctx, src, c.r, &RankOptions{Eta: 2 * c.deg, Candidates: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !rt.Graph.Equal(union) {
 			t.Fatalf("%+v: union graph\n got %v\nwant %v", c, rt.Graph, union)
 		}
-		comp, err := FindMixtureComponents(ctx, src, rt.Graph, c.r, SpectralOptions{})
+		comp, err := LearnComponents(ctx, src, rt.Graph, c.r, &SpectralOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		est := comp.Mixture()
 		perm := matchComponents(m, est, comp.Reference)
-		graphs, untested, err := comp.MarkovGraphs(ctx, MarkovOptions{MaxNeighborhood: 6})
+		graphs, untested, err := comp.MarkovGraphs(ctx, &MarkovOptions{MaxNeighborhood: 6})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tv, _, err := comp.MarkovGraphs(ctx, MarkovOptions{MaxNeighborhood: 6, Statistic: MaxTV})
+		tv, _, err := comp.MarkovGraphs(ctx, &MarkovOptions{MaxNeighborhood: 6, Statistic: MaxTV})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,8 +168,8 @@ func TestExactGraphMixture(t *testing.T) {
 
 func TestDecomposeTriple(t *testing.T) {
 	ctx := context.Background()
-	m := RandomTreeMixture(rand.New(rand.NewPCG(8, 8)), 12, 3, 2, GenOptions{})
-	comp, err := FindMixtureComponents(ctx, Exact(m), m.UnionGraph(), 2, SpectralOptions{EdgesOnly: true})
+	m := randomTreeMixture(rand.New(rand.NewPCG(8, 8)), 12, 3, 2, GenOptions{})
+	comp, err := LearnComponents(ctx, Exact(m), m.UnionGraph(), 2, &SpectralOptions{EdgesOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

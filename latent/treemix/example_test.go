@@ -3,7 +3,6 @@ package treemix_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -25,8 +24,8 @@ func byWeight(w []float64) []int {
 // the mixing weights and the component trees exactly (components listed
 // by decreasing weight, since hidden labels come in any order).
 func Example() {
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 2)), 8, 3, 2, treemix.GenOptions{})
-	est, rep, err := treemix.Learn(context.Background(), treemix.Exact(m), 2, treemix.LearnOptions{
+	m := treemix.RandomTreeMixture(8, 3, 2, &treemix.GenOptions{Seed: 1})
+	est, rep, err := treemix.Learn(context.Background(), treemix.Exact(m), 2, &treemix.LearnOptions{
 		Spectral: treemix.SpectralOptions{EdgesOnly: true},
 	})
 	if err != nil {
@@ -42,32 +41,32 @@ func Example() {
 	}
 	// Output:
 	// union graph recovered: true
-	// reference node: 0
-	// true:     weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
-	// true:     weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
-	// estimate: weight 0.6472, tree [[1 2] [1 3] [1 4] [2 7] [4 5] [4 6]]
-	// estimate: weight 0.3528, tree [[1 3] [1 6] [1 7] [2 4] [4 7] [5 6]]
+	// reference node: 6
+	// true:     weight 0.6362, tree [[0 3] [0 4] [1 7] [2 4] [4 7] [5 7]]
+	// true:     weight 0.3638, tree [[0 1] [0 3] [0 7] [1 2] [3 5] [4 5]]
+	// estimate: weight 0.6362, tree [[0 3] [0 4] [1 7] [2 4] [4 7] [5 7]]
+	// estimate: weight 0.3638, tree [[0 1] [0 3] [0 7] [1 2] [3 5] [4 5]]
 }
 
 // Reading integer CSV data, scoring it under a model, and EM from a
 // random start.
-func ExampleEM() {
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(3, 4)), 6, 3, 2, treemix.GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(5, 6)), 2000)
+func ExampleLearnEM() {
+	m := treemix.RandomTreeMixture(6, 3, 2, &treemix.GenOptions{Seed: 3})
+	x, _ := m.Sample(2000, 5)
 	var csv strings.Builder
 	treemix.WriteCSV(&csv, x)
-	y, err := treemix.ReadCSV(strings.NewReader(csv.String()), treemix.CSVOptions{})
+	y, err := treemix.ReadCSV(strings.NewReader(csv.String()), nil)
 	if err != nil {
 		panic(err)
 	}
 	n, p, d := y.Dims()
 	fmt.Println(n, "samples of", p, "variables with", d, "states")
 	ctx := context.Background()
-	fit, res, err := treemix.EM(ctx, y, treemix.RandomStart(rand.New(rand.NewPCG(7, 8)), y, 2), treemix.EMOptions{})
+	fit, res, err := treemix.LearnEM(ctx, y, treemix.RandomStart(y, 2, 7), nil)
 	if err != nil {
 		panic(err)
 	}
-	truth, _ := m.LogLikelihood(ctx, y, treemix.Options{})
+	truth, _ := m.LogLikelihood(ctx, y, nil)
 	fmt.Printf("EM converged: %v, mean log-likelihood %.1f (true model %.1f)\n", res.Converged, res.MeanLogLik, truth/float64(n))
 	var w []float64
 	for _, h := range byWeight(fit.Weights) {
@@ -76,6 +75,6 @@ func ExampleEM() {
 	fmt.Printf("weights %.1f\n", w)
 	// Output:
 	// 2000 samples of 6 variables with 3 states
-	// EM converged: true, mean log-likelihood -4.6 (true model -4.6)
-	// weights [0.6 0.4]
+	// EM converged: true, mean log-likelihood -5.1 (true model -5.1)
+	// weights [0.5 0.5]
 }

@@ -4,10 +4,10 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/internal/sample"
 )
 
-// GenOptions controls the random mixtures. The zero value gives
+// GenOptions controls the random mixtures. The zero value (and nil) gives
 // tables of strength 0.5, concentration 1 and weights from a symmetric
 // Dirichlet(5).
 type GenOptions struct {
@@ -29,7 +29,23 @@ type GenOptions struct {
 	// of 1 or more, and on NaN, infinite or negative values (other than
 	// a negative Strength).
 	MinWeight float64
+	// Seed seeds the generator of the mixture: the same seed and
+	// options give the same mixture.
+	Seed uint64
 }
+
+// The streams of the generators seeded by a Seed (the second word of
+// their PCG state), one per use, so that equal seeds of different uses
+// give unrelated draws.
+const (
+	genStream    = 0x6e6e
+	sampleStream = 0x5a5a
+	splitStream  = 0x5b5b
+	startStream  = 0x5c5c
+)
+
+// rng returns the generator of o.Seed.
+func (o GenOptions) rng() *rand.Rand { return rand.New(rand.NewPCG(o.Seed, genStream)) }
 
 func (o GenOptions) strength() float64 {
 	switch {
@@ -60,7 +76,7 @@ func randomRows(r *rand.Rand, rows, d int, opts GenOptions) []float64 {
 	row := make([]float64, d)
 	perm := r.Perm(d)
 	for c := range rows {
-		dirichlet(r, alpha, row)
+		sample.Dirichlet(r, alpha, row)
 		for j := range d {
 			out[c*d+j] = (1 - s) * row[j]
 		}
@@ -82,7 +98,7 @@ func randomWeights(r *rand.Rand, k int, opts GenOptions) []float64 {
 	floor := orDefault(opts.MinWeight, 0.5/float64(k))
 	w := make([]float64, k)
 	for {
-		dirichlet(r, alpha, w)
+		sample.Dirichlet(r, alpha, w)
 		if slices.Min(w) >= floor {
 			return w
 		}
@@ -95,8 +111,14 @@ func randomWeights(r *rand.Rand, k int, opts GenOptions) []float64 {
 // on the hidden component alone); each component is an independent
 // uniformly random spanning tree of the other p-1 nodes (a random
 // Prüfer sequence), rooted at its smallest node. It panics unless
-// p >= 2, d >= 2 and k >= 1.
-func RandomTreeMixture(r *rand.Rand, p, d, k int, opts GenOptions) *Mixture {
+// p >= 2, d >= 2 and k >= 1. nil opts means the defaults (seed 0).
+func RandomTreeMixture(p, d, k int, opts *GenOptions) *Mixture {
+	o := valueOf(opts)
+	return randomTreeMixture(o.rng(), p, d, k, o)
+}
+
+// randomTreeMixture is RandomTreeMixture with the generator r.
+func randomTreeMixture(r *rand.Rand, p, d, k int, opts GenOptions) *Mixture {
 	if p < 2 || d < 2 || k < 1 {
 		panic("treemix: RandomTreeMixture: need p >= 2, d >= 2, k >= 1")
 	}
@@ -176,7 +198,14 @@ func randomTree(r *rand.Rand, n int) [][2]int {
 // condition (A3) requires. One node, chosen at random, is isolated in
 // every component. It panics
 // unless p >= 2, d >= 2, k >= 1, maxDegree >= 1 and maxParents >= 1.
-func RandomGraphMixture(r *rand.Rand, p, d, k, maxDegree, maxParents int, opts GenOptions) *Mixture {
+// nil opts means the defaults (seed 0).
+func RandomGraphMixture(p, d, k, maxDegree, maxParents int, opts *GenOptions) *Mixture {
+	o := valueOf(opts)
+	return randomGraphMixture(o.rng(), p, d, k, maxDegree, maxParents, o)
+}
+
+// randomGraphMixture is RandomGraphMixture with the generator r.
+func randomGraphMixture(r *rand.Rand, p, d, k, maxDegree, maxParents int, opts GenOptions) *Mixture {
 	if p < 2 || d < 2 || k < 1 || maxDegree < 1 || maxParents < 1 {
 		panic("treemix: RandomGraphMixture: bad sizes")
 	}
@@ -226,5 +255,3 @@ func permuted(r *rand.Rand, s []int) []int {
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
-
-func dirichlet(r *rand.Rand, alpha, p []float64) { synth.Dirichlet(r, alpha, p) }

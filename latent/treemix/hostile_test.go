@@ -18,8 +18,8 @@ func learnAll(t *testing.T, name string, x *Data, r int) (learnErr, emErr error)
 			t.Fatalf("%s, r = %d: panic %v", name, r, v)
 		}
 	}()
-	_, _, learnErr = Learn(context.Background(), Empirical(x, Options{}), r, LearnOptions{})
-	_, _, emErr = EM(context.Background(), x, RandomStart(rand.New(rand.NewPCG(1, 1)), x, r), EMOptions{})
+	_, _, learnErr = Learn(context.Background(), Empirical(x, &Options{}), r, &LearnOptions{})
+	_, _, emErr = LearnEM(context.Background(), x, randomStart(rand.New(rand.NewPCG(1, 1)), x, r), &EMOptions{})
 	return
 }
 
@@ -27,7 +27,7 @@ func learnAll(t *testing.T, name string, x *Data, r int) (learnErr, emErr error)
 // range in Learn. One column, zero rows, one row and constant columns
 // must give clear errors (or, for EM, a model), never a panic.
 func TestDegenerateShapes(t *testing.T) {
-	x, err := ReadCSV(strings.NewReader("0\n1\n2\n1\n2\n0\n"), CSVOptions{})
+	x, err := ReadCSV(strings.NewReader("0\n1\n2\n1\n2\n0\n"), &CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestDegenerateShapes(t *testing.T) {
 			t.Errorf("zero rows, %d columns: Learn %v, EM %v", p, le, ee)
 		}
 	}
-	if _, err := ReadCSV(strings.NewReader("a,b,c\n"), CSVOptions{}); !errors.Is(err, ErrBadData) {
+	if _, err := ReadCSV(strings.NewReader("a,b,c\n"), &CSVOptions{}); !errors.Is(err, ErrBadData) {
 		t.Errorf("header only: %v", err)
 	}
 	le, ee = learnAll(t, "one row", mustRows(t, 3, [][]int{{0, 1, 2, 1}}), 2)
@@ -62,7 +62,7 @@ func TestDegenerateShapes(t *testing.T) {
 	// its cap)
 	le, ee = learnAll(t, "constant column", mustRows(t, 3, rows), 2)
 	t.Logf("a constant column: Learn %v, EM %v", le, ee)
-	x, err = ReadCSV(strings.NewReader("0,0,0\n0,0,0\n"), CSVOptions{})
+	x, err = ReadCSV(strings.NewReader("0,0,0\n0,0,0\n"), &CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func mustRows(t *testing.T, d int, rows [][]int) *Data {
 func TestBadOptions(t *testing.T) {
 	ctx := context.Background()
 	x := mustRows(t, 3, [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 0, 0}})
-	src := Empirical(x, Options{})
+	src := Empirical(x, &Options{})
 	nan := math.NaN()
 	for _, c := range []struct {
 		o    RankOptions
@@ -95,29 +95,29 @@ func TestBadOptions(t *testing.T) {
 		{RankOptions{XiScale: -1}, "RankOptions.XiScale = -1"},
 		{RankOptions{MinCount: math.Inf(1)}, "RankOptions.MinCount = +Inf"},
 	} {
-		if _, err := RankTest(ctx, src, 2, c.o); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("RankTest %q: %v", c.want, err)
+		if _, err := LearnUnionGraph(ctx, src, 2, &c.o); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("LearnUnionGraph %q: %v", c.want, err)
 		}
 	}
-	if _, err := FindMixtureComponents(ctx, src, CompleteGraph(3), 2, SpectralOptions{MinCount: nan}); !errors.Is(err, ErrBadOption) {
-		t.Errorf("FindMixtureComponents with a NaN MinCount: %v", err)
+	if _, err := LearnComponents(ctx, src, CompleteGraph(3), 2, &SpectralOptions{MinCount: nan}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("LearnComponents with a NaN MinCount: %v", err)
 	}
-	if _, _, err := Learn(ctx, src, 2, LearnOptions{Spectral: SpectralOptions{MaxSeparator: -1}}); !errors.Is(err, ErrBadOption) {
+	if _, _, err := Learn(ctx, src, 2, &LearnOptions{Spectral: SpectralOptions{MaxSeparator: -1}}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("Learn with MaxSeparator -1: %v", err)
 	}
-	start := RandomStart(rand.New(rand.NewPCG(1, 1)), x, 2)
+	start := randomStart(rand.New(rand.NewPCG(1, 1)), x, 2)
 	for _, o := range []EMOptions{{Tol: nan}, {Prior: math.Inf(1)}, {MaxIter: -1}} {
-		if _, _, err := EM(ctx, x, start, o); !errors.Is(err, ErrBadOption) {
+		if _, _, err := LearnEM(ctx, x, start, &o); !errors.Is(err, ErrBadOption) {
 			t.Errorf("EM %+v: %v", o, err)
 		}
 	}
-	m := RandomGraphMixture(rand.New(rand.NewPCG(1, 99)), 16, 3, 2, 2, 2, GenOptions{})
-	_, rep, err := Learn(ctx, Exact(m), 2, LearnOptions{Rank: RankOptions{Eta: 4, Candidates: -1}})
+	m := randomGraphMixture(rand.New(rand.NewPCG(1, 99)), 16, 3, 2, 2, 2, GenOptions{})
+	_, rep, err := Learn(ctx, Exact(m), 2, &LearnOptions{Rank: RankOptions{Eta: 4, Candidates: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range []MarkovOptions{{Threshold: nan}, {MinMass: 2}, {Statistic: 7}, {MaxNeighborhood: -1}} {
-		if _, _, err := rep.Components.MarkovGraphs(ctx, o); !errors.Is(err, ErrBadOption) {
+		if _, _, err := rep.Components.MarkovGraphs(ctx, &o); !errors.Is(err, ErrBadOption) {
 			t.Errorf("MarkovGraphs %+v: %v", o, err)
 		}
 	}
@@ -128,16 +128,16 @@ func TestBadOptions(t *testing.T) {
 				t.Errorf("RandomTreeMixture with MinWeight 0.6 for 2 components: %v", v)
 			}
 		}()
-		RandomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{MinWeight: 0.6})
+		randomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{MinWeight: 0.6})
 	}()
 }
 
 // TestExactNaN: the exact tables of a mixture with a NaN weight are an
 // error, not NaN tables fed to the learners.
 func TestExactNaN(t *testing.T) {
-	m := RandomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{})
+	m := randomTreeMixture(rand.New(rand.NewPCG(2, 2)), 5, 3, 2, GenOptions{})
 	m.Weights[0] = math.NaN()
-	if _, _, err := Learn(context.Background(), Exact(m), 2, LearnOptions{}); !errors.Is(err, ErrBadData) {
+	if _, _, err := Learn(context.Background(), Exact(m), 2, &LearnOptions{}); !errors.Is(err, ErrBadData) {
 		t.Fatalf("Learn on a mixture with a NaN weight: %v", err)
 	}
 }

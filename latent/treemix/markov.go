@@ -47,7 +47,7 @@ type MarkovOptions struct {
 }
 
 // MarkovGraphs estimates the Markov graph of every component
-// (Appendix A.1 of the paper) from the union graph used for c. For each
+// (Appendix A.1 of Anandkumar et al.) from the union graph used for c. For each
 // node a (not the reference) it decomposes the closed neighbourhood
 // N[a] with the shared diagonaliser, which gives P(Y_N[a] | H = h) for
 // every h, and for each neighbour b measures the dependence of Y_a on
@@ -58,22 +58,23 @@ type MarkovOptions struct {
 // from b's side exceeds Threshold. The
 // graphs use the labels of c. A neighbourhood without a witness within
 // the separator bound is demixed through the reference node, as in
-// FindMixtureComponents. Edges that could be tested from neither side
+// LearnComponents. Edges that could be tested from neither side
 // (both neighbourhoods too large) are kept in every component and listed
-// in untested.
-func (c *Components) MarkovGraphs(ctx context.Context, opts MarkovOptions) (graphs []*Graph, untested [][2]int, err error) {
-	if err := opts.check(); err != nil {
+// in untested. nil opts means the defaults; ctx must not be nil.
+func (c *Components) MarkovGraphs(ctx context.Context, opts *MarkovOptions) (graphs []*Graph, untested [][2]int, err error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
 		return nil, nil, err
 	}
 	dc := c.dec
 	r, p, d := dc.r, dc.p, dc.d
 	n := float64(dc.src.Samples())
-	tau, minMass := opts.Threshold, opts.MinMass
+	tau, minMass := o.Threshold, o.MinMass
 	if tau == 0 {
 		switch {
-		case opts.Statistic == MaxTV && n > 0:
+		case o.Statistic == MaxTV && n > 0:
 			tau = 0.2
-		case opts.Statistic == MaxTV:
+		case o.Statistic == MaxTV:
 			tau = 1e-6
 		case n > 0:
 			tau = 0.1
@@ -87,7 +88,7 @@ func (c *Components) MarkovGraphs(ctx context.Context, opts MarkovOptions) (grap
 			minMass = 20 / n
 		}
 	}
-	maxN := opts.MaxNeighborhood
+	maxN := o.MaxNeighborhood
 	if maxN == 0 {
 		maxN = 5
 	}
@@ -120,7 +121,7 @@ func (c *Components) MarkovGraphs(ctx context.Context, opts MarkovOptions) (grap
 		for h := range r {
 			for _, b := range t {
 				if b != a {
-					stat[h][a*p+b] = localDependence(tabs[i][h], a, b, d, opts.Statistic, minMass)
+					stat[h][a*p+b] = localDependence(tabs[i][h], a, b, d, o.Statistic, minMass)
 				}
 			}
 		}

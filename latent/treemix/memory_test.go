@@ -35,23 +35,23 @@ func TestWideDataMemory(t *testing.T) {
 	ctx := context.Background()
 	var err error
 	used := allocated(func() {
-		_, err = RankTest(ctx, Empirical(x, Options{}), 2, RankOptions{})
+		_, err = LearnUnionGraph(ctx, Empirical(x, &Options{}), 2, &RankOptions{})
 	})
 	var me *mat.MemoryError
 	if !errors.As(err, &me) || me.Limit != mat.DefaultMaxMemory || me.Need < 12_497_500*600 {
-		t.Errorf("RankTest: %v, want a *mat.MemoryError needing at least 7.5 GB", err)
+		t.Errorf("LearnUnionGraph: %v, want a *mat.MemoryError needing at least 7.5 GB", err)
 	}
 	if used > 1<<20 {
-		t.Errorf("RankTest's refusal allocated %d bytes", used)
+		t.Errorf("LearnUnionGraph's refusal allocated %d bytes", used)
 	}
-	_, _, err = Learn(ctx, Empirical(x, Options{}), 2, LearnOptions{Options: Options{MaxMemory: 1 << 30}})
+	_, _, err = Learn(ctx, Empirical(x, &Options{}), 2, &LearnOptions{Options: Options{MaxMemory: 1 << 30}})
 	if !errors.As(err, &me) || me.Limit != 1<<30 {
 		t.Errorf("Learn under 1 GiB: %v, want a *mat.MemoryError with that limit", err)
 	}
 
-	init := RandomStart(rand.New(rand.NewPCG(1, 1)), x, 2)
+	init := randomStart(rand.New(rand.NewPCG(1, 1)), x, 2)
 	used = allocated(func() {
-		_, _, err = EM(ctx, x, init, EMOptions{Options: Options{MaxMemory: 100 << 20}})
+		_, _, err = LearnEM(ctx, x, init, &EMOptions{Options: Options{MaxMemory: 100 << 20}})
 	})
 	if !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("EM under 100 MiB: %v, want ErrTooLarge", err)
@@ -64,7 +64,7 @@ func TestWideDataMemory(t *testing.T) {
 	for i := range set {
 		set[i] = i
 	}
-	if _, err := Count(ctx, x, [][]int{set}, Options{}); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := Count(ctx, x, [][]int{set}, &Options{}); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("Count of 3^40 cells: %v, want ErrTooLarge", err)
 	}
 	y := NewData(10, 64, MaxStates)
@@ -72,7 +72,7 @@ func TestWideDataMemory(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	if _, err := Count(ctx, y, [][]int{all}, Options{}); !errors.Is(err, mat.ErrTooLarge) {
+	if _, err := Count(ctx, y, [][]int{all}, &Options{}); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("Count of 256^64 cells (overflows an int): %v, want ErrTooLarge", err)
 	}
 
@@ -80,11 +80,11 @@ func TestWideDataMemory(t *testing.T) {
 	if err := WriteCSV(&csv, x); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadCSV(bytes.NewReader(csv.Bytes()), CSVOptions{}); err != nil {
+	if _, err := ReadCSV(bytes.NewReader(csv.Bytes()), &CSVOptions{}); err != nil {
 		t.Fatalf("ReadCSV 10 x 5000: %v", err)
 	}
 	// 24 bytes a column and 4 a value: 200 kB hold 4 lines.
-	_, err = ReadCSV(bytes.NewReader(csv.Bytes()), CSVOptions{MaxMemory: 200_000})
+	_, err = ReadCSV(bytes.NewReader(csv.Bytes()), &CSVOptions{MaxMemory: 200_000})
 	if !errors.Is(err, mat.ErrTooLarge) || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("ReadCSV 10 x 5000 under 200 kB: %v, want ErrTooLarge at line 5", err)
 	}
@@ -94,10 +94,10 @@ func TestWideDataMemory(t *testing.T) {
 // -eta 1000000000" looped over empty levels) ends at the first level
 // without tests, with the graph of a bound as large as the data allows.
 func TestRankTestHugeEta(t *testing.T) {
-	m := RandomTreeMixture(rand.New(rand.NewPCG(5, 5)), 8, 3, 2, GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(6, 6)), 2000)
+	m := randomTreeMixture(rand.New(rand.NewPCG(5, 5)), 8, 3, 2, GenOptions{})
+	x, _ := m.sample(rand.New(rand.NewPCG(6, 6)), 2000)
 	ctx := context.Background()
-	huge, err := RankTest(ctx, Empirical(x, Options{}), 2, RankOptions{Eta: 1_000_000_000})
+	huge, err := LearnUnionGraph(ctx, Empirical(x, &Options{}), 2, &RankOptions{Eta: 1_000_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRankTestHugeEta(t *testing.T) {
 	if n := len(huge.Tests); n > 1 && huge.Tests[n-1] != 0 {
 		t.Errorf("the last level recorded has %d tests; the search stops at the first without", huge.Tests[n-1])
 	}
-	bounded, err := RankTest(ctx, Empirical(x, Options{}), 2, RankOptions{Eta: 6})
+	bounded, err := LearnUnionGraph(ctx, Empirical(x, &Options{}), 2, &RankOptions{Eta: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/internal/sample"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -264,14 +264,15 @@ func (m *Mixture) componentLogs(x *Data, lt [][][]float64, lo, hi int, out []flo
 // of log P(Y = y_i) (natural logarithm). It runs in parallel with a
 // result independent of the number of workers. It returns an error if x
 // does not match the mixture's variables and states or ctx is cancelled.
-func (m *Mixture) LogLikelihood(ctx context.Context, x *Data, opts Options) (float64, error) {
+// nil opts means the defaults; ctx must not be nil.
+func (m *Mixture) LogLikelihood(ctx context.Context, x *Data, opts *Options) (float64, error) {
 	if err := m.matches(x); err != nil {
 		return 0, err
 	}
 	lt := m.logTables(false)
 	r := len(m.Nets)
 	type acc struct{ ll float64 }
-	res, err := reduce(ctx, x.n, opts, "log-likelihood", func() *acc { return &acc{} },
+	res, err := reduce(ctx, x.n, valueOf(opts), "log-likelihood", func() *acc { return &acc{} },
 		func(a *acc, lo, hi int) {
 			buf := make([]float64, (hi-lo)*r)
 			m.componentLogs(x, lt, lo, hi, buf)
@@ -284,8 +285,9 @@ func (m *Mixture) LogLikelihood(ctx context.Context, x *Data, opts Options) (flo
 	return res.ll, err
 }
 
-// Posteriors returns the N x r matrix of P(H = h | Y = y_i).
-func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts Options) (*mat.Dense, error) {
+// Posteriors returns the N x r matrix of P(H = h | Y = y_i). nil opts
+// means the defaults; ctx must not be nil.
+func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts *Options) (*mat.Dense, error) {
 	if err := m.matches(x); err != nil {
 		return nil, err
 	}
@@ -294,7 +296,7 @@ func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts Options) (*mat.D
 	lt := m.logTables(false)
 	rows := chunkRows(max(x.n, 1))
 	chunks := (x.n + rows - 1) / rows
-	err := parallelFor(ctx, chunks, opts, func(c int) {
+	err := parallelFor(ctx, chunks, valueOf(opts), func(c int) {
 		lo, hi := c*rows, min((c+1)*rows, x.n)
 		buf := post.RawData()[lo*r : hi*r]
 		m.componentLogs(x, lt, lo, hi, buf)
@@ -312,15 +314,21 @@ func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts Options) (*mat.D
 func (m *Mixture) matches(x *Data) error {
 	p, d, _ := m.Dims()
 	if x.p != p || x.d > d {
-		return fmt.Errorf("%w: data has %d variables with %d states, the mixture %d with %d", ErrBadData, x.p, x.d, p, d)
+		return fmt.Errorf("treemix: %w: data has %d variables with %d states, the mixture %d with %d", ErrBadData, x.p, x.d, p, d)
 	}
 	return nil
 }
 
-// Sample draws n samples from the mixture with r and returns them with
-// their hidden components. The mixture must be valid (Validate); Sample
+// Sample draws n samples from the mixture, with a generator seeded by
+// seed (the same seed, the same samples), and returns them with their
+// hidden components. The mixture must be valid (Validate); Sample
 // panics if a network has a cycle.
-func (m *Mixture) Sample(r *rand.Rand, n int) (*Data, []int) {
+func (m *Mixture) Sample(n int, seed uint64) (*Data, []int) {
+	return m.sample(rand.New(rand.NewPCG(seed, sampleStream)), n)
+}
+
+// sample is Sample with the generator r.
+func (m *Mixture) sample(r *rand.Rand, n int) (*Data, []int) {
 	p, d, _ := m.Dims()
 	orders := make([][]int, len(m.Nets))
 	for h, net := range m.Nets {
@@ -330,7 +338,7 @@ func (m *Mixture) Sample(r *rand.Rand, n int) (*Data, []int) {
 		}
 		orders[h] = o
 	}
-	alias := synth.NewAlias(m.Weights)
+	alias := sample.NewAlias(m.Weights)
 	x := NewData(n, p, d)
 	hidden := make([]int, n)
 	y := make([]int, p)
@@ -343,29 +351,11 @@ func (m *Mixture) Sample(r *rand.Rand, n int) (*Data, []int) {
 			for _, u := range net.Parents[v] {
 				c = c*d + y[u]
 			}
-			y[v] = drawFrom(r, net.CPT[v][c*d:(c+1)*d])
+			y[v] = sample.Categorical(r, net.CPT[v][c*d:(c+1)*d])
 			x.x[v*n+i] = uint8(y[v])
 		}
 	}
 	return x, hidden
-}
-
-// drawFrom returns an index drawn with probabilities p (summing to 1).
-func drawFrom(r *rand.Rand, p []float64) int {
-	u := r.Float64()
-	for s, q := range p {
-		u -= q
-		if u < 0 {
-			return s
-		}
-	}
-	// rounding: the last state with positive probability
-	for s := len(p) - 1; s > 0; s-- {
-		if p[s] > 0 {
-			return s
-		}
-	}
-	return 0
 }
 
 // ComponentMarginal returns the exact joint table P(Y_vars | H = h), by
@@ -467,7 +457,7 @@ func (e *exact) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
 	// meaningless tables, or a panic on a bad shape.
 	e.check.Do(func() {
 		if err := e.m.Validate(); err != nil {
-			e.bad = fmt.Errorf("%w: Exact: %v", ErrBadData, err)
+			e.bad = fmt.Errorf("treemix: %w: Exact: %v", ErrBadData, err)
 		}
 	})
 	if e.bad != nil {

@@ -11,17 +11,17 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// RankOptions controls RankTest. The zero value searches separators of
+// RankOptions controls LearnUnionGraph. The zero value (and nil) searches separators of
 // up to r nodes (the bound for mixtures of r trees), draws separators of
 // two or more nodes from the 8 best candidates of each pair, and uses
 // the default thresholds described at Xi.
 type RankOptions struct {
 	Options
-	// Eta is the bound on the separators searched, η of the paper; 0
+	// Eta is the bound on the separators searched, η of Anandkumar et al.; 0
 	// means r, a negative value means 0 (no separators: a mixture of
 	// product distributions).
 	Eta int
-	// Xi, if positive, is the paper's fixed threshold ξ: the effective
+	// Xi, if positive, is the fixed threshold ξ of Anandkumar et al.: the effective
 	// rank of M_{u,v,{S;k}} is the number of its singular values above
 	// Xi. With Xi = 0 the threshold depends on the configuration: for
 	// tables estimated from N samples it is XiScale*sqrt(P(Y_S = k)/N),
@@ -54,7 +54,7 @@ func (o RankOptions) eta(r int) int {
 	return o.Eta
 }
 
-// RankResult is the union graph that RankTest estimated, with the
+// RankResult is the union graph that LearnUnionGraph estimated, with the
 // evidence for it.
 type RankResult struct {
 	// Graph is the estimate of the union graph G_∪.
@@ -69,11 +69,12 @@ type RankResult struct {
 	Removed []int
 }
 
-// RankTest estimates the union graph of an r-component mixture
-// (Algorithm 1 of the paper): u and v are declared non-neighbours when
-// some set S of at most Eta other nodes makes every matrix
-// M_{u,v,{S;k}} = [P(Y_u = i, Y_v = j, Y_S = k)]_{ij} of effective rank
-// at most r. It needs d > r (ErrFewStates otherwise).
+// LearnUnionGraph estimates the union graph of an r-component mixture
+// by the rank test (Algorithm 1 of Anandkumar et al.): u and v are
+// declared non-neighbours when some set S of at most Eta other nodes
+// makes every matrix M_{u,v,{S;k}} = [P(Y_u = i, Y_v = j, Y_S = k)]_{ij}
+// of effective rank at most r. It needs d > r (ErrFewStates otherwise).
+// nil opts means the defaults; ctx must not be nil.
 //
 // The search is level by level, as in the PC algorithm: level 0 tests
 // every pair with S empty; level l tests the pairs still joined with
@@ -86,27 +87,28 @@ type RankResult struct {
 // to v, separates u from v in every component. Among the sets that
 // pass, the separator kept is the one whose worst configuration lies
 // furthest below the threshold.
-func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankResult, error) {
+func LearnUnionGraph(ctx context.Context, src Source, r int, opts *RankOptions) (*RankResult, error) {
+	o := valueOf(opts)
 	p, d := src.Dims()
 	if r < 1 {
-		return nil, fmt.Errorf("treemix: RankTest: %d components", r)
+		return nil, fmt.Errorf("treemix: LearnUnionGraph: %d components", r)
 	}
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
-	if err := opts.check(); err != nil {
+	if err := o.check(); err != nil {
 		return nil, err
 	}
-	eta := opts.eta(r)
+	eta := o.eta(r)
 	// Before anything p x p: the statistics, the graph and its copy, and
 	// the tests of level 0, one a pair (see perTest below).
 	need := size.Add(size.Float64s(p, p), size.Mul(2, p, p),
 		size.Scale(int(min(size.Mul(p, max(p-1, 0))/2, size.Max/2)), size.Add(600, size.Scale(8, powSat(d, 2)))))
-	if err := opts.checkMemory(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
-		return nil, fmt.Errorf("treemix: RankTest: %w", err)
+	if err := o.checkMemory(fmt.Sprintf("the rank tests of %d variables", p), need); err != nil {
+		return nil, fmt.Errorf("treemix: LearnUnionGraph: %w", err)
 	}
 	res := &RankResult{Graph: CompleteGraph(p), Separators: make(map[[2]int][]int)}
-	th := newThreshold(src, d, opts)
+	th := newThreshold(src, d, o)
 	// strength[u*p+v] is the level-0 statistic of {u, v}: how far
 	// sigma_{r+1}(M_{u,v}) lies above the threshold.
 	strength := make([]float64, p*p)
@@ -117,11 +119,11 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		// lists and maps (about 600 bytes: 500-560 measured at level 0 with
 		// d = 2, p = 500 and 1000) and at most one table of
 		// d^(level+2) cells.
-		bound := testBound(g, level, opts.Candidates)
+		bound := testBound(g, level, o.Candidates)
 		perTest := size.Add(600, size.Scale(8, powSat(d, level+2)))
-		if err := opts.checkMemory(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
+		if err := o.checkMemory(fmt.Sprintf("the rank tests of level %d (up to %d of them)", level, bound),
 			size.Scale(int(min(bound, size.Max/2)), perTest)); err != nil {
-			return nil, fmt.Errorf("treemix: RankTest: %w", err)
+			return nil, fmt.Errorf("treemix: LearnUnionGraph: %w", err)
 		}
 		type test struct {
 			u, v int
@@ -141,7 +143,7 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 				// PC: subsets of the neighbours of u, then of v
 				seen := make(map[string]bool)
 				for _, x := range [2][2]int{{u, v}, {v, u}} {
-					cand := bestCandidates(g, x[0], x[1], strength[x[0]*p:(x[0]+1)*p], opts.Candidates)
+					cand := bestCandidates(g, x[0], x[1], strength[x[0]*p:(x[0]+1)*p], o.Candidates)
 					forSubsets(cand, level, func(s []int) {
 						k := fmt.Sprint(s)
 						if !seen[k] {
@@ -174,15 +176,15 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 			}
 			keys[i] = j
 		}
-		if opts.Progress != nil {
-			opts.Progress(fmt.Sprintf("rank test, level %d", level), 0, len(tests))
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("rank test, level %d", level), 0, len(tests))
 		}
 		tables, err := src.Joints(ctx, sets)
 		if err != nil {
 			return nil, err
 		}
 		stats := make([]float64, len(tests))
-		err = parallelFor(ctx, len(tests), opts.Options, func(i int) {
+		err = parallelFor(ctx, len(tests), o.Options, func(i int) {
 			t := tests[i]
 			// from level 1 on, a test that fails needs no exact value
 			stop := math.Inf(1)
@@ -194,8 +196,8 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 		if err != nil {
 			return nil, err
 		}
-		if opts.Progress != nil {
-			opts.Progress(fmt.Sprintf("rank test, level %d", level), len(tests), len(tests))
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("rank test, level %d", level), len(tests), len(tests))
 		}
 		// Decide, pair by pair, in the order of the tests.
 		best := make(map[[2]int]int)
@@ -219,7 +221,7 @@ func RankTest(ctx context.Context, src Source, r int, opts RankOptions) (*RankRe
 	return res, nil
 }
 
-// testBound returns an upper bound on the tests of a level of RankTest
+// testBound returns an upper bound on the tests of a level of LearnUnionGraph
 // on the graph g (saturating): the edges at level 0; at level 1 the
 // neighbours of either end of each edge; from level 2 on the subsets of
 // size level of the candidates of each end.
@@ -244,7 +246,7 @@ func testBound(g *Graph, level, candidates int) int64 {
 	return n
 }
 
-// testsOfEdge bounds the tests of one edge at a level of RankTest, its
+// testsOfEdge bounds the tests of one edge at a level of LearnUnionGraph, its
 // ends having du and dv other neighbours.
 func testsOfEdge(du, dv, level, candidates int) int64 {
 	switch level {

@@ -5,11 +5,13 @@ import (
 	"runtime"
 
 	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 )
 
-// Options controls the passes over the data. The zero value uses
-// GOMAXPROCS goroutines and reports no progress.
+// Options controls the passes over the data; every learner's options
+// embed it. The zero value (and a nil *Options) uses GOMAXPROCS
+// goroutines, reports no progress and applies mat.DefaultMaxMemory.
 type Options struct {
 	// Workers bounds the goroutines of a pass; 0 means GOMAXPROCS.
 	// Results never depend on it.
@@ -17,13 +19,23 @@ type Options struct {
 	// Progress, if not nil, is called as a long computation advances,
 	// with a short description of the stage, the work done and the
 	// total (in units of the stage). Calls never overlap.
-	Progress func(stage string, done, total int)
+	Progress moments.Progress
 	// MaxMemory bounds (bytes) what a stage holds: the tables of counts
-	// of a pass (Count, each level of RankTest), the pair tables of EM.
+	// of a pass (Count, each level of LearnUnionGraph), the pair tables of LearnEM.
 	// A stage that would need more is refused with a *mat.MemoryError
 	// before it allocates them. 0 means mat.DefaultMaxMemory (4 GiB),
 	// negative no limit.
 	MaxMemory int64
+}
+
+// valueOf returns *opts, or the zero value (the documented defaults) if
+// opts is nil.
+func valueOf[T any](opts *T) T {
+	if opts == nil {
+		var zero T
+		return zero
+	}
+	return *opts
 }
 
 func (o Options) isZero() bool { return o.Workers == 0 && o.Progress == nil && o.MaxMemory == 0 }

@@ -26,12 +26,12 @@ func TestSampledRecovery(t *testing.T) {
 		tols = tols[:1]
 	}
 	for seed := uint64(1); seed <= 2; seed++ {
-		m := RandomTreeMixture(rand.New(rand.NewPCG(seed, 1)), 20, 4, 2, GenOptions{})
-		full, _ := m.Sample(rand.New(rand.NewPCG(seed, 2)), tols[len(tols)-1].n)
+		m := randomTreeMixture(rand.New(rand.NewPCG(seed, 1)), 20, 4, 2, GenOptions{})
+		full, _ := m.sample(rand.New(rand.NewPCG(seed, 2)), tols[len(tols)-1].n)
 		for _, tl := range tols {
 			x := full.Subset(seq(tl.n))
-			src := Empirical(x, Options{})
-			est, rep, err := Learn(ctx, src, 2, LearnOptions{Spectral: SpectralOptions{EdgesOnly: true}})
+			src := Empirical(x, &Options{})
+			est, rep, err := Learn(ctx, src, 2, &LearnOptions{Spectral: SpectralOptions{EdgesOnly: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,13 +63,13 @@ func seq(n int) []int {
 
 func TestWorkersDeterminism(t *testing.T) {
 	ctx := context.Background()
-	m := RandomTreeMixture(rand.New(rand.NewPCG(3, 1)), 12, 4, 2, GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(3, 2)), 20000)
+	m := randomTreeMixture(rand.New(rand.NewPCG(3, 1)), 12, 4, 2, GenOptions{})
+	x, _ := m.sample(rand.New(rand.NewPCG(3, 2)), 20000)
 	var first *Mixture
 	var firstRank *RankResult
 	for _, w := range []int{1, 2, 5} {
 		opts := Options{Workers: w}
-		est, rep, err := Learn(ctx, Empirical(x, opts), 2, LearnOptions{Options: opts})
+		est, rep, err := Learn(ctx, Empirical(x, &opts), 2, &LearnOptions{Options: opts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,26 +92,26 @@ func TestWorkersDeterminism(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
-	m := RandomTreeMixture(rand.New(rand.NewPCG(4, 1)), 8, 3, 2, GenOptions{})
+	m := randomTreeMixture(rand.New(rand.NewPCG(4, 1)), 8, 3, 2, GenOptions{})
 	src := Exact(m)
-	if _, err := RankTest(ctx, src, 3, RankOptions{}); !errors.Is(err, ErrFewStates) {
+	if _, err := LearnUnionGraph(ctx, src, 3, &RankOptions{}); !errors.Is(err, ErrFewStates) {
 		t.Errorf("d <= r: %v", err)
 	}
-	if _, err := FindMixtureComponents(ctx, src, m.UnionGraph(), 3, SpectralOptions{}); !errors.Is(err, ErrFewStates) {
+	if _, err := LearnComponents(ctx, src, m.UnionGraph(), 3, &SpectralOptions{}); !errors.Is(err, ErrFewStates) {
 		t.Errorf("d <= r: %v", err)
 	}
 	// no isolated node
 	g := m.UnionGraph()
 	ref := g.Isolated()[0]
 	g.Add(ref, (ref+1)%8)
-	if _, err := FindMixtureComponents(ctx, src, g, 2, SpectralOptions{}); !errors.Is(err, ErrNoReference) {
+	if _, err := LearnComponents(ctx, src, g, 2, &SpectralOptions{}); !errors.Is(err, ErrNoReference) {
 		t.Errorf("no isolated node: %v", err)
 	}
-	if _, err := FindMixtureComponents(ctx, src, g, 2, SpectralOptions{Reference: []int{(ref + 1) % 8}}); !errors.Is(err, ErrNoReference) {
+	if _, err := LearnComponents(ctx, src, g, 2, &SpectralOptions{Reference: []int{(ref + 1) % 8}}); !errors.Is(err, ErrNoReference) {
 		t.Errorf("reference not isolated: %v", err)
 	}
 	// Isolate cuts the edge and recovers the weights exactly
-	comp, err := FindMixtureComponents(ctx, src, g, 2, SpectralOptions{Reference: []int{ref}, Isolate: true})
+	comp, err := LearnComponents(ctx, src, g, 2, &SpectralOptions{Reference: []int{ref}, Isolate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,26 +123,26 @@ func TestErrors(t *testing.T) {
 		t.Errorf("weights %v, want %v", comp.Weights, m.Weights)
 	}
 	// a reference with no view of H: constant node
-	x, _ := m.Sample(rand.New(rand.NewPCG(4, 2)), 3000)
+	x, _ := m.sample(rand.New(rand.NewPCG(4, 2)), 3000)
 	c := x.Col(ref)
 	for i := range c {
 		c[i] = 0
 	}
-	if _, err := FindMixtureComponents(ctx, Empirical(x, Options{}), m.UnionGraph(), 2, SpectralOptions{Reference: []int{ref}}); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnComponents(ctx, Empirical(x, &Options{}), m.UnionGraph(), 2, &SpectralOptions{Reference: []int{ref}}); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("constant reference: %v", err)
 	}
 	// cancelled context
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := RankTest(cctx, Empirical(x, Options{}), 2, RankOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := LearnUnionGraph(cctx, Empirical(x, &Options{}), 2, &RankOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// EM: data and model must match
 	y := NewData(10, 5, 3)
-	if _, _, err := EM(ctx, y, m, EMOptions{}); !errors.Is(err, ErrBadData) {
+	if _, _, err := LearnEM(ctx, y, m, &EMOptions{}); !errors.Is(err, ErrBadData) {
 		t.Errorf("EM on mismatched data: %v", err)
 	}
-	if _, _, err := EM(ctx, x, m, EMOptions{MaxIter: 1, Tol: -1}); !errors.Is(err, ErrNoConvergence) {
+	if _, _, err := LearnEM(ctx, x, m, &EMOptions{MaxIter: 1, Tol: -1}); !errors.Is(err, ErrNoConvergence) {
 		t.Errorf("EM cap: %v", err)
 	}
 }
@@ -152,21 +152,21 @@ func TestSampledMarkovGraphs(t *testing.T) {
 		t.Skip("long: 10^5 samples and separators of up to 4 nodes")
 	}
 	ctx := context.Background()
-	m := RandomGraphMixture(rand.New(rand.NewPCG(1, 99)), 16, 4, 2, 2, 2, GenOptions{})
-	x, _ := m.Sample(rand.New(rand.NewPCG(1, 2)), 100000)
-	src := Empirical(x, Options{})
-	rt, err := RankTest(ctx, src, 2, RankOptions{Eta: 4})
+	m := randomGraphMixture(rand.New(rand.NewPCG(1, 99)), 16, 4, 2, 2, 2, GenOptions{})
+	x, _ := m.sample(rand.New(rand.NewPCG(1, 2)), 100000)
+	src := Empirical(x, &Options{})
+	rt, err := LearnUnionGraph(ctx, src, 2, &RankOptions{Eta: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, _, f := EdgeScores(m.UnionGraph(), rt.Graph); f < 0.95 {
 		t.Errorf("union F1 %.3f", f)
 	}
-	comp, err := FindMixtureComponents(ctx, src, rt.Graph, 2, SpectralOptions{})
+	comp, err := LearnComponents(ctx, src, rt.Graph, 2, &SpectralOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	graphs, _, err := comp.MarkovGraphs(ctx, MarkovOptions{})
+	graphs, _, err := comp.MarkovGraphs(ctx, &MarkovOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

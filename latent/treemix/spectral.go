@@ -11,7 +11,7 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// SpectralOptions controls FindMixtureComponents. The zero value takes
+// SpectralOptions controls LearnComponents. The zero value (and nil) takes
 // the reference node among the isolated nodes of the graph, estimates
 // every pair, with witnesses whose separators have at most 4 nodes, and
 // seeds the random combinations with 0.
@@ -51,7 +51,7 @@ type Witness struct {
 }
 
 // Components is the spectral estimate of the mixture components: the
-// output of FindMixtureComponents. The hidden labels h are the same in
+// output of LearnComponents. The hidden labels h are the same in
 // every table.
 type Components struct {
 	// Reference is the reference node u*.
@@ -99,26 +99,32 @@ type decomposer struct {
 	rng      *rand.Rand
 }
 
-// FindMixtureComponents estimates the mixing weights and the pairwise
-// marginals of every component (Algorithm 2 and Procedure 3 of the
-// paper) from the tables of src and the union graph g (from RankTest).
+// LearnComponents estimates the mixing weights and the pairwise
+// marginals of every component (Algorithm 2 and Procedure 3 of
+// Anandkumar et al.) from the tables of src and the union graph g (from
+// LearnUnionGraph). nil opts means the defaults; ctx must not be nil.
 //
 // The reference node u* must be isolated in g (see Reference and
 // Isolate). For every target pair {a, b} (the edges of g with
 // EdgesOnly, else all pairs) it picks a witness c outside the
 // neighbourhoods of a and b and a smallest separator S of {a, b} from c
 // (a max-flow), choosing among the witnesses the one that maximises
-// q_c d^(-|S|/2), q_c its view of H (see plan). Given Y_S = k, Y_u*,
-// Y_c and (Y_a, Y_b) are independent given H: a mixture of product
-// distributions. With U the top r left singular vectors of
+// q_c d^(-|S|/2), q_c = sigma_r(U^T M_{u*,c}) its view of H. Given
+// Y_S = k, Y_u*, Y_c and (Y_a, Y_b) are independent given H: a mixture
+// of product distributions. With U the top r left singular vectors of
 // [P(Y_u*, Y_j)]_j (one basis for every triplet) and V_k those of
 // U^T M_{u*,c,{S;k}} on the right, the observable operators
 // C_q = B_q A^{-1}, A = U^T M_{u*,c,{S;k}} V_k and B_q the same with
 // (Y_a, Y_b) = q, all equal R diag(P(Y_a, Y_b = q | H, Y_S = k)) R^{-1}
 // with one R = U^T M_{u*|H} (up to scale) for every triplet and
 // configuration, because Y_u* depends on H alone. R is computed once
-// from all the operators (see diagonaliser) and reused for every
-// triplet: that keeps the hidden labels consistent. Then
+// from all the operators and reused for every triplet, which keeps the
+// hidden labels consistent: the traceless parts of the operators,
+// weighted by the inverse variances of their sampling errors, are
+// stacked, their top r-1 principal directions kept, and R is the
+// eigenvector matrix of the combination of those directions with the
+// widest relative eigenvalue gap among 16 random combinations drawn
+// from Seed. Then
 // M_{u*|H} = U R (columns scaled to sum to 1), the weights from
 // P(Y_u*) = M_{u*|H} P(H), P(H, Y_S = k) from
 // P(Y_u*, Y_S = k) = M_{u*|H} P(H, Y_S = k), and
@@ -128,20 +134,21 @@ type decomposer struct {
 // MaxSeparator is demixed through the reference alone (see Demixed).
 //
 // Estimated tables are clipped at zero and renormalised, and tables
-// estimated from samples are smoothed with one pseudo-sample (see
-// smoothed) so that no probability is zero. It needs d > r
+// estimated from N samples are smoothed with one pseudo-sample spread
+// uniformly, (N p + 1/cells)/(N + 1), so that no probability is zero. It needs d > r
 // (ErrFewStates), an isolated reference (ErrNoReference), full-rank
 // views and at least one pair with a witness (ErrRankDeficient), and at
 // least 3 variables (ErrBadData); an operator with complex eigenvalues
 // gives ErrComplexEigen, an option out of range ErrBadOption.
-func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*Components, error) {
-	if err := opts.check(); err != nil {
+func LearnComponents(ctx context.Context, src Source, g *Graph, r int, opts *SpectralOptions) (*Components, error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
 		return nil, err
 	}
 	if p, _ := src.Dims(); p < 3 {
-		return nil, fmt.Errorf("%w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
+		return nil, fmt.Errorf("treemix: %w: the data have %d variables; the spectral decomposition needs at least 3 (a reference node and a pair of others)", ErrBadData, p)
 	}
-	dc, err := newDecomposer(ctx, src, g, r, opts)
+	dc, err := newDecomposer(ctx, src, g, r, o)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +156,7 @@ func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opt
 	var targets [][]int
 	for a := range p {
 		for b := a + 1; b < p; b++ {
-			if a == dc.ref || b == dc.ref || (opts.EdgesOnly && !dc.g.Has(a, b)) {
+			if a == dc.ref || b == dc.ref || (o.EdgesOnly && !dc.g.Has(a, b)) {
 				continue
 			}
 			targets = append(targets, []int{a, b})
@@ -206,13 +213,13 @@ func FindMixtureComponents(ctx context.Context, src Source, g *Graph, r int, opt
 func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*decomposer, error) {
 	p, d := src.Dims()
 	if r < 1 {
-		return nil, fmt.Errorf("treemix: FindMixtureComponents: %d components", r)
+		return nil, fmt.Errorf("treemix: LearnComponents: %d components", r)
 	}
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
 	}
 	if g.n != p {
-		panic(fmt.Sprintf("treemix: FindMixtureComponents: graph on %d nodes for %d variables", g.n, p))
+		panic(fmt.Sprintf("treemix: LearnComponents: graph on %d nodes for %d variables", g.n, p))
 	}
 	g = g.Clone()
 	cands := slices.Clone(opts.Reference)
@@ -261,7 +268,7 @@ func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts Spectr
 	// (about two copies of it and a few d x d blocks).
 	need := size.Add(size.Float64s(4, d, p-1, d), size.Float64s(4, d, d))
 	if err := dc.opts.checkMemory(fmt.Sprintf("the reference views of %d variables with %d states", p, d), need); err != nil {
-		return nil, fmt.Errorf("treemix: FindMixtureComponents: %w", err)
+		return nil, fmt.Errorf("treemix: LearnComponents: %w", err)
 	}
 	tables, err := src.Joints(ctx, sets)
 	if err != nil {

@@ -148,8 +148,10 @@ const maxPassCells = 1 << 22
 // cut into fixed chunks that run in parallel; counts are integers, so
 // the result never depends on the number of workers. Tables from
 // different parts of a data set merge with Table.Add. It panics if a set
-// names a variable out of range or twice.
-func Count(ctx context.Context, x *Data, sets [][]int, opts Options) ([]*Table, error) {
+// names a variable out of range or twice. nil opts means the defaults;
+// ctx must not be nil.
+func Count(ctx context.Context, x *Data, sets [][]int, opts *Options) ([]*Table, error) {
+	o := valueOf(opts)
 	var need, cells int64
 	for _, s := range sets {
 		c := powSat(x.d, len(s))
@@ -157,8 +159,8 @@ func Count(ctx context.Context, x *Data, sets [][]int, opts Options) ([]*Table, 
 		need = size.Add(need, tableBytes(len(s)), size.Scale(8, c))
 	}
 	// Each live accumulator of a pass holds up to maxPassCells counters.
-	need = size.Add(need, size.Scale(1+2*opts.workers(), size.Scale(4, min(maxPassCells, cells))))
-	if err := opts.checkMemory(fmt.Sprintf("the %d tables of counts", len(sets)), need); err != nil {
+	need = size.Add(need, size.Scale(1+2*o.workers(), size.Scale(4, min(maxPassCells, cells))))
+	if err := o.checkMemory(fmt.Sprintf("the %d tables of counts", len(sets)), need); err != nil {
 		return nil, fmt.Errorf("treemix: Count: %w", err)
 	}
 	out := make([]*Table, len(sets))
@@ -185,7 +187,7 @@ func Count(ctx context.Context, x *Data, sets [][]int, opts Options) ([]*Table, 
 			cells += len(out[order[end]].P)
 			end++
 		}
-		if err := countPass(ctx, x, out, order[start:end], cells, opts); err != nil {
+		if err := countPass(ctx, x, out, order[start:end], cells, o); err != nil {
 			return nil, err
 		}
 		start = end
@@ -258,7 +260,10 @@ func countPass(ctx context.Context, x *Data, out []*Table, order []int, cells in
 			}
 		}
 	}
-	merge := func(dst, src *countAcc) {
+	// merge moves the counts of src into the tables (float64, which
+	// cannot overflow where uint32 could); the result accumulator itself
+	// stays empty.
+	merge := func(_, src *countAcc) {
 		for k, i := range order {
 			t := out[i].P
 			for j, c := range src.hist[offs[k] : offs[k]+len(t)] {
@@ -273,8 +278,9 @@ func countPass(ctx context.Context, x *Data, out []*Table, order []int, cells in
 
 // Empirical returns the Source of the empirical frequencies of x: each
 // table is Count's divided by the number of samples. Its Joints returns
-// an error matching ErrBadData if x has no samples.
-func Empirical(x *Data, opts Options) Source { return &empirical{x: x, opts: opts} }
+// an error matching ErrBadData if x has no samples. nil opts means the
+// defaults.
+func Empirical(x *Data, opts *Options) Source { return &empirical{x: x, opts: valueOf(opts)} }
 
 type empirical struct {
 	x    *Data
@@ -286,9 +292,9 @@ func (e *empirical) Samples() int     { return e.x.n }
 func (e *empirical) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
 	if e.x.n == 0 {
 		// Samples() == 0 would otherwise pass for exact tables.
-		return nil, fmt.Errorf("%w: no samples", ErrBadData)
+		return nil, fmt.Errorf("treemix: %w: no samples", ErrBadData)
 	}
-	ts, err := Count(ctx, e.x, sets, e.opts)
+	ts, err := Count(ctx, e.x, sets, &e.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,6 @@ import (
 	"io"
 	"log"
 	"math"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"strconv"
@@ -112,11 +111,11 @@ func recovery(p, d, r int, ns []int, seeds int) {
 		minUF, minTF := 1.0, 1.0
 		fails := 0
 		for s := range seeds {
-			m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(uint64(s+1), 1)), p, d, r, treemix.GenOptions{})
-			x, _ := m.Sample(rand.New(rand.NewPCG(uint64(s+1), 2)), n)
-			src := treemix.Empirical(x, treemix.Options{})
+			m := treemix.RandomTreeMixture(p, d, r, &treemix.GenOptions{Seed: uint64(s + 1)})
+			x, _ := m.Sample(n, uint64(s+1))
+			src := treemix.Empirical(x, &treemix.Options{})
 			t0 := time.Now()
-			rt, err := treemix.RankTest(ctx, src, r, treemix.RankOptions{})
+			rt, err := treemix.LearnUnionGraph(ctx, src, r, &treemix.RankOptions{})
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -127,7 +126,7 @@ func recovery(p, d, r int, ns []int, seeds int) {
 			uf += f1 / float64(seeds)
 			minUF = math.Min(minUF, f1)
 			t0 = time.Now()
-			comp, err := treemix.FindMixtureComponents(ctx, src, rt.Graph, r, treemix.SpectralOptions{EdgesOnly: true})
+			comp, err := treemix.LearnComponents(ctx, src, rt.Graph, r, &treemix.SpectralOptions{EdgesOnly: true})
 			tspec += time.Since(t0).Seconds() / float64(seeds)
 			if err != nil {
 				fails++
@@ -158,10 +157,10 @@ func recovery(p, d, r int, ns []int, seeds int) {
 
 // comparison prints the held-out log-likelihood of the spectral
 // estimate, of EM from it, and of EM from random starts.
-func comparison(train, test *treemix.Data, r int, lo treemix.LearnOptions, restarts int, seed uint64) {
+func comparison(train, test *treemix.Data, r int, lo *treemix.LearnOptions, restarts int, seed uint64) {
 	nt, _, _ := test.Dims()
 	score := func(m *treemix.Mixture) float64 {
-		ll, err := m.LogLikelihood(ctx, test, treemix.Options{})
+		ll, err := m.LogLikelihood(ctx, test, &treemix.Options{})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -176,14 +175,14 @@ func comparison(train, test *treemix.Data, r int, lo treemix.LearnOptions, resta
 	}
 	fmt.Printf("   %-26s %12s %8s %9s\n", "method", "held-out LL", "EM iter", "time s")
 	t0 := time.Now()
-	spec, rep, err := treemix.Learn(ctx, treemix.Empirical(train, treemix.Options{}), r, lo)
+	spec, rep, err := treemix.Learn(ctx, treemix.Empirical(train, nil), r, lo)
 	dtSpec := time.Since(t0)
 	if err != nil {
 		fmt.Printf("   spectral failed: %v\n", err)
 	} else {
 		row("spectral", score(spec), -1, dtSpec)
 		t0 = time.Now()
-		m, res, err := treemix.EM(ctx, train, spec, treemix.EMOptions{})
+		m, res, err := treemix.LearnEM(ctx, train, spec, &treemix.EMOptions{})
 		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
 			log.Fatal(err)
 		}
@@ -191,10 +190,9 @@ func comparison(train, test *treemix.Data, r int, lo treemix.LearnOptions, resta
 		fmt.Printf("   (union graph %d edges, reference node %d, %d pairs decomposed)\n", rep.Rank.Graph.NumEdges(), rep.Components.Reference, len(rep.Components.Pairs))
 	}
 	best, bestIt := math.Inf(-1), 0
-	rng := rand.New(rand.NewPCG(seed, 99))
 	for i := range restarts {
 		t0 = time.Now()
-		m, res, err := treemix.EM(ctx, train, treemix.RandomStart(rng, train, r), treemix.EMOptions{})
+		m, res, err := treemix.LearnEM(ctx, train, treemix.RandomStart(train, r, seed+uint64(i)), &treemix.EMOptions{})
 		if err != nil && !errors.Is(err, treemix.ErrNoConvergence) {
 			log.Fatal(err)
 		}
@@ -215,13 +213,13 @@ func heldOutSynthetic(p, d, r, restarts int) {
 	// that the (r+1)-th singular values the rank test needs stay visible
 	for _, st := range []setting{{r, d, 10000}, {r, d, 100000}, {r + 1, d + 1, 100000}} {
 		r, d, n := st.r, st.d, st.n
-		m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 1)), p, d, r, treemix.GenOptions{})
-		train, _ := m.Sample(rand.New(rand.NewPCG(1, 2)), n)
-		test, _ := m.Sample(rand.New(rand.NewPCG(1, 3)), 20000)
-		truth, _ := m.LogLikelihood(ctx, test, treemix.Options{})
+		m := treemix.RandomTreeMixture(p, d, r, &treemix.GenOptions{Seed: 1})
+		train, _ := m.Sample(n, 2)
+		test, _ := m.Sample(20000, 3)
+		truth, _ := m.LogLikelihood(ctx, test, &treemix.Options{})
 		fmt.Printf("\n2a. Held-out log-likelihood per sample (nats): synthetic mixture of %d trees, p = %d, d = %d,\n", r, p, d)
 		fmt.Printf("    N = %d training and 20000 test samples; the true model scores %.4f.\n", n, truth/20000)
-		comparison(train, test, r, treemix.LearnOptions{Spectral: treemix.SpectralOptions{EdgesOnly: true}}, restarts, 1)
+		comparison(train, test, r, &treemix.LearnOptions{Spectral: treemix.SpectralOptions{EdgesOnly: true}}, restarts, 1)
 	}
 }
 
@@ -276,7 +274,7 @@ func heldOutDigits(path string, threshold, restarts int) error {
 	if err != nil {
 		return err
 	}
-	train, test := g.Split(rand.New(rand.NewPCG(7, 7)), 0.8)
+	train, test := g.Split(0.8, 7)
 	ntr, q, dq := train.Dims()
 	nte, _, _ := test.Dims()
 	for _, r := range []int{2, 3} {
@@ -284,7 +282,7 @@ func heldOutDigits(path string, threshold, restarts int) error {
 		fmt.Printf("    horizontally adjacent pixel pairs grouped into %d variables of %d states (d > r); %d train, %d test; r = %d.\n", q, dq, ntr, nte, r)
 		fmt.Printf("    Spectral: rank test with eta = r, all pairs decomposed (no node of the data is isolated: the\n")
 		fmt.Printf("    reference is the best-conditioned node the test left isolated).\n")
-		comparison(train, test, r, treemix.LearnOptions{}, restarts, uint64(r))
+		comparison(train, test, r, &treemix.LearnOptions{}, restarts, uint64(r))
 	}
 	return nil
 }
@@ -292,11 +290,11 @@ func heldOutDigits(path string, threshold, restarts int) error {
 func rankTiming(p int) {
 	fmt.Printf("\n3. RankTest time: random mixture of 2 trees, p = %d, d = 4, eta = 2 (default candidates and threshold).\n", p)
 	fmt.Printf("%8s %10s %10s %8s %22s %18s\n", "N", "wall s", "cpu s", "F1", "tests by |S|", "removed by |S|")
-	m := treemix.RandomTreeMixture(rand.New(rand.NewPCG(1, 1)), p, 4, 2, treemix.GenOptions{})
+	m := treemix.RandomTreeMixture(p, 4, 2, &treemix.GenOptions{Seed: 1})
 	for _, n := range []int{10000, 100000} {
-		x, _ := m.Sample(rand.New(rand.NewPCG(1, 2)), n)
+		x, _ := m.Sample(n, 2)
 		c0, t0 := cpuTime(), time.Now()
-		rt, err := treemix.RankTest(ctx, treemix.Empirical(x, treemix.Options{}), 2, treemix.RankOptions{Eta: 2})
+		rt, err := treemix.LearnUnionGraph(ctx, treemix.Empirical(x, &treemix.Options{}), 2, &treemix.RankOptions{Eta: 2})
 		wall, cpu := time.Since(t0), cpuTime()-c0
 		if err != nil {
 			log.Fatal(err)
