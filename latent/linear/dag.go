@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/moments-go/moments/internal/assign"
 	"github.com/moments-go/moments/kernels"
-	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
@@ -371,7 +371,7 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 			cost.Set(r, n, -math.Log(math.Max(math.Abs(c.At(n, r)), 1e-300)))
 		}
 	}
-	comp2node, _ := eval.Assign(cost)
+	comp2node, _ := assign.Hungarian(cost)
 	match = make([]int, k)
 	g := mat.Zeros(k, k)
 	for r, n := range comp2node {
