@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
-	"github.com/moments-go/moments/latent/linear/report"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
