@@ -22,7 +22,7 @@ single-view numeric samples (one sample a line, one observed variable a
 field; blank lines and lines starting with # are skipped): x = A h + eps,
 h = Lambda h + eta, with independent skewed noises (ALGORITHM 2 of the
 linear-BN paper of Anandkumar, Hsu, Javanmard and Kakade: DLD and
-TWMLearn for A, the whitened third moment for the causal order). It
+LearnTWM for A, the whitened third moment for the causal order). It
 prints A and Lambda in canonical form (unit-variance hidden variables
 h1..hK, numbered in the learned causal order) and diagnostics. Needs
 3K <= the number of observed variables. DATA.csv may be gzip-compressed.
@@ -77,7 +77,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	data, err := linear.ReadCSV(f, opts)
+	data, err := linear.ReadCSV(f, &opts)
 	f.Close()
 	if err != nil {
 		return inFile(path, err)
@@ -290,15 +290,15 @@ func (s *stageTimer) add(name string, d time.Duration) {
 
 // pass returns opts whose Progress shows the passes over the samples as
 // the stage name through p.
-func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) moments.Options {
+func (s *stageTimer) pass(p moments.Progress, name string, opts moments.Options) moments.Options {
 	p(name, 0, 1)
 	opts.Progress = func(done, total int) { p(name, done, total) }
 	return opts
 }
 
-// progress returns the linear.Progress that times the stages and, unless
+// progress returns the moments.Progress that times the stages and, unless
 // quiet, shows the current one on w.
-func (s *stageTimer) progress(w io.Writer, quiet bool) linear.Progress {
+func (s *stageTimer) progress(w io.Writer, quiet bool) moments.Progress {
 	if !quiet {
 		s.line = &progressLine{w: w}
 	}

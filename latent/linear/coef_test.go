@@ -31,7 +31,7 @@ func dagHiddenSigma(m *synth.DAG) *mat.Dense {
 }
 
 // satisfiesConditions reports whether the support of a has the expansion
-// property and the l1 step of TWMLearn (the projection variant, and the
+// property and the l1 step of LearnTWM (the projection variant, and the
 // basic one if basic) recovers every column from the exact low-rank
 // part A H A^T (Theorem 3.1, Lemma 4.2).
 func satisfiesConditions(t *testing.T, a, h *mat.Dense, basic bool) bool {
@@ -43,7 +43,7 @@ func satisfiesConditions(t *testing.T, a, h *mat.Dense, basic bool) bool {
 		variants = append(variants, true)
 	}
 	for _, basic := range variants {
-		cov, err := L1Recovery(a, h, &TWMOptions{Basic: basic})
+		cov, err := L1Recovery(context.Background(), a, h, &TWMOptions{Basic: basic})
 		if err != nil || slices.Contains(cov, false) {
 			return false
 		}
@@ -88,7 +88,7 @@ func TestCoefficientMatrixExact(t *testing.T) {
 				if basic && !withBasic {
 					continue
 				}
-				c, err := CoefficientMatrix(context.Background(), m.Sigma(), tc.k, &Options{Seed: seeds[i], TWM: TWMOptions{Basic: basic}})
+				c, err := LearnCoefficients(context.Background(), m.Sigma(), tc.k, &Options{Seed: seeds[i], TWM: TWMOptions{Basic: basic}})
 				if err != nil {
 					t.Fatalf("n=%d k=%d seed %d: %v", tc.n, tc.k, seeds[i], err)
 				}
@@ -188,7 +188,7 @@ func TestLearnHierarchyExact(t *testing.T) {
 			if rep, err := CheckExpansion(a, 0); err != nil || !rep.Holds {
 				t.Fatalf("%s: level %d lacks the expansion property", tc.name, l)
 			}
-			cov, err := L1Recovery(a, tc.h.LevelSigma(l), nil)
+			cov, err := L1Recovery(context.Background(), a, tc.h.LevelSigma(l), nil)
 			if err != nil || slices.Contains(cov, false) {
 				t.Fatalf("%s: level %d: l1 recovery %v %v", tc.name, l, cov, err)
 			}
@@ -234,7 +234,7 @@ func TestCoefficientMatrixSampled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := CoefficientMatrix(context.Background(), sm.Sigma, 6, &Options{Seed: 3})
+		c, err := LearnCoefficients(context.Background(), sm.Sigma, 6, &Options{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,14 +249,14 @@ func TestCoefficientMatrixSampled(t *testing.T) {
 
 func TestCoefficientMatrixErrors(t *testing.T) {
 	sig := mat.Identity(9)
-	if _, err := CoefficientMatrix(context.Background(), sig, 4, nil); !errors.Is(err, ErrTooManyFactors) {
+	if _, err := LearnCoefficients(context.Background(), sig, 4, nil); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("k = 4, n = 9: %v", err)
 	}
-	if _, err := CoefficientMatrix(context.Background(), sig, 2, nil); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnCoefficients(context.Background(), sig, 2, nil); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("identity: %v", err)
 	}
 	sig.Set(3, 3, nan())
-	if _, err := CoefficientMatrix(context.Background(), sig, 2, nil); !errors.Is(err, ErrNonFinite) {
+	if _, err := LearnCoefficients(context.Background(), sig, 2, nil); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 }

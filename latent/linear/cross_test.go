@@ -81,8 +81,8 @@ func TestLearnCrossDAGErrors(t *testing.T) {
 	}
 	bad := pairs.Clone()
 	bad.Set(0, 1, nan())
-	if _, err := LearnCrossDAG(context.Background(), bad, triples, 3, nil); !errors.Is(err, ErrNonFinite) {
-		t.Errorf("NaN in Pairs: %v, want ErrNonFinite", err)
+	if _, err := LearnCrossDAG(context.Background(), bad, triples, 3, nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN in Pairs: %v, want ErrNotFinite", err)
 	}
 	failing := func(context.Context, *mat.Dense) (*tensor3.Sym, error) { return nil, errors.New("no triples") }
 	if _, err := LearnCrossDAG(context.Background(), pairs, failing, 3, nil); err == nil {

@@ -149,7 +149,7 @@ type DAG struct {
 	// to hidden variable j: the skewness E[eta_j^3]/sd(eta_j)^3 up to
 	// sign.
 	Skewness []float64
-	// Order[j] is the column of Coefficients.A (TWMLearn's order) placed
+	// Order[j] is the column of Coefficients.A (LearnTWM's order) placed
 	// at position j.
 	Order []int
 	// NoiseVar are the variances of the observed noises (from DLD of
@@ -180,16 +180,16 @@ type DAG struct {
 // depth one (ALGORITHM 2 of the linear-BN paper, TMLearn of the
 // topic-model paper for single-view data) from Sigma = E[x x^T] and the
 // third moments: Part 1 splits Sigma by DLD (L_Sigma) and learns A by
-// TWMLearn (CoefficientMatrix); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
+// LearnTWM (LearnCoefficients); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
 // and finds the k directions of the independent hidden noises by ECA
 // (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
 // rows to its columns and finds the causal order (see CausalOrder), and
 // returns A and Lambda in that order. The hidden noises must have non-zero
-// skewness. Errors: those of CoefficientMatrix, ErrRankDeficient when
+// skewness. Errors: those of LearnCoefficients, ErrRankDeficient when
 // L_Sigma has fewer than k positive eigenvalues or C is singular,
 // ErrNoConvergence when the power iteration does not converge.
 func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("LearnDAG", ctx)
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -359,7 +359,7 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // misorders at most one edge where the same rule on C^{-1} misorders up
 // to a third of them. It returns order (order[j]: the row of C placed at
 // position j) and match (match[r]: the column of C matched to row r), or
-// an error matching ErrNonFinite if C holds NaN or an infinity.
+// an error matching ErrNotFinite if C holds NaN or an infinity.
 func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 	k := checkSquare("CausalOrder", c)
 	if err := checkFinite("C", c); err != nil {
@@ -420,7 +420,7 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 // variable at position j; Lambda (k x k, strictly lower triangular) and
 // the variances are in the order's positions. It returns an error
 // matching ErrBadData if order is not a permutation of 0..k-1 (wrong
-// length, an index out of range, a repeated index), ErrNonFinite if
+// length, an index out of range, a repeated index), ErrNotFinite if
 // hidden holds NaN or an infinity, and ErrRankDeficient if the second
 // moment is not positive definite.
 func LambdaFromOrder(hidden *mat.Dense, order []int) (*mat.Dense, []float64, error) {
@@ -515,7 +515,7 @@ func (e *eca) single(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 	for i := 0; i < k; i++ {
 		theta.Set(i, 0, rng.NormFloat64())
 	}
-	e.opts.Progress.report("ECA", 0, 1)
+	progress(e.opts.Progress, "ECA", 0, 1)
 	m, err := e.slices(ctx, theta)
 	if err != nil {
 		return nil, nil, err
@@ -537,7 +537,7 @@ func (e *eca) single(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 		}
 	}
 	e.iters = 1
-	e.opts.Progress.report("ECA", 1, 1)
+	progress(e.opts.Progress, "ECA", 1, 1)
 	return vecs, tv, nil
 }
 
@@ -556,7 +556,7 @@ func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64,
 	next := mat.Zeros(k, k)
 	vals := make([]float64, k)
 	for it := 1; it <= e.opts.MaxIter; it++ {
-		e.opts.Progress.report("ECA power iteration", it-1, e.opts.MaxIter)
+		progress(e.opts.Progress, "ECA power iteration", it-1, e.opts.MaxIter)
 		ms, err := e.slices(ctx, v)
 		if err != nil {
 			return nil, nil, err
@@ -707,14 +707,14 @@ func lowerInverse(l *mat.Dense) *mat.Dense {
 
 // LearnDAGGivenOrder learns a DAG model from second moments only when an
 // oracle supplies the topological order (Remark 4.4 of the topic-model
-// paper, 3.8 of the linear-BN paper): A from CoefficientMatrix, then
+// paper, 3.8 of the linear-BN paper): A from LearnCoefficients, then
 // order(A) returns the columns of A in a topological order of their
 // hidden variables, and Lambda comes from LambdaFromOrder. The result is
 // in that order (DAG.Lambda = DAG.LambdaSecond; the third-moment fields
-// are nil; the verdict is that of the coefficient step). Errors: those of CoefficientMatrix and LambdaFromOrder, and
+// are nil; the verdict is that of the coefficient step). Errors: those of LearnCoefficients and LambdaFromOrder, and
 // the oracle's.
 func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func(a *mat.Dense) ([]int, error), opts *Options) (*DAG, error) {
-	coef, err := CoefficientMatrix(ctx, sigma, k, opts)
+	coef, err := LearnCoefficients(ctx, sigma, k, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func (o *DLDOptions) defaults() DLDOptions {
 // when every A[I] and B[I] has rank k. It returns an error matching
 // ErrRankDeficient when a block C[I,J] or the k x k matrix to invert has
 // numerical rank below k, ErrTooManyFactors when a part has fewer than k
-// indices, ErrNonFinite for NaN or Inf in C or when D or L would
+// indices, ErrNotFinite for NaN or Inf in C or when D or L would
 // overflow (C is scaled by a power of two to the unit range for the
 // computation, so that any finite C can be decomposed), and
 // ErrNoConvergence when an SVD does not converge. Only opts.RCond is
@@ -166,7 +166,7 @@ func svdErr(err error, msg string) error {
 
 // scaleExp returns the exponent e of the power of two just above the
 // largest magnitude in the finite matrix c (0 for a zero matrix): DLD
-// and TWMLearn work on c / 2^e, whose products can neither overflow nor
+// and LearnTWM work on c / 2^e, whose products can neither overflow nor
 // underflow, whatever the scale of the input.
 func scaleExp(c *mat.Dense) int {
 	m := c.NormMax()
@@ -194,7 +194,7 @@ func scaled(c *mat.Dense, e int) *mat.Dense {
 }
 
 // scaleUp returns the decomposition of the scaled matrix as that of c
-// (D times 2^e, L = C - diag(D)), or an error matching ErrNonFinite
+// (D times 2^e, L = C - diag(D)), or an error matching ErrNotFinite
 // when D or L overflows.
 func (dec *Decomposition) scaleUp(c *mat.Dense, e int) (*Decomposition, error) {
 	dec.L = c.Clone()
@@ -202,7 +202,7 @@ func (dec *Decomposition) scaleUp(c *mat.Dense, e int) (*Decomposition, error) {
 		d = math.Ldexp(d, e)
 		l := c.At(i, i) - d
 		if math.IsInf(d, 0) || math.IsInf(l, 0) || math.IsNaN(l) {
-			return nil, fmt.Errorf("%w: DLD: the diagonal part of row %d overflows", ErrNonFinite, i)
+			return nil, fmt.Errorf("%w: DLD: the diagonal part of row %d overflows", ErrNotFinite, i)
 		}
 		dec.D[i] = d
 		dec.L.Set(i, i, l)
@@ -323,10 +323,10 @@ func spectrumGap(s []float64, r int) float64 {
 // result depends only on C, k, the random stream and the options. It
 // returns an error matching ErrTooManyFactors if 3k > n,
 // ErrRankDeficient if no partition works, and otherwise the first error
-// of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNonFinite
+// of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNotFinite
 // when the result overflows).
 func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("DLDSearch", ctx)
 	n := checkSquare("DLDSearch", c)
 	if err := opts.check(); err != nil {
 		return nil, err

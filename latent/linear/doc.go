@@ -18,11 +18,11 @@
 //     diagonal parts given a 3-way partition of the indices; the search
 //     tries random partitions and keeps the one whose diagonal blocks are
 //     most nearly diagonal (the paper's rule for sampled moments).
-//   - TWMLearn: the sparse columns of A from L = A H A^T by l1
+//   - LearnTWM: the sparse columns of A from L = A H A^T by l1
 //     minimisation (the basic variant and the projection variant of
 //     App. G), on the batch l1 solver of package simplex, followed by a
 //     least-squares refinement of each column on its estimated zero set.
-//   - CoefficientMatrix: DLDSearch + TWMLearn + UnitVariance (ALGORITHM 1).
+//   - LearnCoefficients: DLDSearch + LearnTWM + UnitVariance (ALGORITHM 1).
 //   - LearnHierarchy: multi-level DAGs, any number of levels (Theorem
 //     3.4 / 5.5): each level's hidden second moment B L B^T is the input
 //     of the next.
@@ -51,7 +51,7 @@
 // much more accurate on sampled ones (see the package tests and
 // bench/cmd/linear):
 //
-//   - TWMLearn counts non-zeros relative to a noise level estimated from
+//   - LearnTWM counts non-zeros relative to a noise level estimated from
 //     the l1 solutions (so exact moments count exact non-zeros) and
 //     refines each chosen column by least squares on its zero set, which
 //     it then clears (TWMOptions).
@@ -78,8 +78,8 @@
 //   - l1 recovery: on the learned model's own exact moments, every
 //     learned column is the l1 solution of some row's problem (the
 //     covering condition of Theorem 3.2; n l1 problems) or, failing
-//     that, is found by the l1 rounds of TWMLearn (about one more
-//     TWMLearn); Options.SkipL1Check leaves it out;
+//     that, is found by the l1 rounds of LearnTWM (about one more
+//     LearnTWM); Options.SkipL1Check leaves it out;
 //   - spectrum gap: s_k/s_{k+1} of the DLD blocks and of L, the gap that
 //     sets the rank k (MinSpectrumGap);
 //   - DLD partition: the off-diagonal ratio of the chosen partition
@@ -100,7 +100,7 @@
 //
 // # Errors
 //
-// Data problems are errors matching ErrNonFinite, ErrTooManyFactors,
+// Data problems are errors matching ErrNotFinite, ErrTooManyFactors,
 // ErrRankDeficient, ErrNoConvergence or ErrBadData (a *DataError with the
 // line and field for malformed CSV); an option value that makes no sense
 // (a NaN, an infinity, a negative count or tolerance, a relative
@@ -114,18 +114,18 @@
 // The learners follow the memory rule of package mat: Options.MaxMemory
 // (embedded in DAGOptions) and CSVOptions.MaxMemory bound what they hold
 // (0 means mat.DefaultMaxMemory, 4 GiB; negative, no limit).
-// CoefficientMatrix, LearnHierarchy, LearnDAG, LearnCrossDAG and
+// LearnCoefficients, LearnHierarchy, LearnDAG, LearnCrossDAG and
 // LearnObservedBN estimate their n x n matrices (60 + 10 workers of them,
 // from the measured peak heap of LearnDAG, plus the Psi slices for
 // LearnDAG; for LearnObservedBN eight and the packed n x n x n tensor) and refuse a job over the limit with a
 // *mat.MemoryError matching mat.ErrTooLarge before they allocate.
 // Options.CheckMemory and DAGOptions.CheckMemory give the same answer
 // without data, so that a program can refuse a job before it computes
-// Sigma. TWMLearnEig and LearnCrossDAGEig take the top k eigenpairs of
-// L or Pairs instead of the matrix (all that TWMLearn, the whitening and
+// Sigma. LearnTWMEig and LearnCrossDAGEig take the top k eigenpairs of
+// L or Pairs instead of the matrix (all that LearnTWM, the whitening and
 // the hidden second moment use of it), so that a vocabulary-sized Pairs
 // given only by its products (package topic) is never formed: they hold
-// O(n k) (DAGOptions.CheckMemoryEig); TWMLearn keeps per l1 candidate
+// O(n k) (DAGOptions.CheckMemoryEig); LearnTWM keeps per l1 candidate
 // its w (k numbers) rather than s = B w (n numbers), and at most 64 l1
 // solvers. ReadCSV stops at the line whose samples would pass the limit.
 package linear

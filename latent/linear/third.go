@@ -27,7 +27,7 @@ func (f PsiFunc) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, error
 	out := make([]*mat.Dense, m)
 	z := make([]float64, n)
 	for j := 0; j < m; j++ {
-		if err := ctxOrBackground(ctx).Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		zetas.Col(z, j)

@@ -9,16 +9,13 @@ import (
 	"slices"
 
 	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
 
-// Progress, if not nil, is called as a long computation advances, with
-// the stage's name, the work done and the total (in the stage's units).
-// Calls never overlap.
-type Progress func(stage string, done, total int)
-
-func (p Progress) report(stage string, done, total int) {
+// progress calls p, if not nil.
+func progress(p moments.Progress, stage string, done, total int) {
 	if p != nil {
 		p(stage, done, total)
 	}
@@ -32,19 +29,20 @@ func workers(w int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// ctxOrBackground returns ctx, or context.Background() for nil.
-func ctxOrBackground(ctx context.Context) context.Context {
+// checkCtx panics if ctx is nil: every function of the package that
+// takes a context needs one (context.Background() when there is
+// nothing to cancel).
+func checkCtx(fn string, ctx context.Context) {
 	if ctx == nil {
-		return context.Background()
+		panic("linear: " + fn + ": nil context.Context")
 	}
-	return ctx
 }
 
-// checkFinite returns an error wrapping ErrNonFinite naming the first
+// checkFinite returns an error wrapping ErrNotFinite naming the first
 // non-finite element of m.
 func checkFinite(what string, m *mat.Dense) error {
 	if i, j, found := m.NonFinite(); found {
-		return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNonFinite, what, i, j, m.At(i, j))
+		return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNotFinite, what, i, j, m.At(i, j))
 	}
 	return nil
 }

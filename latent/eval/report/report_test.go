@@ -183,7 +183,7 @@ func TestAlignHierarchy(t *testing.T) {
 		if rep, err := linear.CheckExpansion(a, 0); err != nil || !rep.Holds {
 			t.Fatalf("level %d lacks the expansion property", l)
 		}
-		cov, err := linear.L1Recovery(a, h.LevelSigma(l), nil)
+		cov, err := linear.L1Recovery(context.Background(), a, h.LevelSigma(l), nil)
 		if err != nil || slices.Contains(cov, false) {
 			t.Fatalf("level %d: l1 recovery %v %v", l, cov, err)
 		}
