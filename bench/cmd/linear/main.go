@@ -53,8 +53,8 @@ import (
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
-	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/eval/report"
+	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
