@@ -326,7 +326,7 @@ func FuzzDLD(f *testing.F) {
 		m, s := dldFrom(data)
 		n, _ := m.c.Dims()
 		finite := isFinite(m.c)
-		p := linear.RandomPartition(rand.New(rand.NewPCG(uint64(s.byte()), 1)), n)
+		p := linear.RandomPartition(uint64(s.byte()), n)
 		small := m.k < 1
 		for _, part := range p {
 			small = small || len(part) < m.k
@@ -355,8 +355,8 @@ func FuzzDLD(f *testing.F) {
 		if s.byte()%2 == 0 {
 			opts.StopRatio = -1
 		}
-		seed := uint64(s.byte())
-		sdec, err := linear.DLDSearch(context.Background(), m.c, m.k, rand.New(rand.NewPCG(seed, 2)), opts)
+		opts.Seed = uint64(s.byte())
+		sdec, err := linear.DLDSearch(context.Background(), m.c, m.k, opts)
 		switch {
 		case m.k < 1 || 3*m.k > n:
 			if !errors.Is(err, linear.ErrTooManyFactors) {
@@ -385,7 +385,7 @@ func FuzzDLD(f *testing.F) {
 			t.Fatalf("DLDSearch: the DLD of its partition differs (%v)", err)
 		}
 		opts.Workers = 3
-		w3, err := linear.DLDSearch(context.Background(), m.c, m.k, rand.New(rand.NewPCG(seed, 2)), opts)
+		w3, err := linear.DLDSearch(context.Background(), m.c, m.k, opts)
 		if err != nil || !slices.Equal(w3.D, sdec.D) || w3.OffDiagRatio != sdec.OffDiagRatio {
 			t.Fatalf("DLDSearch: three workers give a different result (%v)", err)
 		}

@@ -93,7 +93,7 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 		return nil, fmt.Errorf("linear: LearnCoefficients%s: %w", level, err)
 	}
 	progress(o.Progress, "DLD"+level, 0, 1)
-	dec, err := DLDSearch(ctx, sigma, k, rng, &o.DLD)
+	dec, err := dldSearch(ctx, sigma, k, rng, &o.DLD)
 	if err != nil {
 		return nil, err
 	}

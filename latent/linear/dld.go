@@ -18,10 +18,16 @@ import (
 type Partition [3][]int
 
 // RandomPartition returns a uniformly random split of 0..n-1 into three
-// parts of sizes n/3, n/3 and n - 2(n/3): a shuffle cut in three. (Lemma
-// 5.3 of the topic-model paper draws each index's part independently;
-// equal sizes serve the rank condition better.)
-func RandomPartition(rng *rand.Rand, n int) Partition {
+// parts of sizes n/3, n/3 and n - 2(n/3), a shuffle cut in three, drawn
+// from seed: the same seed gives the same partition. (Lemma 5.3 of the
+// topic-model paper draws each index's part independently; equal sizes
+// serve the rank condition better.)
+func RandomPartition(seed uint64, n int) Partition {
+	return randomPartition(rand.New(rand.NewPCG(seed, seed)), n)
+}
+
+// randomPartition is RandomPartition drawing from rng.
+func randomPartition(rng *rand.Rand, n int) Partition {
 	perm := rng.Perm(n)
 	a, b := n/3, 2*(n/3)
 	p := Partition{slices.Clone(perm[:a]), slices.Clone(perm[a:b]), slices.Clone(perm[b:])}
@@ -72,6 +78,10 @@ type DLDOptions struct {
 	// Workers bounds the goroutines of the search (0: GOMAXPROCS).
 	// Results do not depend on it.
 	Workers int
+	// Seed seeds the random partitions of DLDSearch: the same seed
+	// gives the same bits. The learners draw their partitions from
+	// Options.Seed instead.
+	Seed uint64
 	// LowerRank lets the low-rank part have rank below k: each part then
 	// uses the numerical rank r <= k of its two blocks (singular values
 	// above RCond times the largest) and the pseudo-inverse of the r x r
@@ -315,18 +325,28 @@ func spectrumGap(s []float64, r int) float64 {
 	return s[r-1] / math.Abs(s[r])
 }
 
-// DLDSearch runs DLD on opts.Partitions random partitions drawn from rng
-// (RandomPartition) and returns the decomposition with the smallest
+// DLDSearch runs DLD on opts.Partitions random partitions drawn from
+// opts.Seed (as RandomPartition draws them) and returns the decomposition with the smallest
 // off-diagonal ratio (the paper's rule for sampled moments; the first on
 // ties), stopping early once a ratio reaches opts.StopRatio. Partitions
 // are drawn in order and evaluated in parallel in fixed batches, so the
-// result depends only on C, k, the random stream and the options. It
+// result depends only on C, k and the options, not on the number of
+// workers. ctx must not be nil; cancelling it stops the search. It
 // returns an error matching ErrTooManyFactors if 3k > n,
 // ErrRankDeficient if no partition works, and otherwise the first error
 // of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNotFinite
 // when the result overflows).
-func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
+func DLDSearch(ctx context.Context, c *mat.Dense, k int, opts *DLDOptions) (*Decomposition, error) {
 	checkCtx("DLDSearch", ctx)
+	var seed uint64
+	if opts != nil {
+		seed = opts.Seed
+	}
+	return dldSearch(ctx, c, k, rand.New(rand.NewPCG(seed, seed)), opts)
+}
+
+// dldSearch is DLDSearch drawing the partitions from rng.
+func dldSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
 	n := checkSquare("DLDSearch", c)
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -350,7 +370,7 @@ func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 		m := min(batch, o.Partitions-start)
 		parts := make([]Partition, m)
 		for i := range parts {
-			parts[i] = RandomPartition(rng, n)
+			parts[i] = randomPartition(rng, n)
 		}
 		if err := par.For(ctx, m, workers(o.Workers), func(i int) {
 			results[i], errs[i] = dld(cs, k, parts[i], &o, sym)

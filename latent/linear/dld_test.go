@@ -39,7 +39,7 @@ func TestDLDExact(t *testing.T) {
 		d[i] = r.Float64() + 0.5
 		c.Set(i, i, c.At(i, i)+d[i])
 	}
-	dec, err := DLD(&c, k, RandomPartition(r, n), nil)
+	dec, err := DLD(&c, k, randomPartition(r, n), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestDLDSearchDeterministic(t *testing.T) {
 	}
 	var first *Decomposition
 	for _, w := range []int{1, 2, 5} {
-		dec, err := DLDSearch(context.Background(), sm.Sigma, 6, rand.New(rand.NewPCG(3, 3)), &DLDOptions{Partitions: 20, Workers: w})
+		dec, err := DLDSearch(context.Background(), sm.Sigma, 6, &DLDOptions{Partitions: 20, Workers: w, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func TestDLDScale(t *testing.T) {
 	for i := 0; i < n; i++ {
 		c.Set(i, i, c.At(i, i)+r.Float64()+0.5)
 	}
-	p := RandomPartition(r, n)
+	p := randomPartition(r, n)
 	ref, err := DLD(&c, k, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestDLDScale(t *testing.T) {
 		if err != nil {
 			t.Fatalf("2^%d C: %v", e, err)
 		}
-		sdec, err := DLDSearch(context.Background(), cs, k, rand.New(rand.NewPCG(1, 1)), &DLDOptions{Partitions: 4})
+		sdec, err := DLDSearch(context.Background(), cs, k, &DLDOptions{Partitions: 4, Seed: 1})
 		if err != nil {
 			t.Fatalf("2^%d C: search: %v", e, err)
 		}

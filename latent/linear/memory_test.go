@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -76,7 +75,7 @@ func TestHugeK(t *testing.T) {
 	if _, err := LearnCoefficients(ctx, sigma, k, nil); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("LearnCoefficients: %v", err)
 	}
-	if _, err := DLDSearch(ctx, sigma, k, rand.New(rand.NewPCG(1, 1)), nil); !errors.Is(err, ErrTooManyFactors) {
+	if _, err := DLDSearch(ctx, sigma, k, &DLDOptions{Seed: 1}); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("DLDSearch: %v", err)
 	}
 	if _, err := LearnCrossDAG(ctx, sigma, nil, k, nil); !errors.Is(err, ErrTooManyFactors) {
