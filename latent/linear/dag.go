@@ -632,7 +632,7 @@ func whitenEig(vals []float64, u *mat.Dense, k int) (*mat.Dense, *mat.Dense, flo
 // orthonormalize applies Gram-Schmidt (twice) to the columns of v in
 // order.
 func orthonormalize(v *mat.Dense) {
-	r, c := v.Dims()
+	_, c := v.Dims()
 	cols := make([][]float64, c)
 	for j := range cols {
 		cols[j] = v.Col(nil, j)
@@ -644,7 +644,6 @@ func orthonormalize(v *mat.Dense) {
 		if nv := math.Sqrt(kernels.Dot(cols[j], cols[j])); nv > 0 {
 			kernels.Scal(1/nv, cols[j])
 		}
-		_ = r
 		v.SetCol(j, cols[j])
 	}
 }

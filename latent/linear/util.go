@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 
@@ -101,41 +100,6 @@ func isSymmetric(m *mat.Dense) bool {
 		}
 	}
 	return true
-}
-
-// colNorm returns the Euclidean norm of column j of m.
-func colNorm(m *mat.Dense, j int) float64 {
-	r, _ := m.Dims()
-	var s float64
-	for i := 0; i < r; i++ {
-		v := m.At(i, j)
-		s += v * v
-	}
-	return math.Sqrt(s)
-}
-
-// fixSigns flips each column of m so that its entry of largest
-// magnitude (the first one on ties) is positive, and returns the signs
-// applied.
-func fixSigns(m *mat.Dense) []float64 {
-	r, c := m.Dims()
-	signs := make([]float64, c)
-	for j := 0; j < c; j++ {
-		best, at := -1.0, 0
-		for i := 0; i < r; i++ {
-			if a := math.Abs(m.At(i, j)); a > best {
-				best, at = a, i
-			}
-		}
-		signs[j] = 1
-		if m.At(at, j) < 0 {
-			signs[j] = -1
-			for i := 0; i < r; i++ {
-				m.Set(i, j, -m.At(i, j))
-			}
-		}
-	}
-	return signs
 }
 
 // permuteCols returns m with its columns in the order perm (column j of
