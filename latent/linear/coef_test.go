@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
@@ -75,7 +77,7 @@ func TestCoefficientMatrixExact(t *testing.T) {
 		gamma  float64
 		models int
 	}{{60, 8, 0.5, 2}, {90, 12, 0.3, 1}, {150, 25, 0.5, 1}, {150, 25, 0.3, 1}}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[:2]
 	}
 	for _, tc := range cases {
@@ -144,7 +146,7 @@ func alignHierarchy(h *synth.Hierarchy, res *HierarchyResult) []float64 {
 		}
 		var e *mat.Dense
 		e, perm, signs = alignCols(truth, est)
-		errs[l] = maxRelErr(truth, e)
+		errs[l] = mattest.MaxRelErr(truth, e)
 	}
 	return errs
 }
@@ -180,7 +182,7 @@ func TestLearnHierarchyExact(t *testing.T) {
 		{"three hidden levels", deepHierarchy(3), []int{2, 8, 40}},
 		{"two small hidden levels", deepHierarchy(2), []int{2, 8}},
 	}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[2:]
 	}
 	for _, tc := range cases {
