@@ -204,8 +204,8 @@ func unitScale(a, h *mat.Dense, m int) (*mat.Dense, *mat.Dense, error) {
 // HierarchyResult is the result of LearnHierarchy.
 type HierarchyResult struct {
 	// A[l] maps level l to level l+1 (A[0]: the top level to the
-	// second), each in canonical form (unit-variance parents), as in
-	// synth.Hierarchy.
+	// second; level l+1 = A[l] level l + noise), each in canonical form
+	// (unit-variance parents).
 	A []*mat.Dense
 	// Levels[l] is the coefficient step that produced A[l]; its
 	// HiddenSigma is the second moment of level l.

@@ -21,8 +21,8 @@ const (
 	// the whitened third moment E[(W^T x)^(x)3] (one k x k x k tensor)
 	// less the contribution sum_i E[eps_i^3] w_i(x)w_i(x)w_i of the
 	// observed noises (w_i = W^T e_i), whose third moments are estimated
-	// along the way (see DAGOptions.Zetas): SPEC.md's beyond route, one
-	// pass over the samples instead of a DLD of Psi in every iteration.
+	// along the way (see DAGOptions.Zetas): one pass over the samples
+	// instead of a DLD of Psi in every iteration.
 	// With WhitenedThirdMoments (SampleThird) the tensor comes from one
 	// pass; otherwise it is assembled from k slices Psi(W e_c) and the
 	// diagonal from n slices Psi(e_i) (fine for population moments).
@@ -66,9 +66,9 @@ type DAGOptions struct {
 	Tol float64
 	// Zetas, if positive, makes ECATensor estimate the third moments of
 	// the observed noises from DLD of that many random slices Psi(zeta)
-	// (one pass over the samples), as the lead design suggested; by
-	// default (0) they come from the diagonal third moments and the
-	// decomposition itself (see ECATensor), which proved less noisy.
+	// (one pass over the samples); by default (0) they come from the
+	// diagonal third moments and the decomposition itself (see
+	// ECATensor), which is less noisy.
 	Zetas int
 	// NoiseIters, if positive, caps the alternations of the default noise
 	// estimate of ECATensor at max(3, NoiseIters) (0: until the estimate
@@ -101,7 +101,7 @@ type DAGOptions struct {
 	// no better default.
 	LambdaFromSecond bool
 	// Prune sets to zero the entries of Lambda with magnitude at most
-	// Prune (0: none), the thresholded structure of SPEC.md section 5.
+	// Prune (0: none): the thresholded structure of the hidden DAG.
 	Prune float64
 	// Samples is the number of samples behind the moments, which sets
 	// the bound of the skewness check (see MinSkewness); 0: taken from
@@ -343,7 +343,7 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // CausalOrder finds the topological order hidden in C = P G Q D, where G
 // = (I - Lambda)^{-1} is lower triangular with unit diagonal in a
 // topological order, P and Q are permutations and D a diagonal scaling
-// (SPEC.md section 5, with noise). In LearnDAG, C = A^+ S is G_c Q up to
+// (with noise in practice). In LearnDAG, C = A^+ S is G_c Q up to
 // signs, G_c = G in canonical units, whose rows have unit norm (row i
 // holds the shares of var(h_i) due to each eta_j). Steps: (a) match rows
 // to columns by the assignment maximising the product of the |entries|

@@ -38,7 +38,7 @@ func randomPartition(rng *rand.Rand, n int) Partition {
 }
 
 // Decomposition is the split C = L + D of a matrix into a part L of rank
-// k and a diagonal D computed by DLD (SPEC.md section 3).
+// k and a diagonal D computed by DLD.
 type Decomposition struct {
 	// L is C - diag(D).
 	L *mat.Dense

@@ -150,11 +150,12 @@ type TWMResult struct {
 //
 //	min ||B w||_1  subject to  q^T w = 1,
 //
-// q = B^T e_i in the basic variant (LearnTWM, ER-SpUD) and q = P B^T e_j in
-// the projection variant (LearnTWM(proj), App. G), P the projector onto
-// the complement of the span of the w found so far; each s = B w is a
-// candidate column, the sparsest are kept (SPEC.md section 4), then
-// refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
+// q = B^T e_i in the basic variant (TWMLearn of the papers, after
+// ER-SpUD) and q = P B^T e_j in the projection variant (App. G of the
+// topic-model paper), P the projector onto the complement of the span of
+// the w found so far; each s = B w is a candidate column, and the
+// sparsest independent candidates are kept (by the sparsity count of
+// TWMOptions.SparsityTol), then refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
 // the result is A up to the permutation and scale of its columns (L is
 // scaled by a power of four to the unit range for the computation, so
 // any finite L will do). It returns an error matching ErrRankDeficient
