@@ -294,7 +294,7 @@ func checkDLDRecovery(t *testing.T, what string, m dldModel, dec *linear.Decompo
 }
 
 // dldErr reports whether err is one that DLD documents for a finite
-// C with parts of at least k indices: ErrRankDeficient, ErrNonFinite
+// C with parts of at least k indices: ErrRankDeficient, ErrNotFinite
 // when D or L would overflow, ErrNoConvergence when an SVD fails.
 func dldErr(err error) bool {
 	return errors.Is(err, linear.ErrRankDeficient) || errors.Is(err, linear.ErrNotFinite) || errors.Is(err, linear.ErrNoConvergence)
@@ -314,7 +314,7 @@ func seedDLD(f *testing.F) {
 
 // FuzzDLD: DLD with a fixed partition and DLDSearch never panic on a
 // square matrix; their errors are the ones their documentation names
-// (ErrNonFinite for NaN or Inf, ErrTooManyFactors for k outside 1..n/3
+// (ErrNotFinite for NaN or Inf, ErrTooManyFactors for k outside 1..n/3
 // or a part smaller than k, otherwise dldErr); a result holds
 // what checkDLD states; the search returns the DLD of the partition it
 // reports, bit for bit, for any number of workers; and exact models
@@ -466,7 +466,7 @@ func seedTWM(f *testing.F) {
 
 // FuzzTWMLearn: LearnTWM never panics on a square matrix; its errors
 // are those it documents (ErrTooManyFactors for k outside 1..n, then
-// ErrNonFinite for NaN or Inf, otherwise ErrRankDeficient, or
+// ErrNotFinite for NaN or Inf, otherwise ErrRankDeficient, or
 // ErrNoConvergence when an SVD or an l1 problem fails); a result
 // has finite outputs of the documented shapes, unit columns with their
 // largest entry positive, B B^T = L on exact models and A e_j = B W e_j

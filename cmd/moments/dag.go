@@ -22,7 +22,7 @@ single-view numeric samples (one sample a line, one observed variable a
 field; blank lines and lines starting with # are skipped): x = A h + eps,
 h = Lambda h + eta, with independent skewed noises (ALGORITHM 2 of the
 linear-BN paper of Anandkumar, Hsu, Javanmard and Kakade: DLD and
-LearnTWM for A, the whitened third moment for the causal order). It
+TWMLearn for A, the whitened third moment for the causal order). It
 prints A and Lambda in canonical form (unit-variance hidden variables
 h1..hK, numbered in the learned causal order) and diagnostics. Needs
 3K <= the number of observed variables. DATA.csv may be gzip-compressed.
