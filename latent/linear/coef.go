@@ -13,8 +13,8 @@ import (
 )
 
 // Options controls the single-view learners (LearnCoefficients,
-// LearnHierarchy and the first part of LearnDAG). The zero value gives
-// the defaults of its parts.
+// LearnHierarchy, LearnDAGGivenOrder and the first part of LearnDAG).
+// nil or the zero value gives the defaults of its parts.
 type Options struct {
 	// DLD controls the partition search of the denoising step.
 	DLD DLDOptions

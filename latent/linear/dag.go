@@ -50,8 +50,9 @@ func (m ECAMethod) String() string {
 	return fmt.Sprintf("ECAMethod(%d)", int(m))
 }
 
-// DAGOptions controls LearnDAG and LearnObservedBN. The zero value gives
-// the defaults stated for each field.
+// DAGOptions controls LearnDAG, LearnCrossDAG, LearnCrossDAGEig and
+// LearnObservedBN. nil or the zero value gives the defaults stated for
+// each field.
 type DAGOptions struct {
 	// Options control the coefficient-matrix step (Part 1 and the A of
 	// Part 3) and seed every random choice.

@@ -62,8 +62,8 @@ type Decomposition struct {
 	Gap float64
 }
 
-// DLDOptions controls DLD and DLDSearch. The zero value gives the
-// defaults stated for each field.
+// DLDOptions controls DLD and DLDSearch. nil or the zero value gives
+// the defaults stated for each field.
 type DLDOptions struct {
 	// Partitions is the number R of random partitions DLDSearch tries
 	// (0: 100, the paper's choice).

@@ -14,8 +14,8 @@ import (
 	"github.com/moments-go/moments/svd"
 )
 
-// TWMOptions controls LearnTWM. The zero value gives the defaults stated
-// for each field.
+// TWMOptions controls LearnTWM, LearnTWMEig and L1Recovery. nil or the
+// zero value gives the defaults stated for each field.
 type TWMOptions struct {
 	// Basic selects the basic variant (one l1 problem per row, then a
 	// greedy choice of k independent candidates); the default is the
