@@ -38,7 +38,7 @@ func TestBudgetsHold(t *testing.T) {
 	var data *linear.Data
 	var err error
 	bounded(t, "linear.ReadCSV", readerBudget, csv.Len(), func() {
-		data, err = linear.ReadCSV(bytes.NewReader(csv.Bytes()), linear.CSVOptions{})
+		data, err = linear.ReadCSV(bytes.NewReader(csv.Bytes()), nil)
 	})
 	if err != nil || data.NumSamples() != 2000 {
 		t.Fatalf("linear.ReadCSV: %v", err)

@@ -471,7 +471,7 @@ func FuzzLearnObservedBN(f *testing.F) {
 	})
 }
 
-// FuzzCoefficientMatrix: linear.CoefficientMatrix on the matrices of
+// FuzzCoefficientMatrix: linear.LearnCoefficients on the matrices of
 // FuzzDLD (exact models C = A B^T + D, junk bit patterns, spoiled
 // models) made symmetric, with any k, returns an error or finite A
 // (n x k), HiddenSigma (k x k) and NoiseVar (n); within linearBudget
@@ -496,8 +496,8 @@ func FuzzCoefficientMatrix(f *testing.F) {
 		}
 		var c *linear.Coefficients
 		var err error
-		bounded(t, "linear.CoefficientMatrix", linearBudget, n*n, func() {
-			c, err = linear.CoefficientMatrix(context.Background(), sigma, k, &opts)
+		bounded(t, "linear.LearnCoefficients", linearBudget, n*n, func() {
+			c, err = linear.LearnCoefficients(context.Background(), sigma, k, &opts)
 		})
 		if err != nil {
 			return

@@ -294,10 +294,10 @@ func checkDLDRecovery(t *testing.T, what string, m dldModel, dec *linear.Decompo
 }
 
 // dldErr reports whether err is one that DLD documents for a finite
-// C with parts of at least k indices: ErrRankDeficient, ErrNonFinite
+// C with parts of at least k indices: ErrRankDeficient, ErrNotFinite
 // when D or L would overflow, ErrNoConvergence when an SVD fails.
 func dldErr(err error) bool {
-	return errors.Is(err, linear.ErrRankDeficient) || errors.Is(err, linear.ErrNonFinite) || errors.Is(err, linear.ErrNoConvergence)
+	return errors.Is(err, linear.ErrRankDeficient) || errors.Is(err, linear.ErrNotFinite) || errors.Is(err, linear.ErrNoConvergence)
 }
 
 func seedDLD(f *testing.F) {
@@ -314,7 +314,7 @@ func seedDLD(f *testing.F) {
 
 // FuzzDLD: DLD with a fixed partition and DLDSearch never panic on a
 // square matrix; their errors are the ones their documentation names
-// (ErrNonFinite for NaN or Inf, ErrTooManyFactors for k outside 1..n/3
+// (ErrNotFinite for NaN or Inf, ErrTooManyFactors for k outside 1..n/3
 // or a part smaller than k, otherwise dldErr); a result holds
 // what checkDLD states; the search returns the DLD of the partition it
 // reports, bit for bit, for any number of workers; and exact models
@@ -326,7 +326,7 @@ func FuzzDLD(f *testing.F) {
 		m, s := dldFrom(data)
 		n, _ := m.c.Dims()
 		finite := isFinite(m.c)
-		p := linear.RandomPartition(rand.New(rand.NewPCG(uint64(s.byte()), 1)), n)
+		p := linear.RandomPartition(uint64(s.byte()), n)
 		small := m.k < 1
 		for _, part := range p {
 			small = small || len(part) < m.k
@@ -335,7 +335,7 @@ func FuzzDLD(f *testing.F) {
 		dec, err := linear.DLD(m.c, m.k, p, nil)
 		switch {
 		case !finite:
-			if !errors.Is(err, linear.ErrNonFinite) {
+			if !errors.Is(err, linear.ErrNotFinite) {
 				t.Fatalf("DLD: non-finite C: %v", err)
 			}
 		case small:
@@ -355,8 +355,8 @@ func FuzzDLD(f *testing.F) {
 		if s.byte()%2 == 0 {
 			opts.StopRatio = -1
 		}
-		seed := uint64(s.byte())
-		sdec, err := linear.DLDSearch(context.Background(), m.c, m.k, rand.New(rand.NewPCG(seed, 2)), opts)
+		opts.Seed = uint64(s.byte())
+		sdec, err := linear.DLDSearch(context.Background(), m.c, m.k, opts)
 		switch {
 		case m.k < 1 || 3*m.k > n:
 			if !errors.Is(err, linear.ErrTooManyFactors) {
@@ -364,7 +364,7 @@ func FuzzDLD(f *testing.F) {
 			}
 			return
 		case !finite:
-			if !errors.Is(err, linear.ErrNonFinite) {
+			if !errors.Is(err, linear.ErrNotFinite) {
 				t.Fatalf("DLDSearch: non-finite C: %v", err)
 			}
 			return
@@ -385,7 +385,7 @@ func FuzzDLD(f *testing.F) {
 			t.Fatalf("DLDSearch: the DLD of its partition differs (%v)", err)
 		}
 		opts.Workers = 3
-		w3, err := linear.DLDSearch(context.Background(), m.c, m.k, rand.New(rand.NewPCG(seed, 2)), opts)
+		w3, err := linear.DLDSearch(context.Background(), m.c, m.k, opts)
 		if err != nil || !slices.Equal(w3.D, sdec.D) || w3.OffDiagRatio != sdec.OffDiagRatio {
 			t.Fatalf("DLDSearch: three workers give a different result (%v)", err)
 		}
@@ -464,9 +464,9 @@ func seedTWM(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0x31}, 80))                // equal entries
 }
 
-// FuzzTWMLearn: TWMLearn never panics on a square matrix; its errors
+// FuzzTWMLearn: LearnTWM never panics on a square matrix; its errors
 // are those it documents (ErrTooManyFactors for k outside 1..n, then
-// ErrNonFinite for NaN or Inf, otherwise ErrRankDeficient, or
+// ErrNotFinite for NaN or Inf, otherwise ErrRankDeficient, or
 // ErrNoConvergence when an SVD or an l1 problem fails); a result
 // has finite outputs of the documented shapes, unit columns with their
 // largest entry positive, B B^T = L on exact models and A e_j = B W e_j
@@ -480,7 +480,7 @@ func FuzzTWMLearn(f *testing.F) {
 		m := twmFrom(data)
 		n, _ := m.l.Dims()
 		k := m.k
-		res, err := linear.TWMLearn(context.Background(), m.l, k, &m.opts)
+		res, err := linear.LearnTWM(context.Background(), m.l, k, &m.opts)
 		switch {
 		case k < 1 || k > n:
 			if !errors.Is(err, linear.ErrTooManyFactors) {
@@ -488,7 +488,7 @@ func FuzzTWMLearn(f *testing.F) {
 			}
 			return
 		case !isFinite(m.l):
-			if !errors.Is(err, linear.ErrNonFinite) {
+			if !errors.Is(err, linear.ErrNotFinite) {
 				t.Fatalf("non-finite L: %v", err)
 			}
 			return
@@ -558,7 +558,7 @@ func FuzzTWMLearn(f *testing.F) {
 	})
 }
 
-// twmRecoverable reports whether an exact model lies where TWMLearn is
+// twmRecoverable reports whether an exact model lies where LearnTWM is
 // exact: A well conditioned, its support with the expansion property,
 // and every column recovered by the l1 rounds.
 func twmRecoverable(t *testing.T, m twmModel) bool {
@@ -570,7 +570,7 @@ func twmRecoverable(t *testing.T, m twmModel) bool {
 	if rep, err := linear.CheckExpansion(m.a, 0); err != nil || !rep.Holds {
 		return false
 	}
-	covered, err := linear.L1Recovery(m.a, m.h, &m.opts)
+	covered, err := linear.L1Recovery(context.Background(), m.a, m.h, &m.opts)
 	if err != nil {
 		return false
 	}
@@ -704,7 +704,7 @@ func FuzzReadCSV(f *testing.F) {
 			var d *linear.Data
 			var err error
 			bounded(t, "linear.ReadCSV", readerBudget, len(data), func() {
-				d, err = linear.ReadCSV(bytes.NewReader(data), opts)
+				d, err = linear.ReadCSV(bytes.NewReader(data), &opts)
 			})
 			want := parseCSVRef(data, opts)
 			if err != nil {

@@ -102,7 +102,7 @@ func FuzzDAGFromCSV(f *testing.F) {
 		var dag *linear.DAG
 		var err error
 		bounded(t, "ReadCSV + LearnDAG", pipelineBudget, len(data), func() {
-			d, err = linear.ReadCSV(bytes.NewReader(data), linear.CSVOptions{MaxMemory: mem})
+			d, err = linear.ReadCSV(bytes.NewReader(data), &linear.CSVOptions{MaxMemory: mem})
 			if err != nil {
 				return
 			}

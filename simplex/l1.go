@@ -521,10 +521,14 @@ func (s *L1Solver) redual() {
 
 // iterate runs the dual simplex method until the basic y are within
 // [-1, 1]; an optimum reached after more than confirm updates of the
-// inverse is checked again on a fresh one.
+// inverse is checked again on a fresh one. Each iteration chooses the
+// leaving row (leavingRow), the entering variable by the bound-flipping
+// ratio test (enteringVar), and pivots (pivot); a mismatch between the
+// pivot element of the row and that of the column, or a failed ratio
+// test, first refreshes the inverse.
 func (s *L1Solver) iterate(confirm int) error {
-	n, k := s.n, s.k
-	pmu := s.where[n]
+	k := s.k
+	pmu := s.where[s.n]
 	degenerate := 0
 	for {
 		if s.since >= l1RefreshEvery {
@@ -535,28 +539,7 @@ func (s *L1Solver) iterate(confirm int) error {
 		if s.iters >= s.maxIter {
 			return ErrIterationLimit
 		}
-		// Leaving row: largest infeasibility^2 / ||row of B^{-1}||^2.
-		r := -1
-		var best float64
-		for p := 0; p < k; p++ {
-			if p == pmu {
-				continue
-			}
-			e := math.Abs(s.xB[p]) - 1
-			if e <= s.tol {
-				continue
-			}
-			if s.bland {
-				if r < 0 || s.basis[p] < s.basis[r] {
-					r = p
-				}
-				continue
-			}
-			row := s.minv[p*k : (p+1)*k]
-			if sc := e * e / kernels.Dot(row, row); sc > best {
-				r, best = p, sc
-			}
-		}
+		r := s.leavingRow(pmu)
 		if r < 0 {
 			if s.since > confirm {
 				// Confirm on a fresh inverse.
@@ -567,49 +550,11 @@ func (s *L1Solver) iterate(confirm int) error {
 			}
 			return nil
 		}
-		leaving := s.basis[r]
 		bound := 1.0
 		if s.xB[r] < 0 {
 			bound = -1
 		}
-		delta := s.xB[r] - bound
-		rho := s.minv[r*k : (r+1)*k]
-		kernels.Gemv(false, n, k, 1, s.b, k, rho, 0, s.alpha)
-		sgn := 1.0
-		if delta < 0 {
-			sgn = -1
-		}
-		ptol := 1e-9 * math.Abs(rho[kernels.Iamax(rho)])
-		cands := s.cands[:0]
-		alpha, d, y, where, dtol := s.alpha[:n], s.d[:n], s.y[:n], s.where[:n], s.dtol
-		for i, ai := range alpha {
-			a := sgn * ai
-			// Moving y_i off its bound must help: a > 0 at -1, a < 0 at
-			// +1; then ratio = d_i / a >= 0 (up to tolerance).
-			if y[i] > 0 {
-				a = -a
-			}
-			if a <= ptol || where[i] >= 0 {
-				continue
-			}
-			inv := 1 / a
-			di := d[i]
-			if y[i] > 0 {
-				di = -di
-			}
-			ratio := di * inv
-			harris := ratio + dtol*inv
-			if ratio < 0 {
-				ratio = 0
-			}
-			if harris < 0 {
-				harris = 0
-			}
-			cands = append(cands, cand{j: i, a: a, rng: 2, ratio: ratio, harris: harris})
-		}
-		s.cands = cands
-		q, flips := bfrt(cands, math.Abs(delta), s.tol, s.bland, s.flips[:0])
-		s.flips = flips
+		q := s.enteringVar(r, s.xB[r]-bound)
 		if q < 0 {
 			if s.since > 0 {
 				s.since = l1RefreshEvery
@@ -626,46 +571,143 @@ func (s *L1Solver) iterate(confirm int) error {
 				continue
 			}
 		}
-		if len(flips) > 0 {
-			clear(s.dg)
-			for _, i := range flips {
-				kernels.Axpy(-2*s.y[i], s.b[i*k:(i+1)*k], s.dg)
-				s.y[i] = -s.y[i]
-			}
-			kernels.Gemv(false, k, k, -1, s.minv, k, s.dg, 1, s.xB)
-			delta = s.xB[r] - bound
-		}
-		thetaD := s.d[q] / arq
-		if thetaD*delta < 0 || math.Abs(s.d[q]) <= s.dtol {
-			thetaD = 0
-		}
-		if thetaD != 0 {
-			kernels.Axpy(-thetaD, s.alpha, s.d)
+		if s.pivot(r, q, bound, arq) {
 			degenerate = 0
 			s.bland = false
 		} else if degenerate++; degenerate > blandAfter {
 			s.bland = true
 		}
-		s.d[q] = 0
-		s.d[leaving] = -thetaD
-		thetaP := delta / arq
-		kernels.Axpy(-thetaP, col, s.xB)
-		s.xB[r] = s.y[q] + thetaP
-		s.y[leaving] = bound
-		s.y[q] = 0
-		// Update the inverse: pivot on (r, q).
-		kernels.Scal(1/arq, rho)
-		for i := 0; i < k; i++ {
-			if f := col[i]; i != r && f != 0 {
-				kernels.Axpy(-f, rho, s.minv[i*k:(i+1)*k])
-			}
-		}
-		s.basis[r] = q
-		s.where[q] = r
-		s.where[leaving] = -1
-		s.iters++
-		s.since++
 	}
+}
+
+// leavingRow returns the basic position whose y is furthest outside
+// [-1, 1] relative to the norm of its row of the inverse (the largest
+// infeasibility^2 / ||row of B^{-1}||^2; under Bland's rule the
+// infeasible one of least index), skipping position pmu, the multiplier
+// of the constraint q^T w = 1; or -1 when every basic y is feasible.
+func (s *L1Solver) leavingRow(pmu int) int {
+	k := s.k
+	r := -1
+	var best float64
+	for p := 0; p < k; p++ {
+		if p == pmu {
+			continue
+		}
+		e := math.Abs(s.xB[p]) - 1
+		if e <= s.tol {
+			continue
+		}
+		if s.bland {
+			if r < 0 || s.basis[p] < s.basis[r] {
+				r = p
+			}
+			continue
+		}
+		row := s.minv[p*k : (p+1)*k]
+		if sc := e * e / kernels.Dot(row, row); sc > best {
+			r, best = p, sc
+		}
+	}
+	return r
+}
+
+// enteringVar is the dual ratio test for leaving row r, whose basic y
+// is delta beyond its bound: it forms the row alpha = B rho of the
+// tableau (rho the row r of the inverse), collects the nonbasic y whose
+// move off their bound helps, with their ratios and Harris ratios, and
+// returns the entering variable chosen by the bound-flipping ratio test,
+// leaving in s.flips the variables that flip to their other bound, or
+// -1 when none can enter.
+func (s *L1Solver) enteringVar(r int, delta float64) int {
+	n, k := s.n, s.k
+	rho := s.minv[r*k : (r+1)*k]
+	kernels.Gemv(false, n, k, 1, s.b, k, rho, 0, s.alpha)
+	sgn := 1.0
+	if delta < 0 {
+		sgn = -1
+	}
+	ptol := 1e-9 * math.Abs(rho[kernels.Iamax(rho)])
+	cands := s.cands[:0]
+	alpha, d, y, where, dtol := s.alpha[:n], s.d[:n], s.y[:n], s.where[:n], s.dtol
+	for i, ai := range alpha {
+		a := sgn * ai
+		// Moving y_i off its bound must help: a > 0 at -1, a < 0 at
+		// +1; then ratio = d_i / a >= 0 (up to tolerance).
+		if y[i] > 0 {
+			a = -a
+		}
+		if a <= ptol || where[i] >= 0 {
+			continue
+		}
+		inv := 1 / a
+		di := d[i]
+		if y[i] > 0 {
+			di = -di
+		}
+		ratio := di * inv
+		harris := ratio + dtol*inv
+		if ratio < 0 {
+			ratio = 0
+		}
+		if harris < 0 {
+			harris = 0
+		}
+		cands = append(cands, cand{j: i, a: a, rng: 2, ratio: ratio, harris: harris})
+	}
+	s.cands = cands
+	q, flips := bfrt(cands, math.Abs(delta), s.tol, s.bland, s.flips[:0])
+	s.flips = flips
+	return q
+}
+
+// pivot exchanges the basic variable of row r for q, with arq the pivot
+// element and s.col the column of q in the tableau: it flips the
+// variables of s.flips to their other bound, updates the reduced costs,
+// the basic values and the inverse (a product-form update), and the
+// leaving variable goes to bound. It reports whether the dual step was
+// positive (false: a degenerate pivot).
+func (s *L1Solver) pivot(r, q int, bound, arq float64) bool {
+	k := s.k
+	leaving := s.basis[r]
+	col := s.col
+	delta := s.xB[r] - bound
+	if len(s.flips) > 0 {
+		clear(s.dg)
+		for _, i := range s.flips {
+			kernels.Axpy(-2*s.y[i], s.b[i*k:(i+1)*k], s.dg)
+			s.y[i] = -s.y[i]
+		}
+		kernels.Gemv(false, k, k, -1, s.minv, k, s.dg, 1, s.xB)
+		delta = s.xB[r] - bound
+	}
+	thetaD := s.d[q] / arq
+	if thetaD*delta < 0 || math.Abs(s.d[q]) <= s.dtol {
+		thetaD = 0
+	}
+	if thetaD != 0 {
+		kernels.Axpy(-thetaD, s.alpha, s.d)
+	}
+	s.d[q] = 0
+	s.d[leaving] = -thetaD
+	thetaP := delta / arq
+	kernels.Axpy(-thetaP, col, s.xB)
+	s.xB[r] = s.y[q] + thetaP
+	s.y[leaving] = bound
+	s.y[q] = 0
+	// Update the inverse: pivot on (r, q).
+	rho := s.minv[r*k : (r+1)*k]
+	kernels.Scal(1/arq, rho)
+	for i := 0; i < k; i++ {
+		if f := col[i]; i != r && f != 0 {
+			kernels.Axpy(-f, rho, s.minv[i*k:(i+1)*k])
+		}
+	}
+	s.basis[r] = q
+	s.where[q] = r
+	s.where[leaving] = -1
+	s.iters++
+	s.since++
+	return thetaD != 0
 }
 
 // l1General solves the l1 problem with Solve, as the LP

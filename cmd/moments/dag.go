@@ -77,7 +77,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	data, err := linear.ReadCSV(f, opts)
+	data, err := linear.ReadCSV(f, &opts)
 	f.Close()
 	if err != nil {
 		return inFile(path, err)
@@ -290,15 +290,15 @@ func (s *stageTimer) add(name string, d time.Duration) {
 
 // pass returns opts whose Progress shows the passes over the samples as
 // the stage name through p.
-func (s *stageTimer) pass(p linear.Progress, name string, opts moments.Options) *moments.Options {
+func (s *stageTimer) pass(p moments.Progress, name string, opts moments.Options) *moments.Options {
 	p(name, 0, 1)
 	opts.Progress = func(_ string, done, total int) { p(name, done, total) }
 	return &opts
 }
 
-// progress returns the linear.Progress that times the stages and, unless
+// progress returns the moments.Progress that times the stages and, unless
 // quiet, shows the current one on w.
-func (s *stageTimer) progress(w io.Writer, quiet bool) linear.Progress {
+func (s *stageTimer) progress(w io.Writer, quiet bool) moments.Progress {
 	if !quiet {
 		s.line = &progressLine{w: w}
 	}

@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 
+	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
-	"github.com/moments-go/moments/latent/linear/report"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 )

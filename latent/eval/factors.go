@@ -7,8 +7,8 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// Dist is the distance between factor matrices of SPEC.md section 5.2,
-// invariant to the permutation and scale of the estimated columns:
+// Dist is the distance between factor matrices of the linear-model
+// papers, invariant to the permutation and scale of the estimated columns:
 //
 //	dist(A, Â) = (1/||A||_F^2) sum_i min_j ||A e_i - nu_ij Â e_j||^2
 //
@@ -96,8 +96,8 @@ func RelError(truth, est *mat.Dense) float64 {
 // est matched to column j of a), and returns the precision and recall of
 // the estimated non-zeros. An estimated entry counts as non-zero if its
 // absolute value exceeds tau times the largest absolute value in its
-// column (tau = 0: any non-zero, the raw support; SPEC.md uses 0.1 for
-// the thresholded one). A true entry is non-zero if it is not exactly 0.
+// column (tau = 0: any non-zero, the raw support; 0.1 is the usual
+// threshold). A true entry is non-zero if it is not exactly 0.
 func Support(a, est *mat.Dense, perm []int, tau float64) (precision, recall float64) {
 	n, k := a.Dims()
 	if len(perm) != k {

@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
 
-// Options controls the single-view learners (CoefficientMatrix,
-// LearnHierarchy and the first part of LearnDAG). The zero value gives
-// the defaults of its parts.
+// Options controls the single-view learners (LearnCoefficients,
+// LearnHierarchy, LearnDAGGivenOrder and the first part of LearnDAG).
+// nil or the zero value gives the defaults of its parts.
 type Options struct {
 	// DLD controls the partition search of the denoising step.
 	DLD DLDOptions
@@ -22,8 +23,10 @@ type Options struct {
 	// Seed seeds the random partitions (and, in LearnDAG, the random
 	// directions and starts); the same seed gives the same bits.
 	Seed uint64
-	// Progress, if not nil, reports the stages of long runs.
-	Progress Progress
+	// Progress, if not nil, reports the stages of long runs: "DLD",
+	// "TWMLearn", "checks" (with the level in LearnHierarchy) and, in
+	// LearnDAG, those of the third-moment step.
+	Progress moments.Progress
 	// MaxMemory bounds (bytes) what learning holds: the learners refuse
 	// with a *mat.MemoryError, before they allocate, a job whose n x n
 	// matrices (and, for LearnObservedBN, n x n x n tensor) would need
@@ -33,12 +36,12 @@ type Options struct {
 	// SkipL1Check leaves out the l1-recovery check of the verdict
 	// (Coefficients.Verdict), the costliest: n l1 problems on the
 	// learned model's exact moments, and when they do not give every
-	// column, the l1 rounds of TWMLearn again. The other checks are
+	// column, the l1 rounds of LearnTWM again. The other checks are
 	// cheap.
 	SkipL1Check bool
 }
 
-// Coefficients is the result of CoefficientMatrix.
+// Coefficients is the result of LearnCoefficients.
 type Coefficients struct {
 	// A is the n x k coefficient matrix in the canonical form of the
 	// linear-BN paper: the hidden variables have unit variance (columns
@@ -52,7 +55,7 @@ type Coefficients struct {
 	NoiseVar []float64
 	// DLD is the decomposition Sigma = L + diag(NoiseVar) used.
 	DLD *Decomposition
-	// TWM is the output of TWMLearn on L (columns of unit norm).
+	// TWM is the output of LearnTWM on L (columns of unit norm).
 	TWM *TWMResult
 	// Verdict holds the identifiability checks of the estimate (the
 	// expansion property and the l1 recovery of the learned support, the
@@ -61,15 +64,15 @@ type Coefficients struct {
 	Verdict
 }
 
-// CoefficientMatrix learns the coefficient matrix A of the single-view
+// LearnCoefficients learns the coefficient matrix A of the single-view
 // linear model x = A h + eps (ALGORITHM 1 of the linear-BN paper, any
 // dependence among the hidden variables) from Sigma = E[x x^T] (n x n,
 // centred): DLDSearch splits Sigma into L = A E[h h^T] A^T and the noise
-// variances, TWMLearn finds the columns of A from L, and UnitVariance
+// variances, LearnTWM finds the columns of A from L, and UnitVariance
 // scales them to the canonical form. The hidden factors come in the order
-// TWMLearn finds them. Errors: ErrTooManyFactors if 3k > n,
-// ErrRankDeficient, ErrNonFinite (see DLDSearch and TWMLearn).
-func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Options) (*Coefficients, error) {
+// LearnTWM finds them. Errors: ErrTooManyFactors if 3k > n,
+// ErrRankDeficient, ErrNotFinite (see DLDSearch and LearnTWM).
+func LearnCoefficients(ctx context.Context, sigma *mat.Dense, k int, opts *Options) (*Coefficients, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -78,8 +81,8 @@ func CoefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, opts *Optio
 }
 
 func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options, rng *rand.Rand, level string) (*Coefficients, error) {
-	ctx = ctxOrBackground(ctx)
-	n := checkSquare("CoefficientMatrix", sigma)
+	checkCtx("LearnCoefficients", ctx)
+	n := checkSquare("LearnCoefficients", sigma)
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -87,15 +90,15 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
 	if err := o.CheckMemory(n); err != nil {
-		return nil, fmt.Errorf("linear: CoefficientMatrix%s: %w", level, err)
+		return nil, fmt.Errorf("linear: LearnCoefficients%s: %w", level, err)
 	}
-	o.Progress.report("DLD"+level, 0, 1)
-	dec, err := DLDSearch(ctx, sigma, k, rng, &o.DLD)
+	progress(o.Progress, "DLD"+level, 0, 1)
+	dec, err := dldSearch(ctx, sigma, k, rng, &o.DLD)
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.report("TWMLearn"+level, 0, 1)
-	twm, err := TWMLearn(ctx, dec.L, k, &o.TWM)
+	progress(o.Progress, "TWMLearn"+level, 0, 1)
+	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)
 	if err != nil {
 		return nil, err
 	}
@@ -103,17 +106,17 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.report("TWMLearn"+level, 1, 1)
+	progress(o.Progress, "TWMLearn"+level, 1, 1)
 	c := &Coefficients{A: a, HiddenSigma: h, NoiseVar: dec.D, DLD: dec, TWM: twm}
 	prefix := ""
 	if level != "" {
 		prefix = strings.TrimSpace(level) + " "
 	}
-	o.Progress.report("checks"+level, 0, 1)
+	progress(o.Progress, "checks"+level, 0, 1)
 	if c.Verdict, err = coefVerdict(ctx, c, o, prefix); err != nil {
 		return nil, err
 	}
-	o.Progress.report("checks"+level, 1, 1)
+	progress(o.Progress, "checks"+level, 1, 1)
 	return c, nil
 }
 
@@ -124,7 +127,7 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 // moment diag(H_jj)^{-1/2} H diag(H_jj)^{-1/2}, which has unit diagonal.
 // It returns an error matching ErrRankDeficient if a is rank deficient or
 // some H_jj is not positive (or not finite), and one matching
-// ErrNonFinite if a or l holds NaN or an infinity or the rescaled a
+// ErrNotFinite if a or l holds NaN or an infinity or the rescaled a
 // overflows.
 func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	n, k := a.Dims()
@@ -184,7 +187,7 @@ func unitScale(a, h *mat.Dense, m int) (*mat.Dense, *mat.Dense, error) {
 		for j := range row {
 			row[j] = math.Ldexp(row[j]*d[j], m)
 			if math.IsInf(row[j], 0) || math.IsNaN(row[j]) {
-				return nil, nil, fmt.Errorf("%w: UnitVariance: column %d of the canonical A overflows (entry %v, variance %v x 4^%d)", ErrNonFinite, j, a.At(i, j), h.At(j, j), m)
+				return nil, nil, fmt.Errorf("%w: UnitVariance: column %d of the canonical A overflows (entry %v, variance %v x 4^%d)", ErrNotFinite, j, a.At(i, j), h.At(j, j), m)
 			}
 		}
 	}
@@ -201,8 +204,8 @@ func unitScale(a, h *mat.Dense, m int) (*mat.Dense, *mat.Dense, error) {
 // HierarchyResult is the result of LearnHierarchy.
 type HierarchyResult struct {
 	// A[l] maps level l to level l+1 (A[0]: the top level to the
-	// second), each in canonical form (unit-variance parents), as in
-	// synth.Hierarchy.
+	// second; level l+1 = A[l] level l + noise), each in canonical form
+	// (unit-variance parents).
 	A []*mat.Dense
 	// Levels[l] is the coefficient step that produced A[l]; its
 	// HiddenSigma is the second moment of level l.
@@ -220,16 +223,17 @@ type HierarchyResult struct {
 // the second moment sigma of its observed level: sizes are the numbers of
 // hidden variables per level from the top (for 5 -> 30 -> 180, sizes =
 // [5, 30] and sigma is 180 x 180). The bottom coefficient matrix comes
-// from CoefficientMatrix(sigma); the hidden second moment it returns, B L
+// from LearnCoefficients(sigma); the hidden second moment it returns, B L
 // B^T, is the second moment of the level above including that level's
 // noise, and the same step is repeated on it up to the top. Any number
-// of levels is allowed. The errors are those of CoefficientMatrix, naming
+// of levels is allowed. The errors are those of LearnCoefficients, naming
 // the level.
 func LearnHierarchy(ctx context.Context, sigma *mat.Dense, sizes []int, opts *Options) (*HierarchyResult, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
+	checkCtx("LearnHierarchy", ctx)
 	if len(sizes) == 0 {
 		panic("linear: LearnHierarchy: no hidden level")
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
@@ -31,7 +33,7 @@ func dagHiddenSigma(m *synth.DAG) *mat.Dense {
 }
 
 // satisfiesConditions reports whether the support of a has the expansion
-// property and the l1 step of TWMLearn (the projection variant, and the
+// property and the l1 step of LearnTWM (the projection variant, and the
 // basic one if basic) recovers every column from the exact low-rank
 // part A H A^T (Theorem 3.1, Lemma 4.2).
 func satisfiesConditions(t *testing.T, a, h *mat.Dense, basic bool) bool {
@@ -43,7 +45,7 @@ func satisfiesConditions(t *testing.T, a, h *mat.Dense, basic bool) bool {
 		variants = append(variants, true)
 	}
 	for _, basic := range variants {
-		cov, err := L1Recovery(a, h, &TWMOptions{Basic: basic})
+		cov, err := L1Recovery(context.Background(), a, h, &TWMOptions{Basic: basic})
 		if err != nil || slices.Contains(cov, false) {
 			return false
 		}
@@ -75,7 +77,7 @@ func TestCoefficientMatrixExact(t *testing.T) {
 		gamma  float64
 		models int
 	}{{60, 8, 0.5, 2}, {90, 12, 0.3, 1}, {150, 25, 0.5, 1}, {150, 25, 0.3, 1}}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[:2]
 	}
 	for _, tc := range cases {
@@ -88,7 +90,7 @@ func TestCoefficientMatrixExact(t *testing.T) {
 				if basic && !withBasic {
 					continue
 				}
-				c, err := CoefficientMatrix(context.Background(), m.Sigma(), tc.k, &Options{Seed: seeds[i], TWM: TWMOptions{Basic: basic}})
+				c, err := LearnCoefficients(context.Background(), m.Sigma(), tc.k, &Options{Seed: seeds[i], TWM: TWMOptions{Basic: basic}})
 				if err != nil {
 					t.Fatalf("n=%d k=%d seed %d: %v", tc.n, tc.k, seeds[i], err)
 				}
@@ -144,7 +146,7 @@ func alignHierarchy(h *synth.Hierarchy, res *HierarchyResult) []float64 {
 		}
 		var e *mat.Dense
 		e, perm, signs = alignCols(truth, est)
-		errs[l] = maxRelErr(truth, e)
+		errs[l] = mattest.MaxRelErr(truth, e)
 	}
 	return errs
 }
@@ -180,7 +182,7 @@ func TestLearnHierarchyExact(t *testing.T) {
 		{"three hidden levels", deepHierarchy(3), []int{2, 8, 40}},
 		{"two small hidden levels", deepHierarchy(2), []int{2, 8}},
 	}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[2:]
 	}
 	for _, tc := range cases {
@@ -188,7 +190,7 @@ func TestLearnHierarchyExact(t *testing.T) {
 			if rep, err := CheckExpansion(a, 0); err != nil || !rep.Holds {
 				t.Fatalf("%s: level %d lacks the expansion property", tc.name, l)
 			}
-			cov, err := L1Recovery(a, tc.h.LevelSigma(l), nil)
+			cov, err := L1Recovery(context.Background(), a, tc.h.LevelSigma(l), nil)
 			if err != nil || slices.Contains(cov, false) {
 				t.Fatalf("%s: level %d: l1 recovery %v %v", tc.name, l, cov, err)
 			}
@@ -234,7 +236,7 @@ func TestCoefficientMatrixSampled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := CoefficientMatrix(context.Background(), sm.Sigma, 6, &Options{Seed: 3})
+		c, err := LearnCoefficients(context.Background(), sm.Sigma, 6, &Options{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,14 +251,14 @@ func TestCoefficientMatrixSampled(t *testing.T) {
 
 func TestCoefficientMatrixErrors(t *testing.T) {
 	sig := mat.Identity(9)
-	if _, err := CoefficientMatrix(context.Background(), sig, 4, nil); !errors.Is(err, ErrTooManyFactors) {
+	if _, err := LearnCoefficients(context.Background(), sig, 4, nil); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("k = 4, n = 9: %v", err)
 	}
-	if _, err := CoefficientMatrix(context.Background(), sig, 2, nil); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnCoefficients(context.Background(), sig, 2, nil); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("identity: %v", err)
 	}
 	sig.Set(3, 3, nan())
-	if _, err := CoefficientMatrix(context.Background(), sig, 2, nil); !errors.Is(err, ErrNonFinite) {
+	if _, err := LearnCoefficients(context.Background(), sig, 2, nil); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 }

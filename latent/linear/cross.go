@@ -38,17 +38,17 @@ func (c crossThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, [
 // view v, with h = Lambda h + eta, eta independent with non-zero
 // skewness, from the cross moments Pairs = A Cov(h) A^T (n x n, the
 // second cross cumulant: no diagonal noise, so no DLD) and the whitened
-// third cross cumulant (triples). Part 1: A = TWMLearn(Pairs) in canonical
+// third cross cumulant (triples). Part 1: A = LearnTWM(Pairs) in canonical
 // form (UnitVariance); Part 2: whiten Pairs and decompose the whitened
 // third cumulant by the robust tensor power method (ECATensor; opts.Method
 // is ignored), S = (W^+)^T V; Part 3 as LearnDAG: C = A^+ S, the causal
 // order and Lambda. The correlated topic model is the case of documents,
 // the views being the tokens (LearnCorrelatedTopics). The result's
 // NoiseVar and NoiseThird are nil and Coefficients.DLD is nil. Errors:
-// ErrTooManyFactors if 3k > n, ErrNonFinite, ErrRankDeficient, those of
-// TWMLearn and of triples.
+// ErrTooManyFactors if 3k > n, ErrNotFinite, ErrRankDeficient, those of
+// LearnTWM and of triples.
 func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, k int, opts *DAGOptions) (*DAG, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("LearnCrossDAG", ctx)
 	n := checkSquare("LearnCrossDAG", pairs)
 	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
@@ -66,8 +66,8 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	}
 	l := pairs.Clone()
 	l.Symmetrize()
-	o.Progress.report("TWMLearn", 0, 1)
-	twm, err := TWMLearn(ctx, l, k, &o.TWM)
+	progress(o.Progress, "TWMLearn", 0, 1)
+	twm, err := LearnTWM(ctx, l, k, &o.TWM)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.report("TWMLearn", 1, 1)
+	progress(o.Progress, "TWMLearn", 1, 1)
 	w, winvT, _, err := whiten(l, k)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/tensor3"
@@ -50,7 +51,7 @@ func TestLearnCrossDAGExact(t *testing.T) {
 		n, k  int
 		gamma float64
 	}{{60, 8, 0.5}, {150, 25, 0.5}}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[:1]
 	}
 	for _, tc := range cases {
@@ -81,8 +82,8 @@ func TestLearnCrossDAGErrors(t *testing.T) {
 	}
 	bad := pairs.Clone()
 	bad.Set(0, 1, nan())
-	if _, err := LearnCrossDAG(context.Background(), bad, triples, 3, nil); !errors.Is(err, ErrNonFinite) {
-		t.Errorf("NaN in Pairs: %v, want ErrNonFinite", err)
+	if _, err := LearnCrossDAG(context.Background(), bad, triples, 3, nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN in Pairs: %v, want ErrNotFinite", err)
 	}
 	failing := func(context.Context, *mat.Dense) (*tensor3.Sym, error) { return nil, errors.New("no triples") }
 	if _, err := LearnCrossDAG(context.Background(), pairs, failing, 3, nil); err == nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// CSVOptions controls ReadCSV. The zero value reads comma-separated
-// values and detects a header line.
+// CSVOptions controls ReadCSV. nil or the zero value reads
+// comma-separated values and detects a header line.
 type CSVOptions struct {
 	// Comma is the field separator (0: ',').
 	Comma rune
@@ -49,15 +49,20 @@ func (d *Data) Block(lo, hi int, dst *mat.Dense) {
 	dst.Copy(d.X.Slice(lo, hi, 0, c))
 }
 
-// ReadCSV reads numeric samples, one a line, one variable a field (the
-// numeric CSV of SPEC.md section 7). Blank lines and lines starting with
+// ReadCSV reads numeric samples, one a line, one variable a field, the
+// fields parsed as Go floating-point literals; nil opts means the
+// defaults of CSVOptions. Blank lines and lines starting with
 // '#' are skipped; spaces around fields are ignored, and so is a UTF-8
 // byte order mark at the start of r. Errors are
 // *DataError values (matching ErrBadData) naming the line and field: a
 // field that is not a number, NaN or an infinity, a line with a
 // different number of fields from the first, no samples at all.
-func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
-	comma := opts.Comma
+func ReadCSV(r io.Reader, opts *CSVOptions) (*Data, error) {
+	var o CSVOptions
+	if opts != nil {
+		o = *opts
+	}
+	comma := o.Comma
 	if comma == 0 {
 		comma = ','
 	}
@@ -67,12 +72,12 @@ func ReadCSV(r io.Reader, opts CSVOptions) (*Data, error) {
 	}
 	var vals []float64
 	cols := 0
-	names, lines, err := csvscan.Records(r, comma, opts.Header,
+	names, lines, err := csvscan.Records(r, comma, o.Header,
 		func(f []byte) bool { _, ok := parse(f); return ok },
 		func(line int, fields [][]byte) error {
 			cols = len(fields)
 			if len(vals)+cols > cap(vals) {
-				if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Float64s(3, len(vals)+cols), opts.MaxMemory); err != nil {
+				if err := mat.CheckMemory(fmt.Sprintf("the samples up to line %d", line), size.Float64s(3, len(vals)+cols), o.MaxMemory); err != nil {
 					return fmt.Errorf("linear: ReadCSV: %w", err)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestReadCSV(t *testing.T) {
-	d, err := ReadCSV(strings.NewReader("# comment\na, b ,c\n1,2,3\n\n 4 , 5.5,-6e1\n"), CSVOptions{})
+	d, err := ReadCSV(strings.NewReader("# comment\na, b ,c\n1,2,3\n\n 4 , 5.5,-6e1\n"), &CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestReadCSV(t *testing.T) {
 	if blk.At(0, 2) != -60 {
 		t.Fatalf("block %v", blk)
 	}
-	d, err = ReadCSV(strings.NewReader("1;2\n3;4\n"), CSVOptions{Comma: ';'})
+	d, err = ReadCSV(strings.NewReader("1;2\n3;4\n"), &CSVOptions{Comma: ';'})
 	if err != nil || d.Names != nil || d.NumSamples() != 2 {
 		t.Fatalf("no header: %v %v", d, err)
 	}
@@ -41,7 +41,7 @@ func TestReadCSV(t *testing.T) {
 		{"a,b\n", 1, 0},
 		{"", 0, 0},
 	} {
-		_, err := ReadCSV(strings.NewReader(tc.in), CSVOptions{})
+		_, err := ReadCSV(strings.NewReader(tc.in), nil)
 		var de *DataError
 		if !errors.As(err, &de) || !errors.Is(err, ErrBadData) || de.Line != tc.line || de.Field != tc.field {
 			t.Errorf("%q: %v (want line %d, field %d)", tc.in, err, tc.line, tc.field)
@@ -54,11 +54,11 @@ func TestReadCSV(t *testing.T) {
 // make it look like a header), with a header the first name must not
 // carry the mark.
 func TestReadCSVBOM(t *testing.T) {
-	d, err := ReadCSV(strings.NewReader("\ufeff1,2\n3,4\n"), CSVOptions{})
+	d, err := ReadCSV(strings.NewReader("\ufeff1,2\n3,4\n"), &CSVOptions{})
 	if err != nil || d.Names != nil || !mat.Equal(d.X, mat.FromRows([][]float64{{1, 2}, {3, 4}})) {
 		t.Fatalf("no header: %v %v", d, err)
 	}
-	d, err = ReadCSV(strings.NewReader("\ufeffv0,v1\n1,2\n"), CSVOptions{})
+	d, err = ReadCSV(strings.NewReader("\ufeffv0,v1\n1,2\n"), &CSVOptions{})
 	if err != nil || len(d.Names) != 2 || d.Names[0] != "v0" || d.NumSamples() != 1 {
 		t.Fatalf("header: %q %v", d.Names, err)
 	}

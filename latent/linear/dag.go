@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/moments-go/moments/internal/assign"
 	"github.com/moments-go/moments/kernels"
-	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
@@ -21,8 +21,8 @@ const (
 	// the whitened third moment E[(W^T x)^(x)3] (one k x k x k tensor)
 	// less the contribution sum_i E[eps_i^3] w_i(x)w_i(x)w_i of the
 	// observed noises (w_i = W^T e_i), whose third moments are estimated
-	// along the way (see DAGOptions.Zetas): SPEC.md's beyond route, one
-	// pass over the samples instead of a DLD of Psi in every iteration.
+	// along the way (see DAGOptions.Zetas): one pass over the samples
+	// instead of a DLD of Psi in every iteration.
 	// With WhitenedThirdMoments (SampleThird) the tensor comes from one
 	// pass; otherwise it is assembled from k slices Psi(W e_c) and the
 	// diagonal from n slices Psi(e_i) (fine for population moments).
@@ -50,8 +50,9 @@ func (m ECAMethod) String() string {
 	return fmt.Sprintf("ECAMethod(%d)", int(m))
 }
 
-// DAGOptions controls LearnDAG and LearnObservedBN. The zero value gives
-// the defaults stated for each field.
+// DAGOptions controls LearnDAG, LearnCrossDAG, LearnCrossDAGEig and
+// LearnObservedBN. nil or the zero value gives the defaults stated for
+// each field.
 type DAGOptions struct {
 	// Options control the coefficient-matrix step (Part 1 and the A of
 	// Part 3) and seed every random choice.
@@ -66,9 +67,9 @@ type DAGOptions struct {
 	Tol float64
 	// Zetas, if positive, makes ECATensor estimate the third moments of
 	// the observed noises from DLD of that many random slices Psi(zeta)
-	// (one pass over the samples), as the lead design suggested; by
-	// default (0) they come from the diagonal third moments and the
-	// decomposition itself (see ECATensor), which proved less noisy.
+	// (one pass over the samples); by default (0) they come from the
+	// diagonal third moments and the decomposition itself (see
+	// ECATensor), which is less noisy.
 	Zetas int
 	// NoiseIters, if positive, caps the alternations of the default noise
 	// estimate of ECATensor at max(3, NoiseIters) (0: until the estimate
@@ -101,7 +102,7 @@ type DAGOptions struct {
 	// no better default.
 	LambdaFromSecond bool
 	// Prune sets to zero the entries of Lambda with magnitude at most
-	// Prune (0: none), the thresholded structure of SPEC.md section 5.
+	// Prune (0: none): the thresholded structure of the hidden DAG.
 	Prune float64
 	// Samples is the number of samples behind the moments, which sets
 	// the bound of the skewness check (see MinSkewness); 0: taken from
@@ -149,7 +150,7 @@ type DAG struct {
 	// to hidden variable j: the skewness E[eta_j^3]/sd(eta_j)^3 up to
 	// sign.
 	Skewness []float64
-	// Order[j] is the column of Coefficients.A (TWMLearn's order) placed
+	// Order[j] is the column of Coefficients.A (LearnTWM's order) placed
 	// at position j.
 	Order []int
 	// NoiseVar are the variances of the observed noises (from DLD of
@@ -180,16 +181,16 @@ type DAG struct {
 // depth one (ALGORITHM 2 of the linear-BN paper, TMLearn of the
 // topic-model paper for single-view data) from Sigma = E[x x^T] and the
 // third moments: Part 1 splits Sigma by DLD (L_Sigma) and learns A by
-// TWMLearn (CoefficientMatrix); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
+// LearnTWM (LearnCoefficients); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
 // and finds the k directions of the independent hidden noises by ECA
 // (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
 // rows to its columns and finds the causal order (see CausalOrder), and
 // returns A and Lambda in that order. The hidden noises must have non-zero
-// skewness. Errors: those of CoefficientMatrix, ErrRankDeficient when
+// skewness. Errors: those of LearnCoefficients, ErrRankDeficient when
 // L_Sigma has fewer than k positive eigenvalues or C is singular,
 // ErrNoConvergence when the power iteration does not converge.
 func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("LearnDAG", ctx)
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -343,7 +344,7 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // CausalOrder finds the topological order hidden in C = P G Q D, where G
 // = (I - Lambda)^{-1} is lower triangular with unit diagonal in a
 // topological order, P and Q are permutations and D a diagonal scaling
-// (SPEC.md section 5, with noise). In LearnDAG, C = A^+ S is G_c Q up to
+// (with noise in practice). In LearnDAG, C = A^+ S is G_c Q up to
 // signs, G_c = G in canonical units, whose rows have unit norm (row i
 // holds the shares of var(h_i) due to each eta_j). Steps: (a) match rows
 // to columns by the assignment maximising the product of the |entries|
@@ -359,7 +360,7 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // misorders at most one edge where the same rule on C^{-1} misorders up
 // to a third of them. It returns order (order[j]: the row of C placed at
 // position j) and match (match[r]: the column of C matched to row r), or
-// an error matching ErrNonFinite if C holds NaN or an infinity.
+// an error matching ErrNotFinite if C holds NaN or an infinity.
 func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 	k := checkSquare("CausalOrder", c)
 	if err := checkFinite("C", c); err != nil {
@@ -371,7 +372,7 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 			cost.Set(r, n, -math.Log(math.Max(math.Abs(c.At(n, r)), 1e-300)))
 		}
 	}
-	comp2node, _ := eval.Assign(cost)
+	comp2node, _ := assign.Hungarian(cost)
 	match = make([]int, k)
 	g := mat.Zeros(k, k)
 	for r, n := range comp2node {
@@ -420,7 +421,7 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 // variable at position j; Lambda (k x k, strictly lower triangular) and
 // the variances are in the order's positions. It returns an error
 // matching ErrBadData if order is not a permutation of 0..k-1 (wrong
-// length, an index out of range, a repeated index), ErrNonFinite if
+// length, an index out of range, a repeated index), ErrNotFinite if
 // hidden holds NaN or an infinity, and ErrRankDeficient if the second
 // moment is not positive definite.
 func LambdaFromOrder(hidden *mat.Dense, order []int) (*mat.Dense, []float64, error) {
@@ -515,7 +516,7 @@ func (e *eca) single(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 	for i := 0; i < k; i++ {
 		theta.Set(i, 0, rng.NormFloat64())
 	}
-	e.opts.Progress.report("ECA", 0, 1)
+	progress(e.opts.Progress, "ECA", 0, 1)
 	m, err := e.slices(ctx, theta)
 	if err != nil {
 		return nil, nil, err
@@ -537,7 +538,7 @@ func (e *eca) single(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 		}
 	}
 	e.iters = 1
-	e.opts.Progress.report("ECA", 1, 1)
+	progress(e.opts.Progress, "ECA", 1, 1)
 	return vecs, tv, nil
 }
 
@@ -556,7 +557,7 @@ func (e *eca) power(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64,
 	next := mat.Zeros(k, k)
 	vals := make([]float64, k)
 	for it := 1; it <= e.opts.MaxIter; it++ {
-		e.opts.Progress.report("ECA power iteration", it-1, e.opts.MaxIter)
+		progress(e.opts.Progress, "ECA power iteration", it-1, e.opts.MaxIter)
 		ms, err := e.slices(ctx, v)
 		if err != nil {
 			return nil, nil, err
@@ -632,7 +633,7 @@ func whitenEig(vals []float64, u *mat.Dense, k int) (*mat.Dense, *mat.Dense, flo
 // orthonormalize applies Gram-Schmidt (twice) to the columns of v in
 // order.
 func orthonormalize(v *mat.Dense) {
-	r, c := v.Dims()
+	_, c := v.Dims()
 	cols := make([][]float64, c)
 	for j := range cols {
 		cols[j] = v.Col(nil, j)
@@ -644,7 +645,6 @@ func orthonormalize(v *mat.Dense) {
 		if nv := math.Sqrt(kernels.Dot(cols[j], cols[j])); nv > 0 {
 			kernels.Scal(1/nv, cols[j])
 		}
-		_ = r
 		v.SetCol(j, cols[j])
 	}
 }
@@ -707,14 +707,14 @@ func lowerInverse(l *mat.Dense) *mat.Dense {
 
 // LearnDAGGivenOrder learns a DAG model from second moments only when an
 // oracle supplies the topological order (Remark 4.4 of the topic-model
-// paper, 3.8 of the linear-BN paper): A from CoefficientMatrix, then
+// paper, 3.8 of the linear-BN paper): A from LearnCoefficients, then
 // order(A) returns the columns of A in a topological order of their
 // hidden variables, and Lambda comes from LambdaFromOrder. The result is
 // in that order (DAG.Lambda = DAG.LambdaSecond; the third-moment fields
-// are nil; the verdict is that of the coefficient step). Errors: those of CoefficientMatrix and LambdaFromOrder, and
+// are nil; the verdict is that of the coefficient step). Errors: those of LearnCoefficients and LambdaFromOrder, and
 // the oracle's.
 func LearnDAGGivenOrder(ctx context.Context, sigma *mat.Dense, k int, order func(a *mat.Dense) ([]int, error), opts *Options) (*DAG, error) {
-	coef, err := CoefficientMatrix(ctx, sigma, k, opts)
+	coef, err := LearnCoefficients(ctx, sigma, k, opts)
 	if err != nil {
 		return nil, err
 	}

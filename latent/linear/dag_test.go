@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
@@ -39,7 +40,7 @@ func TestLearnDAGExact(t *testing.T) {
 		n, k  int
 		gamma float64
 	}{{60, 8, 0.5}, {150, 25, 0.5}}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		cases = cases[:1]
 	}
 	for _, tc := range cases {

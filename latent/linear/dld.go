@@ -18,10 +18,16 @@ import (
 type Partition [3][]int
 
 // RandomPartition returns a uniformly random split of 0..n-1 into three
-// parts of sizes n/3, n/3 and n - 2(n/3): a shuffle cut in three. (Lemma
-// 5.3 of the topic-model paper draws each index's part independently;
-// equal sizes serve the rank condition better.)
-func RandomPartition(rng *rand.Rand, n int) Partition {
+// parts of sizes n/3, n/3 and n - 2(n/3), a shuffle cut in three, drawn
+// from seed: the same seed gives the same partition. (Lemma 5.3 of the
+// topic-model paper draws each index's part independently; equal sizes
+// serve the rank condition better.)
+func RandomPartition(seed uint64, n int) Partition {
+	return randomPartition(rand.New(rand.NewPCG(seed, seed)), n)
+}
+
+// randomPartition is RandomPartition drawing from rng.
+func randomPartition(rng *rand.Rand, n int) Partition {
 	perm := rng.Perm(n)
 	a, b := n/3, 2*(n/3)
 	p := Partition{slices.Clone(perm[:a]), slices.Clone(perm[a:b]), slices.Clone(perm[b:])}
@@ -32,7 +38,7 @@ func RandomPartition(rng *rand.Rand, n int) Partition {
 }
 
 // Decomposition is the split C = L + D of a matrix into a part L of rank
-// k and a diagonal D computed by DLD (SPEC.md section 3).
+// k and a diagonal D computed by DLD.
 type Decomposition struct {
 	// L is C - diag(D).
 	L *mat.Dense
@@ -56,8 +62,8 @@ type Decomposition struct {
 	Gap float64
 }
 
-// DLDOptions controls DLD and DLDSearch. The zero value gives the
-// defaults stated for each field.
+// DLDOptions controls DLD and DLDSearch. nil or the zero value gives
+// the defaults stated for each field.
 type DLDOptions struct {
 	// Partitions is the number R of random partitions DLDSearch tries
 	// (0: 100, the paper's choice).
@@ -72,6 +78,10 @@ type DLDOptions struct {
 	// Workers bounds the goroutines of the search (0: GOMAXPROCS).
 	// Results do not depend on it.
 	Workers int
+	// Seed seeds the random partitions of DLDSearch: the same seed
+	// gives the same bits. The learners draw their partitions from
+	// Options.Seed instead.
+	Seed uint64
 	// LowerRank lets the low-rank part have rank below k: each part then
 	// uses the numerical rank r <= k of its two blocks (singular values
 	// above RCond times the largest) and the pseudo-inverse of the r x r
@@ -111,7 +121,7 @@ func (o *DLDOptions) defaults() DLDOptions {
 // when every A[I] and B[I] has rank k. It returns an error matching
 // ErrRankDeficient when a block C[I,J] or the k x k matrix to invert has
 // numerical rank below k, ErrTooManyFactors when a part has fewer than k
-// indices, ErrNonFinite for NaN or Inf in C or when D or L would
+// indices, ErrNotFinite for NaN or Inf in C or when D or L would
 // overflow (C is scaled by a power of two to the unit range for the
 // computation, so that any finite C can be decomposed), and
 // ErrNoConvergence when an SVD does not converge. Only opts.RCond is
@@ -166,7 +176,7 @@ func svdErr(err error, msg string) error {
 
 // scaleExp returns the exponent e of the power of two just above the
 // largest magnitude in the finite matrix c (0 for a zero matrix): DLD
-// and TWMLearn work on c / 2^e, whose products can neither overflow nor
+// and LearnTWM work on c / 2^e, whose products can neither overflow nor
 // underflow, whatever the scale of the input.
 func scaleExp(c *mat.Dense) int {
 	m := c.NormMax()
@@ -194,7 +204,7 @@ func scaled(c *mat.Dense, e int) *mat.Dense {
 }
 
 // scaleUp returns the decomposition of the scaled matrix as that of c
-// (D times 2^e, L = C - diag(D)), or an error matching ErrNonFinite
+// (D times 2^e, L = C - diag(D)), or an error matching ErrNotFinite
 // when D or L overflows.
 func (dec *Decomposition) scaleUp(c *mat.Dense, e int) (*Decomposition, error) {
 	dec.L = c.Clone()
@@ -202,7 +212,7 @@ func (dec *Decomposition) scaleUp(c *mat.Dense, e int) (*Decomposition, error) {
 		d = math.Ldexp(d, e)
 		l := c.At(i, i) - d
 		if math.IsInf(d, 0) || math.IsInf(l, 0) || math.IsNaN(l) {
-			return nil, fmt.Errorf("%w: DLD: the diagonal part of row %d overflows", ErrNonFinite, i)
+			return nil, fmt.Errorf("%w: DLD: the diagonal part of row %d overflows", ErrNotFinite, i)
 		}
 		dec.D[i] = d
 		dec.L.Set(i, i, l)
@@ -315,18 +325,28 @@ func spectrumGap(s []float64, r int) float64 {
 	return s[r-1] / math.Abs(s[r])
 }
 
-// DLDSearch runs DLD on opts.Partitions random partitions drawn from rng
-// (RandomPartition) and returns the decomposition with the smallest
+// DLDSearch runs DLD on opts.Partitions random partitions drawn from
+// opts.Seed (as RandomPartition draws them) and returns the decomposition with the smallest
 // off-diagonal ratio (the paper's rule for sampled moments; the first on
 // ties), stopping early once a ratio reaches opts.StopRatio. Partitions
 // are drawn in order and evaluated in parallel in fixed batches, so the
-// result depends only on C, k, the random stream and the options. It
+// result depends only on C, k and the options, not on the number of
+// workers. ctx must not be nil; cancelling it stops the search. It
 // returns an error matching ErrTooManyFactors if 3k > n,
 // ErrRankDeficient if no partition works, and otherwise the first error
-// of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNonFinite
+// of DLD that is not ErrRankDeficient (ErrNoConvergence, or ErrNotFinite
 // when the result overflows).
-func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
-	ctx = ctxOrBackground(ctx)
+func DLDSearch(ctx context.Context, c *mat.Dense, k int, opts *DLDOptions) (*Decomposition, error) {
+	checkCtx("DLDSearch", ctx)
+	var seed uint64
+	if opts != nil {
+		seed = opts.Seed
+	}
+	return dldSearch(ctx, c, k, rand.New(rand.NewPCG(seed, seed)), opts)
+}
+
+// dldSearch is DLDSearch drawing the partitions from rng.
+func dldSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
 	n := checkSquare("DLDSearch", c)
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -350,7 +370,7 @@ func DLDSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 		m := min(batch, o.Partitions-start)
 		parts := make([]Partition, m)
 		for i := range parts {
-			parts[i] = RandomPartition(rng, n)
+			parts[i] = randomPartition(rng, n)
 		}
 		if err := par.For(ctx, m, workers(o.Workers), func(i int) {
 			results[i], errs[i] = dld(cs, k, parts[i], &o, sym)

@@ -39,7 +39,7 @@ func TestDLDExact(t *testing.T) {
 		d[i] = r.Float64() + 0.5
 		c.Set(i, i, c.At(i, i)+d[i])
 	}
-	dec, err := DLD(&c, k, RandomPartition(r, n), nil)
+	dec, err := DLD(&c, k, randomPartition(r, n), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestDLDSearchDeterministic(t *testing.T) {
 	}
 	var first *Decomposition
 	for _, w := range []int{1, 2, 5} {
-		dec, err := DLDSearch(context.Background(), sm.Sigma, 6, rand.New(rand.NewPCG(3, 3)), &DLDOptions{Partitions: 20, Workers: w})
+		dec, err := DLDSearch(context.Background(), sm.Sigma, 6, &DLDOptions{Partitions: 20, Workers: w, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,10 +134,10 @@ func TestSampleThirdDeterministic(t *testing.T) {
 }
 
 func TestTWMLearnErrors(t *testing.T) {
-	if _, err := TWMLearn(context.Background(), mat.Zeros(5, 5), 2, nil); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnTWM(context.Background(), mat.Zeros(5, 5), 2, nil); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("zero L: %v", err)
 	}
-	if _, err := TWMLearn(context.Background(), mat.Identity(3), 4, nil); !errors.Is(err, ErrTooManyFactors) {
+	if _, err := LearnTWM(context.Background(), mat.Identity(3), 4, nil); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("k > n: %v", err)
 	}
 }
@@ -158,7 +158,7 @@ func ldexpDense(m *mat.Dense, e int) *mat.Dense {
 // TestDLDScale: C = A B^T + D near the ends of the exponent range is
 // decomposed as at unit scale (2^1021 C, entries up to 1.3e308, was
 // called rank deficient), and a decomposition that float64 cannot hold
-// is an error matching ErrNonFinite, not an infinity (FuzzDLD: a core
+// is an error matching ErrNotFinite, not an infinity (FuzzDLD: a core
 // of 1e-300 gave D = -Inf for a finite C).
 func TestDLDScale(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 1))
@@ -169,7 +169,7 @@ func TestDLDScale(t *testing.T) {
 	for i := 0; i < n; i++ {
 		c.Set(i, i, c.At(i, i)+r.Float64()+0.5)
 	}
-	p := RandomPartition(r, n)
+	p := randomPartition(r, n)
 	ref, err := DLD(&c, k, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestDLDScale(t *testing.T) {
 		if err != nil {
 			t.Fatalf("2^%d C: %v", e, err)
 		}
-		sdec, err := DLDSearch(context.Background(), cs, k, rand.New(rand.NewPCG(1, 1)), &DLDOptions{Partitions: 4})
+		sdec, err := DLDSearch(context.Background(), cs, k, &DLDOptions{Partitions: 4, Seed: 1})
 		if err != nil {
 			t.Fatalf("2^%d C: search: %v", e, err)
 		}
@@ -196,7 +196,7 @@ func TestDLDScale(t *testing.T) {
 	// The core of part {1} is C[2,0] = 1e-300, so (A B^T)[1,1] is about
 	// 1e312.
 	c3 := mat.FromRows([][]float64{{-1703936, 917504, 524288}, {655360, 917504, 524288}, {1e-300, 917504, -131072}})
-	if dec, err := DLD(c3, 1, Partition{{0}, {2}, {1}}, nil); !errors.Is(err, ErrNonFinite) {
+	if dec, err := DLD(c3, 1, Partition{{0}, {2}, {1}}, nil); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("overflowing decomposition: %v, %v", dec, err)
 	}
 }
@@ -223,7 +223,7 @@ func TestTWMLearnScale(t *testing.T) {
 	})
 	var l mat.Dense
 	l.MulBT(a, a)
-	ref, err := TWMLearn(context.Background(), &l, 3, nil)
+	ref, err := LearnTWM(context.Background(), &l, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestTWMLearnScale(t *testing.T) {
 		t.Fatalf("unit scale: dist %.3g", d)
 	}
 	for _, e := range []int{-1040, 1020, 1021} {
-		res, err := TWMLearn(context.Background(), ldexpDense(&l, e), 3, nil)
+		res, err := LearnTWM(context.Background(), ldexpDense(&l, e), 3, nil)
 		if err != nil {
 			t.Fatalf("2^%d L: %v", e, err)
 		}
@@ -260,7 +260,7 @@ func TestTWMLearnIndefinite(t *testing.T) {
 		{1.398043286095289e-76, -6.659453737864645e+63, -2.727712251029359e+67, -5.604746353544084e+275, 0, 0, 0},
 		{0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0},
 	})
-	if _, err := TWMLearn(context.Background(), l, 2, &TWMOptions{Dense: true}); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnTWM(context.Background(), l, 2, &TWMOptions{Dense: true}); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("indefinite L: %v", err)
 	}
 	l = mat.FromRows([][]float64{
@@ -269,7 +269,7 @@ func TestTWMLearnIndefinite(t *testing.T) {
 		{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0},
 		{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0},
 	})
-	if _, err := TWMLearn(context.Background(), l, 2, &TWMOptions{Dense: true}); err != nil && !errors.Is(err, ErrNoConvergence) && !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnTWM(context.Background(), l, 2, &TWMOptions{Dense: true}); err != nil && !errors.Is(err, ErrNoConvergence) && !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("failed l1 problem: %v", err)
 	}
 }

@@ -1,67 +1,109 @@
-// Package linear learns linear models with hidden variables from the low
-// order moments of single-view data (SPEC.md sections 3-5; the papers
-// "Learning Linear Bayesian Networks with Latent Variables" and
-// "Learning Topic Models and Latent Bayesian Networks Under Expansion
-// Constraints" by Anandkumar, Hsu, Javanmard and Kakade).
+// Package linear learns linear models with hidden variables from the
+// second and third moments of their observed variables, by the methods
+// of Anandkumar, Hsu, Javanmard and Kakade ("Learning Linear Bayesian
+// Networks with Latent Variables"; "Learning Topic Models and Latent
+// Bayesian Networks Under Expansion Constraints").
 //
-// # Models
+// # The model
 //
-// Observed x in R^n, hidden h in R^k, x = A h + eps with independent
-// observation noises eps (the single-view linear model). The columns of
-// A are identifiable from Sigma = E[x x^T] when their support has the
-// expansion property and A satisfies a rank condition (n >= 3k), up to
-// permutation and scale: the learners return A in the canonical form of
-// the linear-BN paper (hidden variables of unit variance, each column's
-// largest entry positive).
+// Observed x in R^n and hidden h in R^k (k <= n/3) are related by
 //
-//   - DLD, DLDSearch: split a matrix C = A B^T + D into its rank-k and
-//     diagonal parts given a 3-way partition of the indices; the search
-//     tries random partitions and keeps the one whose diagonal blocks are
-//     most nearly diagonal (the paper's rule for sampled moments).
-//   - TWMLearn: the sparse columns of A from L = A H A^T by l1
-//     minimisation (the basic variant and the projection variant of
-//     App. G), on the batch l1 solver of package simplex, followed by a
-//     least-squares refinement of each column on its estimated zero set.
-//   - CoefficientMatrix: DLDSearch + TWMLearn + UnitVariance (ALGORITHM 1).
-//   - LearnHierarchy: multi-level DAGs, any number of levels (Theorem
-//     3.4 / 5.5): each level's hidden second moment B L B^T is the input
-//     of the next.
-//   - LearnDAG: hidden variables related by a DAG, h = Lambda h + eta with
-//     independent skewed eta (effective depth one, ALGORITHM 2 /
-//     TMLearn): A from Sigma, the directions of the hidden noises by ECA
-//     on the third moments (ECATensor: one whitened k x k x k tensor and
-//     the robust tensor power method of package tensor3; ECAPower and
-//     ECASingle: the paper's DLD of Psi(zeta) slices), the causal order
-//     from C = A^+ S (CausalOrder), and Lambda.
-//   - LearnDAGGivenOrder (Remark 4.4): Lambda from second moments when an
-//     oracle gives the topological order; LambdaFromOrder.
-//   - LearnObservedBN (Remark 4.3): fully observed linear BNs, the
-//     problem of LiNGAM.
-//   - Identifiability: CheckExpansion (exact for k <= MaxExactExpansion),
-//     ExpansionSufficient (polynomial), Incoherence (c_A), RankCondition,
-//     RowGaps, ColumnsLeadRows, L1Recovery.
-//   - Data: ReadCSV reads numeric samples (a moments.Samples);
-//     SampleThird gives the third moments of samples, with the whitened
-//     third moment in one pass (WhitenedThirdMoments); PsiFunc adapts a
-//     formula for Psi(zeta) such as a model's population moments.
+//	x = A h + eps,
 //
-// # Beyond the papers
+// eps a vector of independent observation noises, independent of h. The
+// second moment is Sigma = E[(x - mu)(x - mu)^T] = A E[h h^T] A^T + D,
+// D diagonal (the noise variances), so Sigma is a rank-k matrix L plus a
+// diagonal. A is identifiable up to the order and scale of its columns
+// when
 //
-// Three steps differ from the papers, all exact for exact moments and
-// much more accurate on sampled ones (see the package tests and
-// bench/cmd/linear):
+//   - (rank) the rows of A split into three parts whose blocks A[I] each
+//     have rank k, so that L can be told from D;
+//   - (expansion) the support of A expands: |N(S)| >= |S| + d_max for
+//     every set S of at least two columns, N(S) the rows with a non-zero
+//     in some column of S and d_max the largest number of non-zeros of
+//     a column. Then the columns of A are the sparsest vectors of the
+//     column space of L, and l1 minimisation finds them.
 //
-//   - TWMLearn counts non-zeros relative to a noise level estimated from
-//     the l1 solutions (so exact moments count exact non-zeros) and
-//     refines each chosen column by least squares on its zero set, which
-//     it then clears (TWMOptions).
-//   - ECATensor replaces a DLD of Psi(W v) in every power iteration by
-//     one pass computing E[(W^T x)^(x)3], from which it removes the
-//     contribution of the observation noises, estimated by alternating
-//     with the decomposition (DAGOptions.Zetas for the DLD-of-slices
-//     estimate instead).
-//   - CausalOrder works on C, whose support holds every ancestral
-//     relation, rather than on C^{-1}.
+// The learners return A in canonical form: every hidden variable scaled
+// to unit variance, each column signed so that its entry of largest
+// magnitude is positive.
+//
+// # The steps
+//
+// DLD separates L from D. For a partition of the indices into parts I,
+// J, K (RandomPartition), with V_J the top k right singular vectors of
+// C[I,J] and U_K the top k left singular vectors of C[K,J],
+//
+//	L[I,I] = C[I,J] V_J (U_K^T C[K,J] V_J)^{-1} U_K^T C[K,I],
+//
+// exact when each block has rank k; the parts take turns. DLDSearch
+// tries random partitions and keeps the one whose diagonal blocks
+// C[I,I] - L[I,I] are most nearly diagonal.
+//
+// LearnTWM recovers the columns from L. With B = L^{1/2} (n x k, from
+// the top k eigenpairs), every vector of the column space is B w, and
+// for each row i
+//
+//	min ||B w||_1  subject to  (B^T e_i)^T w = 1
+//
+// is a linear program (solved by the batch l1 solver of package
+// simplex) whose solution, under the expansion condition, is a multiple
+// of a column of A whenever row i lies in that column's support alone.
+// The basic variant solves every row's problem once and keeps the k
+// sparsest independent candidates; the projection variant (the default)
+// runs k rounds, each excluding the span of the columns found. Each
+// column is then refined: the entries near zero form its zero set Z,
+// and the column becomes the vector of the column space closest to
+// vanishing on Z (the least right singular vector of the rows Z of the
+// basis), which averages the sampling noise over all of Z.
+//
+// LearnCoefficients = DLDSearch + LearnTWM + UnitVariance, which
+// rescales A so that B L B^T (B the pseudo-inverse of A) has unit
+// diagonal. LearnHierarchy repeats the step up a hierarchy: the hidden
+// second moment of one level is the Sigma of the level above.
+//
+// # Hidden DAGs: third moments
+//
+// When the hidden variables are related by a DAG, h = Lambda h + eta
+// with Lambda strictly lower triangular in a topological order and eta
+// independent with non-zero skewness, h = G eta with G = (I - Lambda)^{-1}
+// and x = A G eta + eps: the columns of A G are independent components.
+// LearnDAG finds them from the third moments Psi(zeta) = E[(x - mu)(x -
+// mu)^T <zeta, x - mu>] (ThirdMoments): whiten L with W (W^T L W = I,
+// n x k); the whitened third moment E[(W^T x)^(x)3], less the part of the
+// observation noises, is orthogonally decomposable, sum_j s_j v_j (x)
+// v_j (x) v_j with s_j the skewness of eta_j, and the robust tensor
+// power method (package tensor3) gives the v_j (ECATensor; ECAPower and
+// ECASingle work on DLDs of slices Psi(W v) instead). Then S = (W^+)^T V
+// holds the columns of A G up to scale, and C = A^+ S is G up to the
+// order and scale of its columns. CausalOrder matches C's rows to its
+// columns (an assignment, so that the diagonal carries the largest
+// entries) and orders the rows so that the matched matrix is lower
+// triangular: the support of G holds every ancestral relation.
+// Lambda = I - diag(C~) C~^{-1} with C~ the matched, ordered C
+// (DAG.LambdaThird), or, from second moments alone given the order,
+// Lambda = I - diag(L) L^{-1} with L the Cholesky factor of the hidden
+// second moment in that order (LambdaFromOrder, DAG.LambdaSecond;
+// LearnDAGGivenOrder when an oracle gives the order).
+//
+// LearnObservedBN is the case A = I without noise, x = Lambda x + eta,
+// the problem of LiNGAM. LearnCrossDAG and LearnCrossDAGEig take cross
+// moments of conditionally independent views instead (Pairs = A
+// E[h h^T] A^T with no diagonal, and the whitened third cross cumulant:
+// the correlated topic model); the Eig variants take the top k
+// eigenpairs of L or Pairs instead of the matrix, so that a
+// vocabulary-sized Pairs given only by its products is never formed.
+//
+// The identifiability conditions can be checked on a known A:
+// CheckExpansion (exact for k <= MaxExactExpansion), ExpansionSufficient
+// (polynomial), Incoherence (c_A), RankCondition, RowGaps,
+// ColumnsLeadRows and L1Recovery (whether the l1 step recovers every
+// column from A's exact moments).
+//
+// Data: ReadCSV reads numeric samples (a moments.Samples); SampleThird
+// gives their third moments, with the whitened third moment in one pass
+// (WhitenedThirdMoments); PsiFunc adapts a formula for Psi(zeta) such as
+// a model's population moments.
 //
 // # The verdict
 //
@@ -76,10 +118,9 @@
 //     |N(S)| - |S| - d_max, with the support bounded by the noise level
 //     of each column (see SupportTol): exact for exact moments;
 //   - l1 recovery: on the learned model's own exact moments, every
-//     learned column is the l1 solution of some row's problem (the
-//     covering condition of Theorem 3.2; n l1 problems) or, failing
-//     that, is found by the l1 rounds of TWMLearn (about one more
-//     TWMLearn); Options.SkipL1Check leaves it out;
+//     learned column is the l1 solution of some row's problem or,
+//     failing that, is found by the l1 rounds of LearnTWM (about one
+//     more LearnTWM); Options.SkipL1Check leaves it out;
 //   - spectrum gap: s_k/s_{k+1} of the DLD blocks and of L, the gap that
 //     sets the rank k (MinSpectrumGap);
 //   - DLD partition: the off-diagonal ratio of the chosen partition
@@ -90,42 +131,49 @@
 //   - triangularity of the learned order (MaxTriangularity).
 //
 // The thresholds come from a sweep over random and conditioned models,
-// on population moments and on samples (TestVerdictSweep; the figures
-// are in the constants' comments). On exact moments the checks are
-// exact; on samples the support of A is uncertain, and the expansion
-// check can miss a model outside the conditions or flag one whose
-// margin is 0. Exact moments that cannot support the model at all are
-// errors: a DLD block of rank below k, or two or more noises whose
-// third moments vanish (ErrRankDeficient).
+// on population moments and on samples (the figures are in the
+// constants' comments). On exact moments the checks are exact; on
+// samples the support of A is uncertain, and the expansion check can
+// miss a model outside the conditions or flag one whose margin is 0.
+// Exact moments that cannot support the model at all are errors: a DLD
+// block of rank below k, or two or more noises whose third moments
+// vanish (ErrRankDeficient).
+//
+// # Options, randomness, progress, cancellation
+//
+// Every learner takes a *Options-style struct (Options, DAGOptions,
+// DLDOptions, TWMOptions, CSVOptions); nil means the documented
+// defaults. Every random choice comes from a Seed in the options: the
+// same inputs give the same bits, for any number of workers. Progress,
+// a moments.Progress, is told the stages of long runs. The learners take
+// a context.Context, which must not be nil (a nil one panics); cancelling
+// it stops the work with the context's error.
 //
 // # Errors
 //
-// Data problems are errors matching ErrNonFinite, ErrTooManyFactors,
+// Data problems are errors matching ErrNotFinite, ErrTooManyFactors,
 // ErrRankDeficient, ErrNoConvergence or ErrBadData (a *DataError with the
 // line and field for malformed CSV); an option value that makes no sense
 // (a NaN, an infinity, a negative count or tolerance, a relative
 // tolerance above one) is an error matching ErrBadOption that names the
 // option and its value. Shape mismatches are programming errors and
-// panic. Every random choice comes from a seed in the options:
-// the same inputs give the same bits, for any number of workers.
+// panic.
 //
 // # Memory
 //
 // The learners follow the memory rule of package mat: Options.MaxMemory
 // (embedded in DAGOptions) and CSVOptions.MaxMemory bound what they hold
 // (0 means mat.DefaultMaxMemory, 4 GiB; negative, no limit).
-// CoefficientMatrix, LearnHierarchy, LearnDAG, LearnCrossDAG and
+// LearnCoefficients, LearnHierarchy, LearnDAG, LearnCrossDAG and
 // LearnObservedBN estimate their n x n matrices (60 + 10 workers of them,
 // from the measured peak heap of LearnDAG, plus the Psi slices for
-// LearnDAG; for LearnObservedBN eight and the packed n x n x n tensor) and refuse a job over the limit with a
-// *mat.MemoryError matching mat.ErrTooLarge before they allocate.
-// Options.CheckMemory and DAGOptions.CheckMemory give the same answer
-// without data, so that a program can refuse a job before it computes
-// Sigma. TWMLearnEig and LearnCrossDAGEig take the top k eigenpairs of
-// L or Pairs instead of the matrix (all that TWMLearn, the whitening and
-// the hidden second moment use of it), so that a vocabulary-sized Pairs
-// given only by its products (package topic) is never formed: they hold
-// O(n k) (DAGOptions.CheckMemoryEig); TWMLearn keeps per l1 candidate
-// its w (k numbers) rather than s = B w (n numbers), and at most 64 l1
-// solvers. ReadCSV stops at the line whose samples would pass the limit.
+// LearnDAG; for LearnObservedBN eight and the packed n x n x n tensor)
+// and refuse a job over the limit with a *mat.MemoryError matching
+// mat.ErrTooLarge before they allocate. Options.CheckMemory and
+// DAGOptions.CheckMemory give the same answer without data, so that a
+// program can refuse a job before it computes Sigma. LearnTWMEig and
+// LearnCrossDAGEig hold O(n k) (DAGOptions.CheckMemoryEig); LearnTWM
+// keeps per l1 candidate its w (k numbers) rather than s = B w (n
+// numbers), and at most 64 l1 solvers. ReadCSV stops at the line whose
+// samples would pass the limit.
 package linear

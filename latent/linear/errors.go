@@ -11,15 +11,15 @@ import (
 // Errors that data can cause. The learners wrap them with details; test
 // for them with errors.Is.
 var (
-	// ErrNonFinite: a moment matrix or a sample holds NaN or Inf.
-	ErrNonFinite = errors.New("linear: NaN or Inf in the input")
+	// ErrNotFinite: a moment matrix or a sample holds NaN or Inf.
+	ErrNotFinite = errors.New("linear: NaN or Inf in the input")
 	// ErrTooManyFactors: k is not in 1..n/3 (the rank condition needs a
 	// partition of the n rows into three parts of rank k each) or does
 	// not fit the matrix at hand.
 	ErrTooManyFactors = errors.New("linear: too many hidden factors for the number of observed variables")
 	// ErrRankDeficient: a matrix the method needs of rank k is not
 	// (no partition of DLD gives blocks of rank k, the low-rank part has
-	// fewer than k positive eigenvalues, TWMLearn finds fewer than k
+	// fewer than k positive eigenvalues, LearnTWM finds fewer than k
 	// independent columns, a hidden second moment is not positive
 	// definite). With sampled moments it usually means k is too large.
 	ErrRankDeficient = errors.New("linear: rank deficient")

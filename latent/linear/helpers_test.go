@@ -2,9 +2,9 @@ package linear
 
 import (
 	"math"
-	"runtime"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/mat"
 )
@@ -34,13 +34,6 @@ func alignCols(truth, est *mat.Dense) (*mat.Dense, []int, []float64) {
 	return out, perm, signs
 }
 
-// maxRelErr returns max |a - b| / max |a|.
-func maxRelErr(a, b *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, b)
-	return d.NormMax() / a.NormMax()
-}
-
 // canonical scales the columns of a by s (the standard deviations of
 // the hidden variables), the canonical form of the linear-BN paper.
 func canonical(a *mat.Dense, s []float64) *mat.Dense {
@@ -66,7 +59,7 @@ func diagSqrt(m *mat.Dense) []float64 {
 
 func checkClose(t *testing.T, what string, truth, est *mat.Dense, tol float64) {
 	t.Helper()
-	if e := maxRelErr(truth, est); !(e <= tol) {
+	if e := mattest.MaxRelErr(truth, est); !(e <= tol) {
 		t.Errorf("%s: max relative error %.3g > %.3g", what, e, tol)
 	} else {
 		t.Logf("%s: max relative error %.3g", what, e)
@@ -97,7 +90,3 @@ func rowScale(m *mat.Dense, s []float64) *mat.Dense {
 	}
 	return out
 }
-
-// slowTarget reports whether the tests may run on a slow target (CI runs
-// arm64 under qemu) or with -short: the largest cases are then skipped.
-func slowTarget() bool { return testing.Short() || runtime.GOARCH != "amd64" }

@@ -17,10 +17,10 @@ import (
 func TestNonFiniteInputs(t *testing.T) {
 	nan := math.NaN()
 	a := mat.FromRows([][]float64{{1, 0}, {0, 1}, {1, 0}, {0, 1}, {nan, 1}})
-	if _, err := CheckExpansion(a, 0); !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "A[4][0] = NaN") {
+	if _, err := CheckExpansion(a, 0); !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "A[4][0] = NaN") {
 		t.Errorf("CheckExpansion with a NaN entry: %v", err)
 	}
-	if _, err := CheckExpansion(mat.Identity(3), nan); !errors.Is(err, ErrNonFinite) {
+	if _, err := CheckExpansion(mat.Identity(3), nan); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("CheckExpansion with a NaN tol: %v", err)
 	}
 	if ExpansionSufficient(a, 0) {
@@ -33,11 +33,11 @@ func TestNonFiniteInputs(t *testing.T) {
 		t.Errorf("RowGaps with a NaN row: %v", g)
 	}
 	c := mat.FromRows([][]float64{{1, 0, 0}, {0.5, 1, 0}, {0.2, nan, 1}})
-	if _, _, err := CausalOrder(c); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := CausalOrder(c); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("CausalOrder with a NaN: %v", err)
 	}
 	c.Set(2, 1, math.Inf(-1))
-	if _, _, err := CausalOrder(c); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := CausalOrder(c); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("CausalOrder with -Inf: %v", err)
 	}
 	h := mat.FromRows([][]float64{{2, 1, 0}, {1, 2, 1}, {0, 1, 2}})
@@ -57,7 +57,7 @@ func TestNonFiniteInputs(t *testing.T) {
 	}
 	hn := h.Clone()
 	hn.Set(1, 1, nan)
-	if _, _, err := LambdaFromOrder(hn, []int{0, 1, 2}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := LambdaFromOrder(hn, []int{0, 1, 2}); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("LambdaFromOrder with a NaN moment: %v", err)
 	}
 	// A valid order still works: the chain 0 -> 1 -> 2.
@@ -95,23 +95,23 @@ func TestBadOptions(t *testing.T) {
 			t.Errorf("LearnDAG %q: %v", c.want, err)
 		}
 	}
-	if _, err := CoefficientMatrix(ctx, sigma, 2, &Options{TWM: TWMOptions{RowTol: nan}}); !errors.Is(err, ErrBadOption) {
-		t.Errorf("CoefficientMatrix with a NaN RowTol: %v", err)
+	if _, err := LearnCoefficients(ctx, sigma, 2, &Options{TWM: TWMOptions{RowTol: nan}}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("LearnCoefficients with a NaN RowTol: %v", err)
 	}
-	if _, err := TWMLearn(ctx, sigma, 2, &TWMOptions{IndepTol: -1}); !errors.Is(err, ErrBadOption) {
-		t.Errorf("TWMLearn with IndepTol -1: %v", err)
+	if _, err := LearnTWM(ctx, sigma, 2, &TWMOptions{IndepTol: -1}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("LearnTWM with IndepTol -1: %v", err)
 	}
 	if _, err := LearnObservedBN(ctx, sigma, nil, &DAGOptions{Prune: nan}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("LearnObservedBN with a NaN Prune: %v", err)
 	}
 }
 
-// TestUnitVarianceNaN: a NaN in A or L is ErrNonFinite.
+// TestUnitVarianceNaN: a NaN in A or L is ErrNotFinite.
 func TestUnitVarianceNaN(t *testing.T) {
 	a := mat.FromRows([][]float64{{1, 0}, {0, 1}, {1, 1}})
 	l := mat.Identity(3)
 	l.Set(2, 2, math.NaN())
-	if _, _, err := UnitVariance(a, l); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := UnitVariance(a, l); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("UnitVariance with a NaN in L: %v", err)
 	}
 }

@@ -39,7 +39,7 @@ type ExpansionReport struct {
 // MaxExactExpansion it enumerates the sets depth first, pruning the
 // branches whose every extension must pass; otherwise it runs the
 // polynomial sufficient check of ExpansionSufficient. It returns an
-// error matching ErrNonFinite if a or tol is NaN or a holds an infinity
+// error matching ErrNotFinite if a or tol is NaN or a holds an infinity
 // (a NaN entry would otherwise count as zero, and the property could be
 // reported to hold).
 func CheckExpansion(a *mat.Dense, tol float64) (ExpansionReport, error) {
@@ -48,7 +48,7 @@ func CheckExpansion(a *mat.Dense, tol float64) (ExpansionReport, error) {
 		return ExpansionReport{}, fmt.Errorf("linear: CheckExpansion: %w", err)
 	}
 	if math.IsNaN(tol) {
-		return ExpansionReport{}, fmt.Errorf("linear: CheckExpansion: %w: tol is NaN", ErrNonFinite)
+		return ExpansionReport{}, fmt.Errorf("linear: CheckExpansion: %w: tol is NaN", ErrNotFinite)
 	}
 	sup := supportBits(a, tol)
 	rep := ExpansionReport{}
@@ -324,7 +324,7 @@ func popcount(b []uint64) int {
 }
 
 // L1Recovery reports which columns of a (n x k, full column rank) the l1
-// rounds of TWMLearn recover exactly from the exact second moment L = A
+// rounds of LearnTWM recover exactly from the exact second moment L = A
 // H A^T (h: the k x k second moment of the hidden variables, positive
 // definite; nil means the identity), with the options opts (the basic or
 // the projection variant; refinement is turned off): covered[j] is true
@@ -332,10 +332,12 @@ func popcount(b []uint64) int {
 // 1e-10). Together with CheckExpansion this decides whether a model lies
 // where the method is exact: Theorem 3.2's conditions (i) and (ii), which
 // guarantee it, are rarely met at the paper's sizes, where the l1 step
-// still recovers most models. It returns the errors of TWMLearn.
-func L1Recovery(a, h *mat.Dense, opts *TWMOptions) ([]bool, error) {
+// still recovers most models. It costs about one LearnTWM, cancelled
+// with ctx (which must not be nil). It returns the errors of LearnTWM.
+func L1Recovery(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]bool, error) {
+	checkCtx("L1Recovery", ctx)
 	_, k := a.Dims()
-	found, err := l1Columns(context.Background(), a, h, opts)
+	found, err := l1Columns(ctx, a, h, opts)
 	if err != nil {
 		return nil, err
 	}

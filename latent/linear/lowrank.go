@@ -20,7 +20,7 @@ func checkEig(fn string, vals []float64, u *mat.Dense, k int) (int, error) {
 	}
 	for i, v := range vals[:k] {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return n, fmt.Errorf("linear: %s: %w: eigenvalue %d = %v", fn, ErrNonFinite, i, v)
+			return n, fmt.Errorf("linear: %s: %w: eigenvalue %d = %v", fn, ErrNotFinite, i, v)
 		}
 	}
 	if err := checkFinite("the eigenvectors", u); err != nil {
@@ -42,34 +42,34 @@ func firstCols(u *mat.Dense, k int) *mat.Dense {
 	return out
 }
 
-// TWMLearnEig is TWMLearn given the top k eigenpairs of L instead of L:
+// LearnTWMEig is LearnTWM given the top k eigenpairs of L instead of L:
 // vals holds the k largest eigenvalues in decreasing order (further ones
 // are ignored) and the columns of u (n x k or wider) the orthonormal
-// eigenvectors. Everything TWMLearn does after its eigendecomposition
+// eigenvectors. Everything LearnTWM does after its eigendecomposition
 // depends on L only through them (B = U diag(sqrt(vals))), so for a
 // vocabulary-sized L given as an operator (say, the product with the
 // Pairs of a corpus) the eigenpairs can come from svd.TopEigSym and no
-// n x n matrix is ever formed. The result equals TWMLearn's on L up to
+// n x n matrix is ever formed. The result equals LearnTWM's on L up to
 // the accuracy of the eigenpairs. The rank test is lambda_k > 1e-12
-// lambda_1 (TWMLearn also compares with the largest entry of L, which is
-// not known here). Errors: as TWMLearn.
-func TWMLearnEig(ctx context.Context, vals []float64, u *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
-	ctx = ctxOrBackground(ctx)
+// lambda_1 (LearnTWM also compares with the largest entry of L, which is
+// not known here). Errors: as LearnTWM.
+func LearnTWMEig(ctx context.Context, vals []float64, u *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
+	checkCtx("LearnTWMEig", ctx)
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	o := opts.defaults()
 	_, m := u.Dims()
 	if k < 1 || k > m || k > len(vals) {
-		return nil, fmt.Errorf("%w: TWMLearnEig: k = %d with %d eigenpairs", ErrTooManyFactors, k, min(m, len(vals)))
+		return nil, fmt.Errorf("%w: LearnTWMEig: k = %d with %d eigenpairs", ErrTooManyFactors, k, min(m, len(vals)))
 	}
-	if _, err := checkEig("TWMLearnEig", vals, u, k); err != nil {
+	if _, err := checkEig("LearnTWMEig", vals, u, k); err != nil {
 		return nil, err
 	}
 	if vals[0] <= 0 || vals[k-1] <= 1e-12*vals[0] {
-		return nil, fmt.Errorf("%w: TWMLearnEig: fewer than k = %d positive eigenvalues (lambda_k/lambda_1 = %.3g)", ErrRankDeficient, k, vals[k-1]/vals[0])
+		return nil, fmt.Errorf("%w: LearnTWMEig: fewer than k = %d positive eigenvalues (lambda_k/lambda_1 = %.3g)", ErrRankDeficient, k, vals[k-1]/vals[0])
 	}
-	// As TWMLearn: work on L / 2^e, e even.
+	// As LearnTWM: work on L / 2^e, e even.
 	_, e := math.Frexp(vals[0])
 	e += e & 1
 	sv := make([]float64, k)
@@ -107,8 +107,8 @@ func unitVarianceEig(a *mat.Dense, vals []float64, u *mat.Dense) (*mat.Dense, *m
 
 // LearnCrossDAGEig is LearnCrossDAG given the top k eigenpairs of the
 // second cross cumulant Pairs instead of Pairs (vals and u as in
-// TWMLearnEig): every step of LearnCrossDAG uses Pairs only through its
-// rank-k approximation U diag(vals) U^T (TWMLearn's factor B, the
+// LearnTWMEig): every step of LearnCrossDAG uses Pairs only through its
+// rank-k approximation U diag(vals) U^T (LearnTWM's factor B, the
 // whitening W = U diag(vals)^{-1/2}, the hidden second moment A^+ Pairs
 // A^+^T), and the third moment comes from triples, so with the
 // eigenpairs from svd.TopEigSym on the product with Pairs
@@ -118,7 +118,7 @@ func unitVarianceEig(a *mat.Dense, vals []float64, u *mat.Dense) (*mat.Dense, *m
 // the part of Pairs outside its top k eigenpairs (zero for population
 // moments). Errors: as LearnCrossDAG.
 func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples CrossTriples, k int, opts *DAGOptions) (*DAG, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("LearnCrossDAGEig", ctx)
 	n, _ := u.Dims()
 	if k < 1 || k > n/3 {
 		return nil, fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
@@ -135,8 +135,8 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 		return nil, fmt.Errorf("linear: LearnCrossDAGEig: %w", err)
 	}
 	vals, u = vals[:k], firstCols(u, k)
-	o.Progress.report("TWMLearn", 0, 1)
-	twm, err := TWMLearnEig(ctx, vals, u, k, &o.TWM)
+	progress(o.Progress, "TWMLearn", 0, 1)
+	twm, err := LearnTWMEig(ctx, vals, u, k, &o.TWM)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.report("TWMLearn", 1, 1)
+	progress(o.Progress, "TWMLearn", 1, 1)
 	w, winvT, _, err := whitenEig(vals, u, k)
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func crossFinish(ctx context.Context, a, hidden *mat.Dense, twm *TWMResult, w, w
 }
 
 // crossEigNeed estimates the bytes LearnCrossDAGEig holds for n observed
-// and k hidden variables: the l1 solvers of TWMLearn (at most 64, each
+// and k hidden variables: the l1 solvers of LearnTWM (at most 64, each
 // with two copies of B and six n-vectors), about ten n x k matrices (U,
 // B, A, W, (W^+)^T and their copies) and one round of candidates (a
 // w of k and a few scalars per row).

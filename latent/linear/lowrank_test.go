@@ -15,8 +15,8 @@ import (
 // TestLearnCrossDAGEigExact: LearnCrossDAGEig from the top k eigenpairs
 // of exact cross moments (found by svd.TopEigSym on the product with
 // Pairs, as package topic does) recovers A and both Lambdas to 1e-8
-// relative, as LearnCrossDAG does from Pairs itself, and TWMLearnEig
-// gives TWMLearn's columns to 1e-8 (up to their order).
+// relative, as LearnCrossDAG does from Pairs itself, and LearnTWMEig
+// gives LearnTWM's columns to 1e-8 (up to their order).
 func TestLearnCrossDAGEigExact(t *testing.T) {
 	ms, seeds := conditionedDAGs(t, 60, 8, 0.5, 1, false)
 	m := ms[0]
@@ -36,18 +36,18 @@ func TestLearnCrossDAGEigExact(t *testing.T) {
 	checkClose(t, "Lambda (third moments)", tl, el, 1e-8)
 	checkClose(t, "Lambda (second moments)", tl, el2, 1e-8)
 
-	dense, err := TWMLearn(context.Background(), pairs, 8, nil)
+	dense, err := LearnTWM(context.Background(), pairs, 8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	imp, err := TWMLearnEig(context.Background(), eig.Values, eig.Vectors, 8, nil)
+	imp, err := LearnTWMEig(context.Background(), eig.Values, eig.Vectors, 8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Several rows can give the same column (their l1 problems tie), so
 	// the columns are compared up to their order.
 	aligned, _, _ := alignCols(dense.A, imp.A)
-	checkClose(t, "TWMLearnEig's A against TWMLearn's", dense.A, aligned, 1e-8)
+	checkClose(t, "LearnTWMEig's A against LearnTWM's", dense.A, aligned, 1e-8)
 }
 
 func TestLearnCrossDAGEigErrors(t *testing.T) {
@@ -61,13 +61,13 @@ func TestLearnCrossDAGEigErrors(t *testing.T) {
 		t.Errorf("k = 5 of n = 12: %v, want ErrTooManyFactors", err)
 	}
 	// The fourth eigenvalue of a rank-3 Pairs is zero to rounding.
-	if _, err := TWMLearnEig(context.Background(), eig.Values, eig.Vectors, 4, nil); !errors.Is(err, ErrRankDeficient) {
+	if _, err := LearnTWMEig(context.Background(), eig.Values, eig.Vectors, 4, nil); !errors.Is(err, ErrRankDeficient) {
 		t.Errorf("k = 4 of rank 3: %v, want ErrRankDeficient", err)
 	}
 	vals := append([]float64(nil), eig.Values...)
 	vals[1] = math.NaN()
-	if _, err := LearnCrossDAGEig(context.Background(), vals, eig.Vectors, triples, 3, nil); !errors.Is(err, ErrNonFinite) {
-		t.Errorf("NaN eigenvalue: %v, want ErrNonFinite", err)
+	if _, err := LearnCrossDAGEig(context.Background(), vals, eig.Vectors, triples, 3, nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN eigenvalue: %v, want ErrNotFinite", err)
 	}
 	if err := (&DAGOptions{Options: Options{MaxMemory: 1000}}).CheckMemoryEig(12, 3); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("CheckMemoryEig under 1000 bytes: %v, want mat.ErrTooLarge", err)
@@ -86,11 +86,11 @@ func TestTWMLearnMaxRows(t *testing.T) {
 	ms, _ := conditionedDAGs(t, 60, 8, 0.5, 1, false)
 	m := ms[0]
 	pairs, _ := crossMoments(m)
-	all, err := TWMLearn(context.Background(), pairs, 8, nil)
+	all, err := LearnTWM(context.Background(), pairs, 8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := TWMLearn(context.Background(), pairs, 8, &TWMOptions{MaxRows: 30})
+	res, err := LearnTWM(context.Background(), pairs, 8, &TWMOptions{MaxRows: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestTWMLearnMaxRows(t *testing.T) {
 	}
 	aligned, _, _ := alignCols(all.A, res.A)
 	checkClose(t, "A from the 30 rows of largest norm", all.A, aligned, 1e-8)
-	if _, err := TWMLearn(context.Background(), pairs, 8, &TWMOptions{MaxRows: -1}); !errors.Is(err, ErrBadOption) {
+	if _, err := LearnTWM(context.Background(), pairs, 8, &TWMOptions{MaxRows: -1}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("MaxRows -1: %v, want ErrBadOption", err)
 	}
 }

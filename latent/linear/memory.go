@@ -20,7 +20,7 @@ func (o *Options) coefNeed(n int) int64 {
 }
 
 // CheckMemory returns the *mat.MemoryError (matching mat.ErrTooLarge)
-// that CoefficientMatrix and LearnHierarchy return for a Sigma of n
+// that LearnCoefficients and LearnHierarchy return for a Sigma of n
 // variables under o.MaxMemory, or nil; it allocates nothing, so that a
 // caller that computes Sigma from data can refuse the job before its
 // passes. nil o means the defaults.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -48,8 +47,8 @@ func TestDAGMemory(t *testing.T) {
 	if _, err := LearnDAG(ctx, sigma, nil, 2, &DAGOptions{Options: lim}); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("LearnDAG: %v, want ErrTooLarge", err)
 	}
-	if _, err := CoefficientMatrix(ctx, sigma, 2, &lim); !errors.Is(err, mat.ErrTooLarge) {
-		t.Errorf("CoefficientMatrix: %v, want ErrTooLarge", err)
+	if _, err := LearnCoefficients(ctx, sigma, 2, &lim); !errors.Is(err, mat.ErrTooLarge) {
+		t.Errorf("LearnCoefficients: %v, want ErrTooLarge", err)
 	}
 	if _, err := LearnHierarchy(ctx, sigma, []int{2}, &lim); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("LearnHierarchy: %v, want ErrTooLarge", err)
@@ -73,10 +72,10 @@ func TestHugeK(t *testing.T) {
 	if _, err := LearnDAG(ctx, sigma, nil, k, nil); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("LearnDAG: %v", err)
 	}
-	if _, err := CoefficientMatrix(ctx, sigma, k, nil); !errors.Is(err, ErrTooManyFactors) {
-		t.Errorf("CoefficientMatrix: %v", err)
+	if _, err := LearnCoefficients(ctx, sigma, k, nil); !errors.Is(err, ErrTooManyFactors) {
+		t.Errorf("LearnCoefficients: %v", err)
 	}
-	if _, err := DLDSearch(ctx, sigma, k, rand.New(rand.NewPCG(1, 1)), nil); !errors.Is(err, ErrTooManyFactors) {
+	if _, err := DLDSearch(ctx, sigma, k, &DLDOptions{Seed: 1}); !errors.Is(err, ErrTooManyFactors) {
 		t.Errorf("DLDSearch: %v", err)
 	}
 	if _, err := LearnCrossDAG(ctx, sigma, nil, k, nil); !errors.Is(err, ErrTooManyFactors) {
@@ -100,11 +99,11 @@ func TestReadCSVMemory(t *testing.T) {
 		}
 		b.WriteByte('\n')
 	}
-	d, err := ReadCSV(strings.NewReader(b.String()), CSVOptions{})
+	d, err := ReadCSV(strings.NewReader(b.String()), nil)
 	if err != nil || d.Dim() != 12000 || d.NumSamples() != 3 {
 		t.Fatalf("3 x 12000: %v", err)
 	}
-	_, err = ReadCSV(strings.NewReader(b.String()), CSVOptions{MaxMemory: 500_000})
+	_, err = ReadCSV(strings.NewReader(b.String()), &CSVOptions{MaxMemory: 500_000})
 	if !errors.Is(err, mat.ErrTooLarge) || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("3 x 12000 under 500 kB: %v, want ErrTooLarge at line 2", err)
 	}

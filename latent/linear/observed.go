@@ -48,10 +48,10 @@ type ObservedBN struct {
 // DLD: there is no observation noise) gives G up to the permutation and
 // scale of its columns; CausalOrder and the formulas of LearnDAG give the
 // order and Lambda. opts.Options (DLD, TWM) are not used. Errors:
-// ErrRankDeficient if Sigma is not positive definite, ErrNonFinite,
+// ErrRankDeficient if Sigma is not positive definite, ErrNotFinite,
 // ErrNoConvergence.
 func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, opts *DAGOptions) (*ObservedBN, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("LearnObservedBN", ctx)
 	n := checkSquare("LearnObservedBN", sigma)
 	if err := opts.check(); err != nil {
 		return nil, err

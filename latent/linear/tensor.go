@@ -47,7 +47,7 @@ func (s *SampleThird) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, 
 // that depend on N alone (so the result is the same for any number of
 // workers), each chunk accumulated by tensor3.Sym.AddOuterRows.
 func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, []float64, error) {
-	ctx = ctxOrBackground(ctx)
+	checkCtx("SampleThird.Whitened", ctx)
 	n, k := w.Dims()
 	total := s.Src.NumSamples()
 	if s.Src.Dim() != n || len(s.Moments.Mean) != n {
@@ -153,7 +153,7 @@ func (e *eca) tensor(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 	var t *tensor3.Sym
 	var diag []float64
 	var err error
-	e.opts.Progress.report("whitened third moment", 0, 1)
+	progress(e.opts.Progress, "whitened third moment", 0, 1)
 	if wt, ok := e.third.(WhitenedThirdMoments); ok {
 		t, diag, err = wt.Whitened(ctx, e.w)
 	} else {
@@ -162,7 +162,7 @@ func (e *eca) tensor(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 	if err != nil {
 		return nil, nil, err
 	}
-	e.opts.Progress.report("whitened third moment", 1, 1)
+	progress(e.opts.Progress, "whitened third moment", 1, 1)
 	decompose := func(mu []float64) (*tensor3.Decomposition, error) {
 		tt := t
 		if mu != nil {
@@ -232,7 +232,7 @@ func (e *eca) tensor(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 	prevRes := math.Inf(1)
 	var hist anderson
 	for it := 1; it <= e.opts.MaxIter; it++ {
-		e.opts.Progress.report("noise third moments", it-1, e.opts.MaxIter)
+		progress(e.opts.Progress, "noise third moments", it-1, e.opts.MaxIter)
 		fx, err := f(mu)
 		if err != nil {
 			return nil, nil, err

@@ -8,10 +8,11 @@ import (
 )
 
 // ThirdMoments gives the third moments of single-view data through the
-// matrices Psi(zeta) = E[x x^T <zeta, x>] (centred; SPEC.md section
-// 1.2). *moments.SampleMoments implements it with one pass over the
-// samples per call; PsiFunc adapts a formula such as the population
-// moments of synth.DAG.
+// matrices Psi(zeta) = E[(x - mu)(x - mu)^T <zeta, x - mu>] (n x n,
+// mu = E[x]), the third moment contracted with zeta.
+// *moments.SampleMoments implements it with one pass over the samples
+// per call; PsiFunc adapts a formula such as the population moments of
+// a known model.
 type ThirdMoments interface {
 	// Psi returns Psi(zeta) (n x n) for each column zeta of zetas
 	// (n x m).
@@ -27,7 +28,7 @@ func (f PsiFunc) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, error
 	out := make([]*mat.Dense, m)
 	z := make([]float64, n)
 	for j := 0; j < m; j++ {
-		if err := ctxOrBackground(ctx).Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		zetas.Col(z, j)

@@ -14,8 +14,8 @@ import (
 	"github.com/moments-go/moments/svd"
 )
 
-// TWMOptions controls TWMLearn. The zero value gives the defaults stated
-// for each field.
+// TWMOptions controls LearnTWM, LearnTWMEig and L1Recovery. nil or the
+// zero value gives the defaults stated for each field.
 type TWMOptions struct {
 	// Basic selects the basic variant (one l1 problem per row, then a
 	// greedy choice of k independent candidates); the default is the
@@ -106,7 +106,7 @@ func (o *TWMOptions) defaults() TWMOptions {
 	return d
 }
 
-// TWMResult is the output of TWMLearn.
+// TWMResult is the output of LearnTWM.
 type TWMResult struct {
 	// A is n x k with unit-norm columns (the canonical form of the
 	// topic-model paper), each with its entry of largest magnitude
@@ -143,38 +143,39 @@ type TWMResult struct {
 	EigenGap float64
 }
 
-// TWMLearn recovers the k sparse columns of A from a symmetric positive
+// LearnTWM recovers the k sparse columns of A from a symmetric positive
 // semidefinite L = A H A^T of rank k (Pairs of a topic model, or the
 // low-rank part of Sigma returned by DLD) by l1 minimisation: with B = L^{1/2}
 // (n x k, from the top k eigenpairs), each problem is
 //
 //	min ||B w||_1  subject to  q^T w = 1,
 //
-// q = B^T e_i in the basic variant (TWMLearn, ER-SpUD) and q = P B^T e_j in
-// the projection variant (TWMLearn(proj), App. G), P the projector onto
-// the complement of the span of the w found so far; each s = B w is a
-// candidate column, the sparsest are kept (SPEC.md section 4), then
-// refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
+// q = B^T e_i in the basic variant (TWMLearn of the papers, after
+// ER-SpUD) and q = P B^T e_j in the projection variant (App. G of the
+// topic-model paper), P the projector onto the complement of the span of
+// the w found so far; each s = B w is a candidate column, and the
+// sparsest independent candidates are kept (by the sparsity count of
+// TWMOptions.SparsityTol), then refined (see TWMOptions.NoRefine). Under the conditions of Theorem 3.2
 // the result is A up to the permutation and scale of its columns (L is
 // scaled by a power of four to the unit range for the computation, so
 // any finite L will do). It returns an error matching ErrRankDeficient
 // if L has fewer than k positive eigenvalues (relative to the largest
 // eigenvalue or entry, 1e-12) or fewer than k independent columns are
-// found, ErrTooManyFactors if k > n, ErrNonFinite for NaN or Inf, and
+// found, ErrTooManyFactors if k > n, ErrNotFinite for NaN or Inf, and
 // ErrNoConvergence when the eigendecomposition does not converge or the
 // l1 solver fails (the error wraps the solver's too).
-func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
-	ctx = ctxOrBackground(ctx)
-	n := checkSquare("TWMLearn", l)
+func LearnTWM(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMResult, error) {
+	checkCtx("LearnTWM", ctx)
+	n := checkSquare("LearnTWM", l)
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	o := opts.defaults()
 	if k < 1 || k > n {
-		return nil, fmt.Errorf("%w: TWMLearn: k = %d with n = %d", ErrTooManyFactors, k, n)
+		return nil, fmt.Errorf("%w: LearnTWM: k = %d with n = %d", ErrTooManyFactors, k, n)
 	}
 	if err := checkFinite("L", l); err != nil {
-		return nil, fmt.Errorf("linear: TWMLearn: %w", err)
+		return nil, fmt.Errorf("linear: LearnTWM: %w", err)
 	}
 	// Work on L / 2^e, e even so that B = L^{1/2} scales back exactly:
 	// a finite L of any magnitude neither overflows nor underflows.
@@ -184,7 +185,7 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	ls.Symmetrize()
 	vals, u, err := topEigSym(ls, min(k+1, n))
 	if err != nil {
-		return nil, svdErr(err, "TWMLearn: eigendecomposition")
+		return nil, svdErr(err, "LearnTWM: eigendecomposition")
 	}
 	gap := spectrumGap(vals, k)
 	vals, u = vals[:k], u.Slice(0, n, 0, k).Clone()
@@ -192,12 +193,12 @@ func TWMLearn(ctx context.Context, l *mat.Dense, k int, opts *TWMOptions) (*TWMR
 	// may have positive eigenvalues that are rounding errors beside its
 	// negative ones (for PSD L, lambda_1 bounds every entry).
 	if top := math.Max(vals[0], ls.NormMax()); vals[0] <= 0 || vals[k-1] <= 1e-12*top {
-		return nil, fmt.Errorf("%w: TWMLearn: L has fewer than k = %d positive eigenvalues (lambda_k/max(lambda_1, max|L_ij|) = %.3g)", ErrRankDeficient, k, vals[k-1]/top)
+		return nil, fmt.Errorf("%w: LearnTWM: L has fewer than k = %d positive eigenvalues (lambda_k/max(lambda_1, max|L_ij|) = %.3g)", ErrRankDeficient, k, vals[k-1]/top)
 	}
 	return twmFromEig(ctx, vals, u, k, &o, e, gap)
 }
 
-// twmFromEig runs TWMLearn from the top k eigenpairs (vals, u) of L /
+// twmFromEig runs LearnTWM from the top k eigenpairs (vals, u) of L /
 // 2^e (e even), checked positive by the caller; gap is L's spectrum gap
 // lambda_k/|lambda_{k+1}|, which the result reports.
 func twmFromEig(ctx context.Context, vals []float64, u *mat.Dense, k int, o *TWMOptions, e int, gap float64) (*TWMResult, error) {
@@ -294,7 +295,7 @@ func twmChunkRows(n int) int {
 	return max(twmChunk, (n+twmMaxSolvers-1)/twmMaxSolvers)
 }
 
-// twm holds the state of one TWMLearn run.
+// twm holds the state of one LearnTWM run.
 type twm struct {
 	ctx      context.Context
 	b        *mat.Dense
@@ -323,7 +324,7 @@ func (t *twm) setup() error {
 	for lo := 0; lo < t.n; lo += twmChunkRows(t.n) {
 		s, err := simplex.NewL1Solver(t.b, t.o.L1)
 		if err != nil {
-			return fmt.Errorf("linear: TWMLearn: %w", err)
+			return fmt.Errorf("linear: LearnTWM: %w", err)
 		}
 		t.solvers = append(t.solvers, s)
 	}
@@ -366,7 +367,7 @@ func (t *twm) solveAll(span [][]float64, tol float64) ([]candidate, error) {
 			if err != nil {
 				// The problem always has a solution: a failure
 				// (iteration cap, numerical trouble) is the solver's.
-				errs[c] = fmt.Errorf("%w: TWMLearn: round %d, l1 problem of row %d: %w", ErrNoConvergence, len(span)+1, i, err)
+				errs[c] = fmt.Errorf("%w: LearnTWM: round %d, l1 problem of row %d: %w", ErrNoConvergence, len(span)+1, i, err)
 				return
 			}
 			out[c] = append(out[c], t.newCandidate(i, r, tol))
@@ -429,7 +430,7 @@ func (t *twm) basic(cands []candidate) ([]*candidate, error) {
 		chosen = append(chosen, c)
 	}
 	if len(chosen) < t.k {
-		return nil, fmt.Errorf("%w: TWMLearn found %d independent columns of k = %d", ErrRankDeficient, len(chosen), t.k)
+		return nil, fmt.Errorf("%w: LearnTWM found %d independent columns of k = %d", ErrRankDeficient, len(chosen), t.k)
 	}
 	return chosen, nil
 }
@@ -454,7 +455,7 @@ func (t *twm) projection(cands []candidate, zeroTol float64) ([]*candidate, erro
 			}
 		}
 		if best == nil {
-			return nil, fmt.Errorf("%w: TWMLearn found %d independent columns of k = %d", ErrRankDeficient, round, t.k)
+			return nil, fmt.Errorf("%w: LearnTWM found %d independent columns of k = %d", ErrRankDeficient, round, t.k)
 		}
 		v := slices.Clone(best.w)
 		for pass := 0; pass < 2; pass++ {
@@ -464,7 +465,7 @@ func (t *twm) projection(cands []candidate, zeroTol float64) ([]*candidate, erro
 		}
 		nv := math.Sqrt(kernels.Dot(v, v))
 		if nv == 0 {
-			return nil, fmt.Errorf("%w: TWMLearn: round %d found a dependent column", ErrRankDeficient, round+1)
+			return nil, fmt.Errorf("%w: LearnTWM: round %d found a dependent column", ErrRankDeficient, round+1)
 		}
 		kernels.Scal(1/nv, v)
 		span = append(span, v)

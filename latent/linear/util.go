@@ -4,21 +4,17 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 
 	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
 
-// Progress, if not nil, is called as a long computation advances, with
-// the stage's name, the work done and the total (in the stage's units).
-// Calls never overlap.
-type Progress func(stage string, done, total int)
-
-func (p Progress) report(stage string, done, total int) {
+// progress calls p, if not nil.
+func progress(p moments.Progress, stage string, done, total int) {
 	if p != nil {
 		p(stage, done, total)
 	}
@@ -32,19 +28,20 @@ func workers(w int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// ctxOrBackground returns ctx, or context.Background() for nil.
-func ctxOrBackground(ctx context.Context) context.Context {
+// checkCtx panics if ctx is nil: every function of the package that
+// takes a context needs one (context.Background() when there is
+// nothing to cancel).
+func checkCtx(fn string, ctx context.Context) {
 	if ctx == nil {
-		return context.Background()
+		panic("linear: " + fn + ": nil context.Context")
 	}
-	return ctx
 }
 
-// checkFinite returns an error wrapping ErrNonFinite naming the first
+// checkFinite returns an error wrapping ErrNotFinite naming the first
 // non-finite element of m.
 func checkFinite(what string, m *mat.Dense) error {
 	if i, j, found := m.NonFinite(); found {
-		return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNonFinite, what, i, j, m.At(i, j))
+		return fmt.Errorf("%w: %s[%d][%d] = %v", ErrNotFinite, what, i, j, m.At(i, j))
 	}
 	return nil
 }
@@ -103,41 +100,6 @@ func isSymmetric(m *mat.Dense) bool {
 		}
 	}
 	return true
-}
-
-// colNorm returns the Euclidean norm of column j of m.
-func colNorm(m *mat.Dense, j int) float64 {
-	r, _ := m.Dims()
-	var s float64
-	for i := 0; i < r; i++ {
-		v := m.At(i, j)
-		s += v * v
-	}
-	return math.Sqrt(s)
-}
-
-// fixSigns flips each column of m so that its entry of largest
-// magnitude (the first one on ties) is positive, and returns the signs
-// applied.
-func fixSigns(m *mat.Dense) []float64 {
-	r, c := m.Dims()
-	signs := make([]float64, c)
-	for j := 0; j < c; j++ {
-		best, at := -1.0, 0
-		for i := 0; i < r; i++ {
-			if a := math.Abs(m.At(i, j)); a > best {
-				best, at = a, i
-			}
-		}
-		signs[j] = 1
-		if m.At(at, j) < 0 {
-			signs[j] = -1
-			for i := 0; i < r; i++ {
-				m.Set(i, j, -m.At(i, j))
-			}
-		}
-	}
-	return signs
 }
 
 // permuteCols returns m with its columns in the order perm (column j of

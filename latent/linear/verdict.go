@@ -265,7 +265,7 @@ func expansionMargin(lo, hi *mat.Dense, tol float64) (margin int, set []int, exa
 	return best, set, nodes <= budget
 }
 
-// columnNoise returns the noise level of each column of TWMLearn's
+// columnNoise returns the noise level of each column of LearnTWM's
 // result: the larger of the global level (TWMResult.NoiseLevel) and the
 // column's own (TWMResult.ZeroRMS), both relative to the column's
 // largest entry.
@@ -323,7 +323,7 @@ func colMaxAbs(a *mat.Dense, j int) float64 {
 	return m
 }
 
-// l1Cosines runs the l1 rounds of TWMLearn with opts (no refinement)
+// l1Cosines runs the l1 rounds of LearnTWM with opts (no refinement)
 // on the exact second moment A H A^T of the model (a, h) and returns,
 // for each column of a, the largest |cosine| with a column found: 1 (to
 // 1e-10) for the columns the l1 step recovers (as L1Recovery).
@@ -342,7 +342,7 @@ func l1Cosines(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float6
 	return cos, nil
 }
 
-// l1Columns runs the l1 rounds of TWMLearn with opts, refinement turned
+// l1Columns runs the l1 rounds of LearnTWM with opts, refinement turned
 // off, on the exact second moment L = A H A^T of the model (a, h; h nil
 // means the identity) and returns the columns found. It is the common
 // step of L1Recovery and l1Cosines.
@@ -362,7 +362,7 @@ func l1Columns(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) (*mat.Den
 	var l mat.Dense
 	l.MulBT(ah, a)
 	l.Symmetrize()
-	res, err := TWMLearn(ctx, &l, k, &o)
+	res, err := LearnTWM(ctx, &l, k, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +389,7 @@ func columnPairs(a, b *mat.Dense, f func(j int, dot, nc, ne float64)) {
 }
 
 // l1FirstRound solves the l1 problem of every row (the first round of
-// TWMLearn, unprojected: min ||B w||_1 subject to (e_i^T B) w = 1, B B^T
+// LearnTWM, unprojected: min ||B w||_1 subject to (e_i^T B) w = 1, B B^T
 // = A H A^T) for the exact second moment of the model (a, h) and
 // returns, for each column of a, the largest |cosine| with a solution:
 // 1 (to 1e-10) when some row's problem gives the column, the covering
@@ -417,7 +417,7 @@ func l1FirstRound(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]flo
 			row[j] *= math.Sqrt(vals[j])
 		}
 	}
-	t := &twm{b: u, n: n, k: k, o: &o, ctx: ctxOrBackground(ctx)}
+	t := &twm{b: u, n: n, k: k, o: &o, ctx: ctx}
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
@@ -451,7 +451,7 @@ func l1FirstRound(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]flo
 // column that the l1 step finds from the exact moments of (a, h): first
 // among the solutions of every row's problem (l1FirstRound, cheap);
 // only when some column is not among them, also among the columns of
-// the l1 rounds of TWMLearn with opts (l1Cosines).
+// the l1 rounds of LearnTWM with opts (l1Cosines).
 func l1Check(ctx context.Context, a, h *mat.Dense, opts *TWMOptions) ([]float64, error) {
 	cos, err := l1FirstRound(ctx, a, h, opts)
 	if err != nil {
@@ -512,7 +512,7 @@ func coefVerdict(ctx context.Context, c *Coefficients, o *Options, level string)
 				worst = math.Min(worst, x)
 			}
 			v.add(atLeast(level+"l1 recovery", float64(covered), float64(k),
-				fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own exact moments (as the solution of some row's problem, or in the rounds of TWMLearn); least cosine %.6f", covered, k, worst)))
+				fmt.Sprintf("the l1 step recovers %d of the %d learned columns from their own exact moments (as the solution of some row's problem, or in the rounds of LearnTWM); least cosine %.6f", covered, k, worst)))
 		}
 	}
 

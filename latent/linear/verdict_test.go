@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
@@ -211,7 +212,7 @@ func TestVerdictFamilies(t *testing.T) {
 	if failing < 15 || passing < 3 {
 		t.Errorf("the family has %d failing models with an estimate and %d passing: too few to test", failing, passing)
 	}
-	if slowTarget() {
+	if testutil.SlowTarget() {
 		return
 	}
 	// Samples, of the first 16 models.

@@ -40,7 +40,7 @@ func StrictlyLower(r *rand.Rand, k int, p float64) *mat.Dense {
 
 // EnsureGap enforces the gap gamma (0 < gamma < 1) in every row of a: if
 // the largest absolute entry a1 and the second a2 have |a2|/|a1| > 1 -
-// gamma, |a1| becomes |a2|/(1-gamma), keeping its sign (SPEC.md 5.1).
+// gamma, |a1| becomes |a2|/(1-gamma), keeping its sign.
 // Rows with fewer than two non-zeros already have a gap.
 func EnsureGap(a *mat.Dense, gamma float64) {
 	if !(gamma > 0 && gamma < 1) {

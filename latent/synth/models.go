@@ -9,7 +9,7 @@ import (
 )
 
 // DAG is the linear model with hidden nodes related by a DAG (effective
-// depth one, Example 2 of the topic-model paper, SPEC.md section 5):
+// depth one, Example 2 of the topic-model paper):
 //
 //	h = Lambda h + eta,  x = A h + eps
 //

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 )
 
-// NoiseKind is a family of noise distributions of SPEC.md section 5.1.
+// NoiseKind is a family of noise distributions.
 type NoiseKind uint8
 
 // The families. For a variance s2 = s^2 they are Exp(rate 1/s),

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
-	"github.com/moments-go/moments/latent/linear/report"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"

@@ -24,7 +24,7 @@
 // models for every N) the dist, the relative Frobenius error ||estimate -
 // truth||_F / ||truth||_F (dist rescales each column; this does not) and
 // the precision/recall of the support
-// of the estimate (raw: its non-zeros, which TWMLearn sets; thresholded:
+// of the estimate (raw: its non-zeros, which LearnTWM sets; thresholded:
 // entries above tau times their column's largest; for Lambda in Table 2
 // also the entries above -lambda-abs in canonical units) and prints them beside
 // the paper's numbers, with the time of each cell (sampling, moments and
@@ -53,8 +53,8 @@ import (
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
+	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
-	"github.com/moments-go/moments/latent/linear/report"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"

@@ -13,31 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil/mattest"
+	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
-	"github.com/moments-go/moments/latent/linear/report"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
-
-// maxRelErr is max |truth - est| / max |truth|, the scaled residual the
-// alignment tests assert.
-func maxRelErr(truth, est *mat.Dense) float64 {
-	r, c := truth.Dims()
-	if re, ce := est.Dims(); re != r || ce != c {
-		return math.Inf(1)
-	}
-	var d, s float64
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			d = max(d, math.Abs(truth.At(i, j)-est.At(i, j)))
-			s = max(s, math.Abs(truth.At(i, j)))
-		}
-	}
-	if s == 0 {
-		return d
-	}
-	return d / s
-}
 
 // TestCompare: a hand-built estimate whose distance, raw and thresholded
 // support are worked out by hand.
@@ -115,7 +96,7 @@ func TestColumns(t *testing.T) {
 	if !slices.Equal(gotPerm, perm) || !slices.Equal(gotSigns, signs) {
 		t.Errorf("perm %v signs %v, want %v %v", gotPerm, gotSigns, perm, signs)
 	}
-	if e := maxRelErr(want, got); e != 0 {
+	if e := mattest.MaxRelErr(want, got); e != 0 {
 		t.Errorf("aligned columns differ from the truth's: max relative error %.3g, want 0", e)
 	}
 	// The aligned estimate is the truth up to the column scales.
@@ -143,10 +124,10 @@ func TestAlignDAG(t *testing.T) {
 		}
 	}
 	a, l := report.AlignDAG(ta, d, lambda)
-	if e := maxRelErr(ta, a); !(e <= 1e-12) {
+	if e := mattest.MaxRelErr(ta, a); !(e <= 1e-12) {
 		t.Errorf("A: max relative error %.3g > 1e-12", e)
 	}
-	if e := maxRelErr(tl, l); !(e <= 1e-12) {
+	if e := mattest.MaxRelErr(tl, l); !(e <= 1e-12) {
 		t.Errorf("Lambda: max relative error %.3g > 1e-12", e)
 	}
 }
@@ -165,10 +146,10 @@ func TestLearnDAGAligned(t *testing.T) {
 	}
 	ta, tl := report.CanonicalDAG(m)
 	a, l := report.AlignDAG(ta, d, d.Lambda)
-	if e := maxRelErr(ta, a); !(e <= 1e-8) {
+	if e := mattest.MaxRelErr(ta, a); !(e <= 1e-8) {
 		t.Errorf("A: max relative error %.3g > 1e-8", e)
 	}
-	if e := maxRelErr(tl, l); !(e <= 1e-8) {
+	if e := mattest.MaxRelErr(tl, l); !(e <= 1e-8) {
 		t.Errorf("Lambda: max relative error %.3g > 1e-8", e)
 	}
 }
@@ -183,7 +164,7 @@ func TestAlignHierarchy(t *testing.T) {
 		if rep, err := linear.CheckExpansion(a, 0); err != nil || !rep.Holds {
 			t.Fatalf("level %d lacks the expansion property", l)
 		}
-		cov, err := linear.L1Recovery(a, h.LevelSigma(l), nil)
+		cov, err := linear.L1Recovery(context.Background(), a, h.LevelSigma(l), nil)
 		if err != nil || slices.Contains(cov, false) {
 			t.Fatalf("level %d: l1 recovery %v %v", l, cov, err)
 		}
@@ -201,7 +182,7 @@ func TestAlignHierarchy(t *testing.T) {
 		if r, c := truth[l].Dims(); r != []int{10, 50}[l] || c != []int{2, 10}[l] {
 			t.Errorf("level %d: truth is %dx%d", l, r, c)
 		}
-		if e := maxRelErr(truth[l], est[l]); !(e <= 1e-8) {
+		if e := mattest.MaxRelErr(truth[l], est[l]); !(e <= 1e-8) {
 			t.Errorf("level %d: max relative error %.3g > 1e-8", l, e)
 		}
 		if m := report.Compare(truth[l], est[l], 0.1); !(m.Dist <= 1e-16) || m.PrecT != 1 {

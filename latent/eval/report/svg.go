@@ -16,8 +16,8 @@ type Panel struct {
 
 // ScatterSVG writes the panels as one SVG image, cols panels a row, each
 // with its axes, ticks, the diagonal y = x and the points (true entries
-// on the x axis, estimates on the y axis, as in the papers' Figures 5
-// and 6). Points with both coordinates exactly zero are drawn too; points
+// on the x axis, estimates on the y axis, the figures of the linear-BN
+// papers). Points with both coordinates exactly zero are drawn too; points
 // with a NaN or infinite coordinate are left out. The
 // SVG is written by hand: no plotting dependency.
 func ScatterSVG(w io.Writer, title string, cols int, panels []Panel) error {

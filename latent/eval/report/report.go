@@ -1,10 +1,33 @@
-// Package report compares learned linear models with the truth and draws
-// the scatter plots of the papers' Figures 5 and 6: the alignment of
-// learned hidden variables to the true ones (order, sign and, for
-// hierarchies, the rows of the upper levels), the metrics of SPEC.md
-// section 5.2 with the relative Frobenius error beside dist, and
-// hand-written SVG. bench/cmd/linear and the moments
-// command use it.
+// Package report is the evaluation harness of the linear learners: it
+// puts a learned model (package linear) beside the true one (package
+// synth) and measures the difference.
+//
+// The learners identify hidden variables only up to order, sign and
+// scale, so a comparison first aligns: each learned column of A is
+// matched to a true column by the assignment that maximises the sum of
+// |cosine| similarities, signed to agree with it (Columns), and the truth
+// is put in the canonical form the learners return, hidden variables of
+// unit variance: A diag(sd(h)) and diag(sd(h))^{-1} Lambda diag(sd(h))
+// (CanonicalDAG); for hierarchies every level is scaled by the standard
+// deviations of the levels on both of its sides, and the rows of an
+// upper level follow the matching of the level below (AlignHierarchy).
+//
+// On aligned matrices Compare reports, for a truth A and an estimate Â:
+//
+//	dist(A, Â) = (1/||A||_F^2) sum_i min_j ||A e_i - nu_ij Â e_j||^2,
+//
+// nu_ij the best scale (eval.Dist), which forgives every column its
+// scale; the relative Frobenius error ||Â - A||_F / ||A||_F, which
+// forgives nothing; and the precision and recall of the support of Â,
+// raw (every non-zero) and thresholded (entries above tau times the
+// largest of their column). Pruned gives the support above an absolute
+// threshold, for Lambda. ScatterSVG draws true against learned entries
+// as a hand-written SVG scatter plot, the kind of figure the
+// linear-BN papers show. The moments command's example and
+// bench/cmd/linear use the package.
+//
+// The package sits under eval, not under linear, so that no learner
+// depends on the generators of synth.
 package report
 
 import (
@@ -17,7 +40,8 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// Metrics are the measures of SPEC.md section 5.2 for one factor matrix.
+// Metrics are the measures of one factor matrix against the truth (see
+// the package documentation).
 type Metrics struct {
 	// Dist is dist(truth, estimate).
 	Dist float64
