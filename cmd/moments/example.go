@@ -118,7 +118,7 @@ func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "%-7s %8.4f %8s %8.4f %13s %13s %13s\n", r.name, r.m.Dist, cite(i), r.m.RelErr,
 			fmt.Sprintf("%.3f/%.3f", r.m.Prec, r.m.Rec), fmt.Sprintf("%.3f/%.3f", r.m.PrecT, r.m.RecT), fmt.Sprintf("%.3f/%.3f", r.m2.Prec, r.m2.Rec))
 	}
-	fmt.Fprintln(stdout, "dist: SPEC.md 5.2 (0 is exact; it rescales each column); rel F: ||estimate - truth||_F / ||truth||_F in canonical form;")
+	fmt.Fprintln(stdout, "dist: eval.Dist, the papers' column distance (0 is exact; it rescales each column); rel F: ||estimate - truth||_F / ||truth||_F in canonical form;")
 	fmt.Fprintln(stdout, "raw: the estimate's non-zeros; paper: Table 2 where N matches;")
 	fmt.Fprintln(stdout, "tau: entries above tau times their column's largest; small: Lambda's entries above 0.015 (canonical units), A's above 0.01 of their column's largest")
 

@@ -106,7 +106,7 @@ func main() {
 	ns1Flag := flag.String("ex1-ns", "25000,50000,100000,200000,400000", "sample sizes of Example 1")
 	ns2Flag := flag.String("ex2-ns", "200000,300000,400000,500000", "sample sizes of Example 2")
 	sections := flag.String("sections", "ex1,ex2,lingam,lambda", "what to run: ex1, ex2, lingam, lambda")
-	tau := flag.Float64("tau", 0.1, "threshold of the thresholded support (SPEC.md 5.2)")
+	tau := flag.Float64("tau", 0.1, "threshold of the thresholded support (eval.Support: entries above tau times their column's largest)")
 	tau2 := flag.Float64("tau2", 0.01, "a second, smaller threshold (0.1 drops a quarter of the true non-zeros of a Bernoulli-Gaussian column)")
 	lambdaAbs := flag.Float64("lambda-abs", 0.015, "Table 2: the second support of Lambda keeps the entries above this magnitude in canonical units (the default is the threshold of the printed sweep that best balances precision and recall at the largest N) (a column-relative threshold suits Lambda badly: its last columns hold at most a few entries, so their largest is often noise)")
 	svgDir := flag.String("svg", ".", "directory for fig5.svg and fig6.svg (empty: none)")
