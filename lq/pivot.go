@@ -21,7 +21,7 @@ type PivotedLQ struct {
 // FactorPivoted computes the row-pivoted LQ factorization of a, which it
 // does not modify. It returns ErrNotFinite if a holds NaN or an infinity.
 func FactorPivoted(a *mat.Dense) (*PivotedLQ, error) {
-	if !finite(a) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()
@@ -35,7 +35,7 @@ func FactorPivoted(a *mat.Dense) (*PivotedLQ, error) {
 // overwritten by the factored form and referenced by the result (see
 // FactorInPlace).
 func FactorPivotedInPlace(a *mat.Dense) (*PivotedLQ, error) {
-	if !finite(a) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()

@@ -90,7 +90,7 @@ func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
 	var r mat.Dense
 	r.MulBT(vl, e.Vectors)
 	as := a.Clone()
-	scalePow2(as, -ex)
+	as.ScalePow2(-ex, as)
 	r.Sub(&r, as)
 	res := scaled(r.Norm1(), as.Norm1(), n)
 	orth := orthColsRatio(e.Vectors)

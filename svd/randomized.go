@@ -186,7 +186,7 @@ func RandomizedEigSym(op Operator, k int, opts *RandomizedOptions, rnd *rand.Ran
 	op.Mul(aq, q)
 	var c mat.Dense
 	c.MulAT(q, aq)
-	if !finite(&c) {
+	if !c.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	e, err := EigSym(&c, nil)

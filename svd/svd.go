@@ -113,7 +113,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		o.MaxSweeps = 30
 	}
 	m, n := a.Dims()
-	if !finite(a) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	wantU := o.Want == WantUV || o.Want == WantU
@@ -626,7 +626,7 @@ func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int
 			kernels.Scal(scale, zd)
 		}
 	} else {
-		scalePow2(z, e)
+		z.ScalePow2(e, z)
 	}
 	return z, perm
 }
@@ -674,7 +674,9 @@ func maxima(a *mat.Dense) (rowMax, colMax []float64, amax float64) {
 	rowMax, colMax = make([]float64, r), make([]float64, c)
 	for i := 0; i < r; i++ {
 		row := a.RawRow(i)
-		rowMax[i] = maxAbs(row)
+		if c > 0 {
+			rowMax[i] = math.Abs(row[kernels.Iamax(row)])
+		}
 		if rowMax[i] > amax {
 			amax = rowMax[i]
 		}
@@ -748,14 +750,6 @@ func wideShift(amax float64, rowMax, colMax []float64, size int) int {
 	return min(max(e-f+wideTarget, 0), wideMax(size))
 }
 
-// maxAbs returns the largest magnitude in x.
-func maxAbs(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	return math.Abs(x[kernels.Iamax(x)])
-}
-
 // flushTinyRows sets to zero the rows of x whose norm is below 2^-1000
 // (x comes from a matrix scaled to largest magnitude about 1): such rows
 // are made of subnormal numbers, which carry too few bits for the Jacobi
@@ -770,19 +764,4 @@ func flushTinyRows(x *mat.Dense) {
 			clear(row)
 		}
 	}
-}
-
-// scalePow2 multiplies a by 2^e, exactly unless elements underflow.
-func scalePow2(a *mat.Dense, e int) {
-	for e != 0 {
-		s := min(max(e, -1000), 1000)
-		a.Scale(math.Ldexp(1, s), a)
-		e -= s
-	}
-}
-
-// finite reports whether every element of a is finite.
-func finite(a *mat.Dense) bool {
-	_, _, found := a.NonFinite()
-	return !found
 }

@@ -136,7 +136,7 @@ func residualRatio(a *mat.Dense, s []float64, u, v *mat.Dense) float64 {
 	var r mat.Dense
 	r.MulBT(us, v)
 	as := a.Clone()
-	scalePow2(as, -e)
+	as.ScalePow2(-e, as)
 	r.Sub(&r, as)
 	return scaled(r.Norm1(), as.Norm1(), max(m, n))
 }

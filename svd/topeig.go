@@ -109,7 +109,7 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 		av := mat.Zeros(r, c)
 		op.Mul(av, v)
 		products++
-		if !finite(av) {
+		if !av.IsFinite() {
 			return nil, ErrNotFinite
 		}
 		return av, nil
@@ -229,7 +229,7 @@ func rayleighRitz(x, ax, s, as *mat.Dense, l int) (theta []float64, nx, nax, p *
 		h.Slice(lx, m, lx, m).Copy(&ss)
 	}
 	h.Symmetrize()
-	if !finite(h) {
+	if !h.IsFinite() {
 		return nil, nil, nil, nil, ErrNotFinite
 	}
 	e, err := EigSym(h, nil)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/moments-go/moments/internal/dense"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -355,13 +356,7 @@ func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decompositio
 func orthonormalize(vs [][]float64, rng *rand.Rand) {
 	for m, v := range vs {
 		for {
-			n0 := kernels.Nrm2(v)
-			for range 2 {
-				for _, q := range vs[:m] {
-					kernels.Axpy(-kernels.Dot(q, v), q, v)
-				}
-			}
-			if n := kernels.Nrm2(v); n > 1e-10*n0 && n > 0 {
+			if n0, n := dense.Orthogonalize(v, vs[:m]); n > 1e-10*n0 && n > 0 {
 				normalize(v)
 				break
 			}
