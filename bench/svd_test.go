@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -162,7 +163,7 @@ func BenchmarkRandomizedEigSym(b *testing.B) {
 		svdOneWorker(b, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 1))
 			for b.Loop() {
-				if _, err := svd.RandomizedEigSym(op, k, nil, r); err != nil {
+				if _, err := svd.RandomizedEigSym(context.Background(), op, k, nil, r); err != nil {
 					b.Fatal(err)
 				}
 			}

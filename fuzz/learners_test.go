@@ -796,7 +796,7 @@ func FuzzRandomizedEigSym(f *testing.F) {
 		var e *svd.Eigen
 		var err error
 		bounded(t, "svd.RandomizedEigSym", numericsBudget, n*n, func() {
-			e, err = svd.RandomizedEigSym(svd.DenseOperator(sym), k, opts, rand.New(rand.NewPCG(uint64(len(b)), 5)))
+			e, err = svd.RandomizedEigSym(context.Background(), svd.DenseOperator(sym), k, opts, rand.New(rand.NewPCG(uint64(len(b)), 5)))
 		})
 		if err != nil {
 			return

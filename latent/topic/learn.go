@@ -466,11 +466,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*Result, error
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	op, passErr := pairsOperator(ctx, n, m.PairsTimes)
-	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
-	if *passErr != nil {
-		return nil, *passErr
-	}
+	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, m.PairsTimes), k, o.Eigen, rng)
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
@@ -653,25 +649,3 @@ func ProjectSimplex(v []float64) float64 {
 	return moved
 }
 
-// pairsOperator is the operator x -> Pairs x of the eigensolver, formed
-// by times (one pass over the documents a product). svd's operators
-// return no error, so the first error of a pass is kept in *errp, where
-// the caller reads it after the solver, and every later product is
-// zero.
-func pairsOperator(ctx context.Context, n int, times func(context.Context, *mat.Dense) (*mat.Dense, error)) (op svd.Operator, errp *error) {
-	errp = new(error)
-	op = svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if *errp != nil {
-			dst.Zero()
-			return
-		}
-		p, err := times(ctx, x)
-		if err != nil {
-			*errp = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
-	return op, errp
-}
