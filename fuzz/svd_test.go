@@ -245,9 +245,9 @@ func FuzzLQ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := matrixFrom(b)
 		m, n := a.Dims()
-		fl, err := lq.Factor(a)
-		fq, errQ := lq.FactorQR(a)
-		fp, errP := lq.FactorPivoted(a)
+		fl, err := lq.Factorize(a)
+		fq, errQ := lq.FactorizeQR(a)
+		fp, errP := lq.FactorizePivoted(a)
 		if !isFinite(a) {
 			for _, e := range []error{err, errQ, errP} {
 				if !errors.Is(e, lq.ErrNotFinite) {

@@ -48,7 +48,7 @@ func PseudoInverse(dst, a *mat.Dense, rcond float64) (rank int, err error) {
 // rank (as in PivotedLQ.Rank with rcond). It returns ErrNotFinite for NaN
 // or infinite input.
 func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
-	f, err := FactorPivoted(a.T())
+	f, err := FactorizePivoted(a.T())
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
 // matrix a: an r x n matrix with orthonormal rows, r the numerical rank.
 // It returns ErrNotFinite for NaN or infinite input.
 func RowSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
-	f, err := FactorPivoted(a)
+	f, err := FactorizePivoted(a)
 	if err != nil {
 		return nil, err
 	}

@@ -17,16 +17,16 @@
 // (I - Vᵀ*T*V, Schreiber and Van Loan) with two kernels.Gemm calls, so
 // the bulk of the work runs at the speed of the matrix product; products
 // with Q are blocked likewise when the work is large enough to pay. QR
-// of A is the LQ of Aᵀ: FactorQR transposes once (O(mn)) and factors.
-// FactorInPlace and FactorPivotedInPlace skip the copy of the input when
+// of A is the LQ of Aᵀ: FactorizeQR transposes once (O(mn)) and factors.
+// FactorizeInPlace and FactorizePivotedInPlace skip the copy of the input when
 // it is scratch space.
 //
 // # What is here
 //
-//   - Factor, FactorQR (and FactorInPlace): LQ and QR, with the factors,
+//   - Factorize, FactorizeQR (and FactorizeInPlace): LQ and QR, with the factors,
 //     products with the orthogonal factor, and full-rank Solve (minimum
 //     norm for LQ, least squares for QR).
-//   - FactorPivoted: LQ with row pivoting (QR with column pivoting of Aᵀ,
+//   - FactorizePivoted: LQ with row pivoting (QR with column pivoting of Aᵀ,
 //     LAPACK's dgeqp3 applied to rows), which orders the diagonal of L by
 //     decreasing magnitude and reveals the numerical rank; the Jacobi SVD
 //     of package svd uses it as its preconditioner.

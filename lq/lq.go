@@ -33,9 +33,9 @@ type LQ struct {
 	exp int
 }
 
-// Factor computes the LQ factorization of a, which it does not modify.
+// Factorize computes the LQ factorization of a, which it does not modify.
 // It returns ErrNotFinite if a holds NaN or an infinity.
-func Factor(a *mat.Dense) (*LQ, error) {
+func Factorize(a *mat.Dense) (*LQ, error) {
 	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
@@ -44,11 +44,11 @@ func Factor(a *mat.Dense) (*LQ, error) {
 	return &LQ{m: m, n: n, f: factor(m, n, w.RawData(), max(n, 1)), exp: e}, nil
 }
 
-// FactorInPlace is Factor without the copy: it factors a in place, so
+// FactorizeInPlace is Factorize without the copy: it factors a in place, so
 // that a is overwritten by the factored form and referenced by the
 // result (and must not change while the result is in use). It saves the
 // copy when a is scratch space.
-func FactorInPlace(a *mat.Dense) (*LQ, error) {
+func FactorizeInPlace(a *mat.Dense) (*LQ, error) {
 	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
@@ -181,9 +181,9 @@ type QR struct {
 	lq LQ // of Aᵀ
 }
 
-// FactorQR computes the QR factorization of a, which it does not modify.
+// FactorizeQR computes the QR factorization of a, which it does not modify.
 // It returns ErrNotFinite if a holds NaN or an infinity.
-func FactorQR(a *mat.Dense) (*QR, error) {
+func FactorizeQR(a *mat.Dense) (*QR, error) {
 	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}

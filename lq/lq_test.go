@@ -93,7 +93,7 @@ func orthRowsRatio(q *mat.Dense) float64 {
 func TestLQ(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
 		m, n := a.Dims()
-		f, err := Factor(a)
+		f, err := Factorize(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestLQ(t *testing.T) {
 func TestQR(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
 		m, n := a.Dims()
-		f, err := FactorQR(a)
+		f, err := FactorizeQR(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestQR(t *testing.T) {
 func TestPivotedLQ(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, sv []float64) {
 		m, n := a.Dims()
-		f, err := FactorPivoted(a)
+		f, err := FactorizePivoted(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +238,7 @@ func TestRank(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, c := range []struct{ m, n, r int }{{5, 5, 0}, {6, 4, 1}, {4, 6, 2}, {30, 20, 7}, {20, 30, 20}, {50, 50, 49}} {
 		a := lowRank(rnd, c.m, c.n, c.r)
-		f, err := FactorPivoted(a)
+		f, err := FactorizePivoted(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -317,12 +317,12 @@ func TestSolve(t *testing.T) {
 		b := randDense(rnd, m, 2)
 		var x mat.Dense
 		if m >= n {
-			f, _ := FactorQR(a)
+			f, _ := FactorizeQR(a)
 			if err := f.Solve(&x, b); err != nil {
 				t.Fatal(err)
 			}
 		} else {
-			f, _ := Factor(a)
+			f, _ := Factorize(a)
 			if err := f.Solve(&x, b); err != nil {
 				t.Fatal(err)
 			}
@@ -353,7 +353,7 @@ func checkLeastSquares(t *testing.T, a, b, x *mat.Dense, rcond float64) {
 		t.Errorf("normal equations ratio %.3g (cond %.1e)", v, 1/rcond)
 	}
 	if m < n {
-		f, _ := Factor(a)
+		f, _ := Factorize(a)
 		var qx mat.Dense
 		f.MulQ(&qx, x) // Q_full X: rows m.. must vanish
 		tail := qx.Slice(m, n, 0, 2)
@@ -408,14 +408,14 @@ func TestErrors(t *testing.T) {
 	bad := mat.FromRows([][]float64{{1, math.NaN()}, {0, 1}})
 	inf := mat.FromRows([][]float64{{1, 2}, {math.Inf(-1), 1}})
 	for _, a := range []*mat.Dense{bad, inf} {
-		if _, err := Factor(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("Factor: %v", err)
+		if _, err := Factorize(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("Factorize: %v", err)
 		}
-		if _, err := FactorQR(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("FactorQR: %v", err)
+		if _, err := FactorizeQR(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorizeQR: %v", err)
 		}
-		if _, err := FactorPivoted(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("FactorPivoted: %v", err)
+		if _, err := FactorizePivoted(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorizePivoted: %v", err)
 		}
 		var x mat.Dense
 		if _, err := LeastSquares(&x, a, mat.Identity(2), 0); !errors.Is(err, ErrNotFinite) {
@@ -426,12 +426,12 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	sing := mat.FromRows([][]float64{{1, 2}, {2, 4}, {3, 6}})
-	f, _ := FactorQR(sing)
+	f, _ := FactorizeQR(sing)
 	var x mat.Dense
 	if err := f.Solve(&x, mat.Zeros(3, 1)); !errors.Is(err, ErrSingular) {
 		t.Errorf("QR.Solve of a rank-1 matrix: %v", err)
 	}
-	g, _ := Factor(mat.Zeros(2, 3))
+	g, _ := Factorize(mat.Zeros(2, 3))
 	if err := g.Solve(&x, mat.Zeros(2, 1)); !errors.Is(err, ErrSingular) {
 		t.Errorf("LQ.Solve of zero: %v", err)
 	}
@@ -440,14 +440,14 @@ func TestErrors(t *testing.T) {
 // TestZeroAndIdentity: exact inputs give exact factors.
 func TestZeroAndIdentity(t *testing.T) {
 	for _, n := range []int{1, 5, 40} {
-		f, _ := Factor(mat.Identity(n))
+		f, _ := Factorize(mat.Identity(n))
 		var l, q mat.Dense
 		f.L(&l)
 		f.Q(&q)
 		if !mat.Equal(&l, mat.Identity(n)) || !mat.Equal(&q, mat.Identity(n)) {
 			t.Errorf("n=%d: LQ of I is not I*I", n)
 		}
-		z, _ := FactorPivoted(mat.Zeros(n, n+2))
+		z, _ := FactorizePivoted(mat.Zeros(n, n+2))
 		var lz mat.Dense
 		z.L(&lz)
 		if lz.NormMax() != 0 || z.Rank(0) != 0 {

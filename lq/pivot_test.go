@@ -49,7 +49,7 @@ func TestPivotedPanels(t *testing.T) {
 		{"graded rows 180x140", graded(randDense(rnd, 180, 140)), false},
 	} {
 		m, n := c.a.Dims()
-		f, err := FactorPivoted(c.a)
+		f, err := FactorizePivoted(c.a)
 		if err != nil {
 			t.Fatal(err)
 		}

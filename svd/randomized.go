@@ -190,7 +190,7 @@ func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOption
 
 // orthCols returns the Q factor of the thin QR factorization of y.
 func orthCols(y *mat.Dense) (*mat.Dense, error) {
-	f, err := lq.FactorQR(y)
+	f, err := lq.FactorizeQR(y)
 	if err != nil {
 		return nil, ErrNotFinite
 	}

@@ -180,14 +180,14 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	var f0 *lq.LQ
 	var err error
 	if _, q := z.Dims(); q > 2*k {
-		if f0, err = lq.FactorInPlace(z); err != nil {
+		if f0, err = lq.FactorizeInPlace(z); err != nil {
 			return nil, err
 		}
 		l0 := &mat.Dense{}
 		f0.L(l0)
 		zp = l0
 	}
-	f1, err := lq.FactorPivotedInPlace(zp)
+	f1, err := lq.FactorizePivotedInPlace(zp)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		// computed in place (the QR factorization of L1 without the
 		// copies).
 		transposeSquare(&l1)
-		if f2, err = lq.FactorInPlace(&l1); err != nil {
+		if f2, err = lq.FactorizeInPlace(&l1); err != nil {
 			return nil, err
 		}
 		x = &mat.Dense{}
