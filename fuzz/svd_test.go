@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -61,23 +62,9 @@ func isFinite(a *mat.Dense) bool {
 
 // scaledPow2 returns a copy of a times 2^-e, where 2^e is about max|a|.
 func scaledPow2(a *mat.Dense, e int) *mat.Dense {
-	c := a.Clone()
-	for e != 0 {
-		s := min(max(e, -1000), 1000)
-		c.Scale(math.Ldexp(1, -s), c)
-		e -= s
-	}
-	return c
-}
-
-func ratio(resid, norm float64, n int) float64 {
-	if resid == 0 {
-		return 0
-	}
-	if norm == 0 {
-		norm = 1
-	}
-	return resid / norm / float64(max(n, 1)) / Unit
+	var c mat.Dense
+	c.ScalePow2(-e, a)
+	return &c
 }
 
 // lessSubnormal returns resid less the rounding that subnormal results
@@ -97,7 +84,7 @@ func orthCols(q *mat.Dense) float64 {
 	var g mat.Dense
 	g.GramCols(q)
 	g.Sub(&g, mat.Identity(p))
-	return ratio(g.Norm1(), 1, m)
+	return testutil.Scaled(g.Norm1(), 1, m)
 }
 
 func seedMatrices(f *testing.F) {
@@ -162,7 +149,7 @@ func FuzzSVD(f *testing.F) {
 		var r mat.Dense
 		r.MulBT(us, s.V)
 		r.Sub(&r, as)
-		if x := ratio(lessSubnormal(r.Norm1(), max(m, n), e), as.Norm1(), max(m, n)); !(x <= fuzzRatio) {
+		if x := testutil.Scaled(lessSubnormal(r.Norm1(), max(m, n), e), as.Norm1(), max(m, n)); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, S = %v", a, x, s.S)
 		}
 		if x := orthCols(s.U); !(x <= fuzzRatio) {
@@ -230,7 +217,7 @@ func FuzzEigSym(f *testing.F) {
 		var r mat.Dense
 		r.MulBT(vl, e.Vectors)
 		r.Sub(&r, as)
-		if x := ratio(lessSubnormal(r.Norm1(), k, ex), as.Norm1(), k); !(x <= fuzzRatio) {
+		if x := testutil.Scaled(lessSubnormal(r.Norm1(), k, ex), as.Norm1(), k); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, values %v", a, x, e.Values)
 		}
 		if x := orthCols(e.Vectors); !(x <= fuzzRatio) {
@@ -271,7 +258,7 @@ func FuzzLQ(f *testing.F) {
 			p.Mul(scaledPow2(l, e), q)
 			ts := scaledPow2(target, e)
 			p.Sub(&p, ts)
-			if x := ratio(lessSubnormal(p.Norm1(), max(m, n), e), ts.Norm1(), max(m, n)); !(x <= fuzzRatio) {
+			if x := testutil.Scaled(lessSubnormal(p.Norm1(), max(m, n), e), ts.Norm1(), max(m, n)); !(x <= fuzzRatio) {
 				t.Fatalf("%s of %v: residual ratio %.3g", name, a, x)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -67,17 +68,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// scaled returns resid / (norm * max(n, 1) * eps), the LAPACK test ratio.
-func scaled(resid, norm float64, n int) float64 {
-	if resid == 0 {
-		return 0
-	}
-	if norm == 0 {
-		norm = 1
-	}
-	return resid / norm / float64(max(n, 1)) / eps
-}
-
 // orthRowsRatio returns ||I - Q Qᵀ||_1 / (n eps) for a p x n matrix q.
 func orthRowsRatio(q *mat.Dense) float64 {
 	p, n := q.Dims()
@@ -87,7 +77,7 @@ func orthRowsRatio(q *mat.Dense) float64 {
 	if p == 0 {
 		return 0
 	}
-	return scaled(g.Norm1(), 1, n)
+	return testutil.Scaled(g.Norm1(), 1, n)
 }
 
 func TestLQ(t *testing.T) {
@@ -115,7 +105,7 @@ func TestLQ(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, a)
-		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||A - LQ|| ratio %.3g", r)
 		}
 		if r := orthRowsRatio(&q); bad(r) {
@@ -131,7 +121,7 @@ func TestLQ(t *testing.T) {
 		want.Mul(&qf, c)
 		f.MulQ(&got, c)
 		got.Sub(&got, &want)
-		if r := scaled(got.Norm1(), c.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(got.Norm1(), c.Norm1(), n); bad(r) {
 			t.Errorf("MulQ ratio %.3g", r)
 		}
 		want.Reset()
@@ -139,7 +129,7 @@ func TestLQ(t *testing.T) {
 		want.MulAT(&qf, c)
 		f.MulQT(c, c) // in place
 		got.Sub(c, &want)
-		if r := scaled(got.Norm1(), want.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(got.Norm1(), want.Norm1(), n); bad(r) {
 			t.Errorf("MulQT ratio %.3g", r)
 		}
 	})
@@ -169,7 +159,7 @@ func TestQR(t *testing.T) {
 		var qr mat.Dense
 		qr.Mul(&q, &r)
 		qr.Sub(&qr, a)
-		if x := scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("||A - QR|| ratio %.3g", x)
 		}
 		if x := orthRowsRatio(q.T()); bad(x) {
@@ -182,13 +172,13 @@ func TestQR(t *testing.T) {
 		var got mat.Dense
 		f.MulQT(&got, a)
 		got.Sub(&got, &qtq)
-		if x := scaled(got.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(got.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("MulQT ratio %.3g", x)
 		}
 		var back mat.Dense
 		f.MulQ(&back, &qtq)
 		back.Sub(&back, a)
-		if x := scaled(back.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(back.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("MulQ ratio %.3g", x)
 		}
 	})
@@ -216,7 +206,7 @@ func TestPivotedLQ(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, pa)
-		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||PᵀA - LQ|| ratio %.3g", r)
 		}
 		if r := orthRowsRatio(&q); bad(r) {
@@ -264,7 +254,7 @@ func TestRank(t *testing.T) {
 			p.MulBT(cs, cs)
 			pa.Mul(&p, a)
 			pa.Sub(&pa, a)
-			if x := scaled(pa.Norm1(), a.Norm1(), c.m); bad(x) {
+			if x := testutil.Scaled(pa.Norm1(), a.Norm1(), c.m); bad(x) {
 				t.Errorf("ColSpace projection ratio %.3g", x)
 			}
 			p.Reset()
@@ -272,7 +262,7 @@ func TestRank(t *testing.T) {
 			p.MulAT(rs, rs)
 			pa.Mul(a, &p)
 			pa.Sub(&pa, a)
-			if x := scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
+			if x := testutil.Scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
 				t.Errorf("RowSpace projection ratio %.3g", x)
 			}
 			if x := orthRowsRatio(cs.T()); bad(x) {
@@ -292,16 +282,6 @@ func lowRank(rnd *rand.Rand, m, n, r int) *mat.Dense {
 		return mat.Zeros(m, n)
 	}
 	return &a
-}
-
-func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
-	a := mat.Zeros(r, c)
-	for i := 0; i < r; i++ {
-		for j := range a.RawRow(i) {
-			a.RawRow(i)[j] = rnd.NormFloat64()
-		}
-	}
-	return a
 }
 
 // TestSolve checks the full-rank solvers: the least-squares residual is
@@ -349,7 +329,7 @@ func checkLeastSquares(t *testing.T, a, b, x *mat.Dense, rcond float64) {
 	g.MulAT(a, &r)
 	// ||Aᵀ r|| <= ~eps ||A|| (||A|| ||X|| + ||B||) ... scaled by ||A||^2 ||X||.
 	bound := a.Norm1() * (a.Norm1()*x.Norm1() + b.Norm1())
-	if v := scaled(g.Norm1(), bound, max(m, n)); bad(v) {
+	if v := testutil.Scaled(g.Norm1(), bound, max(m, n)); bad(v) {
 		t.Errorf("normal equations ratio %.3g (cond %.1e)", v, 1/rcond)
 	}
 	if m < n {
@@ -357,7 +337,7 @@ func checkLeastSquares(t *testing.T, a, b, x *mat.Dense, rcond float64) {
 		var qx mat.Dense
 		f.MulQ(&qx, x) // Q_full X: rows m.. must vanish
 		tail := qx.Slice(m, n, 0, 2)
-		if v := scaled(tail.Norm1(), x.Norm1(), n) * rcond; bad(v) {
+		if v := testutil.Scaled(tail.Norm1(), x.Norm1(), n) * rcond; bad(v) {
 			t.Errorf("minimum-norm solution has a null-space part: ratio %.3g", v)
 		}
 	}
@@ -385,10 +365,10 @@ func TestPseudoInverse(t *testing.T) {
 			an, xn := a.Norm1(), x.Norm1()
 			k := max(c.m, c.n)
 			for name, v := range map[string]float64{
-				"AXA = A": scaled(axa.Norm1(), an*an*xn, k),
-				"XAX = X": scaled(xax.Norm1(), xn*xn*an, k),
-				"AX sym":  scaled(asym(&ax), an*xn, k),
-				"XA sym":  scaled(asym(&xa), an*xn, k),
+				"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, k),
+				"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, k),
+				"AX sym":  testutil.Scaled(asym(&ax), an*xn, k),
+				"XA sym":  testutil.Scaled(asym(&xa), an*xn, k),
 			} {
 				if bad(v) {
 					t.Errorf("%s: ratio %.3g", name, v)
@@ -454,4 +434,10 @@ func TestZeroAndIdentity(t *testing.T) {
 			t.Errorf("n=%d: LQ of zero has L = %v, rank %d", n, lz.NormMax(), z.Rank(0))
 		}
 	}
+}
+
+// randDense returns an r x c matrix of standard normal values drawn from
+// rnd row by row.
+func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
+	return mat.New(r, c, testutil.Normals(rnd, r*c))
 }

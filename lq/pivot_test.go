@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -68,7 +69,7 @@ func TestPivotedPanels(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, pa)
-		if r := scaled(lq.Norm1(), c.a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), c.a.Norm1(), n); bad(r) {
 			t.Errorf("%s: ||PᵀA - LQ|| ratio %.3g", c.name, r)
 		}
 		if r := orthRowsRatio(&q); bad(r) {

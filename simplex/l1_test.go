@@ -9,18 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
-
-func randDense(r *rand.Rand, n, k int) *mat.Dense {
-	a := mat.Zeros(n, k)
-	for i := 0; i < n; i++ {
-		for j := 0; j < k; j++ {
-			a.Set(i, j, r.NormFloat64())
-		}
-	}
-	return a
-}
 
 // sparseFactorB returns B = A R with A (n x k) sparse (each column has
 // about frac*n nonzeros, each row at least one) and R a random k x k
@@ -406,4 +397,10 @@ func TestL1MinRankDeficientLimit(t *testing.T) {
 	if !errors.Is(err, ErrIterationLimit) {
 		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free[0].Iterations-1, free[0].Iterations, err, limited)
 	}
+}
+
+// randDense returns an r x c matrix of standard normal values drawn from
+// rnd row by row.
+func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
+	return mat.New(r, c, testutil.Normals(rnd, r*c))
 }

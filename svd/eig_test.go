@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -41,23 +43,13 @@ func TestEigSymGrid(t *testing.T) {
 					}
 					a := fuzz.LatmsSym(d, rnd)
 					want := slices.Clone(d)
-					slices.SortFunc(want, func(x, y float64) int { return -compare(x, y) })
+					slices.SortFunc(want, func(x, y float64) int { return -cmp.Compare(x, y) })
 					name := fuzz.TestMatrix{Rows: n, Cols: n, Mode: mode, Cond: cond}.String()
 					t.Run(name, func(t *testing.T) { checkEig(t, a, want) })
 				}
 			}
 		}
 	}
-}
-
-func compare(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
@@ -92,7 +84,7 @@ func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
 	as := a.Clone()
 	as.ScalePow2(-ex, as)
 	r.Sub(&r, as)
-	res := scaled(r.Norm1(), as.Norm1(), n)
+	res := testutil.Scaled(r.Norm1(), as.Norm1(), n)
 	orth := orthColsRatio(e.Vectors)
 	record("eig residual", res)
 	record("eig orthogonality", orth)

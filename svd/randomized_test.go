@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -210,8 +211,8 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		an, pn := a.Norm1(), p.Norm1()
 		k := max(c.m, c.n)
 		for _, v := range []float64{
-			scaled(apa.Norm1(), an*an*pn, k), scaled(pap.Norm1(), pn*pn*an, k),
-			scaled(asym(&ap), an*pn, k), scaled(asym(&pa), an*pn, k),
+			testutil.Scaled(apa.Norm1(), an*an*pn, k), testutil.Scaled(pap.Norm1(), pn*pn*an, k),
+			testutil.Scaled(asym(&ap), an*pn, k), testutil.Scaled(asym(&pa), an*pn, k),
 		} {
 			record("pinv Penrose", v)
 			if !(v <= ratioLimit) {
@@ -229,7 +230,7 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		s.Solve(&x, b, 0)
 		px.Mul(&p, b)
 		px.Sub(&px, &x)
-		if v := scaled(px.Norm1(), pn*b.Norm1(), k); !(v <= ratioLimit) {
+		if v := testutil.Scaled(px.Norm1(), pn*b.Norm1(), k); !(v <= ratioLimit) {
 			t.Errorf("%v: Solve differs from pinv*B: ratio %.3g", c, v)
 		}
 	}

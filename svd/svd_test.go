@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -92,17 +93,6 @@ func gridCases() []testCase {
 	return cases
 }
 
-// scaled returns resid / (norm * max(n, 1) * eps).
-func scaled(resid, norm float64, n int) float64 {
-	if resid == 0 {
-		return 0
-	}
-	if norm == 0 {
-		norm = 1
-	}
-	return resid / norm / float64(max(n, 1)) / eps
-}
-
 // orthColsRatio returns ||I - QᵀQ||_1 / (m eps) for an m x p matrix q.
 func orthColsRatio(q *mat.Dense) float64 {
 	m, p := q.Dims()
@@ -112,7 +102,7 @@ func orthColsRatio(q *mat.Dense) float64 {
 	var g mat.Dense
 	g.GramCols(q)
 	g.Sub(&g, mat.Identity(p))
-	return scaled(g.Norm1(), 1, m)
+	return testutil.Scaled(g.Norm1(), 1, m)
 }
 
 // residualRatio returns ||A - U diag(s) Vᵀ||_1 / (||A||_1 max(m,n) eps),
@@ -138,7 +128,7 @@ func residualRatio(a *mat.Dense, s []float64, u, v *mat.Dense) float64 {
 	as := a.Clone()
 	as.ScalePow2(-e, as)
 	r.Sub(&r, as)
-	return scaled(r.Norm1(), as.Norm1(), max(m, n))
+	return testutil.Scaled(r.Norm1(), as.Norm1(), max(m, n))
 }
 
 func TestFactorizeGrid(t *testing.T) {
