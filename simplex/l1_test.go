@@ -332,10 +332,10 @@ func TestL1BatchCancel(t *testing.T) {
 
 // TestL1ExtremeEntries: an l1 problem from fuzzing latent/linear, with
 // entries from 3.39e-321 (subnormal) to 0.61. The optimum is w = (1/q_1,
-// 0) with ||B w||_1 = 1 + O(1e-40). Before the fix the scaling took the
-// reciprocal of the subnormal entry (+Inf) and the problem was reported
-// infeasible; with the factors bounded it reached a point violating q^T w
-// = 1, which Solve now rejects and solves again unscaled.
+// 0) with ||B w||_1 = 1 + O(1e-40). The scaling must not take the
+// reciprocal of the subnormal entry (+Inf: the problem would be reported
+// infeasible), and a scaled solve that violates q^T w = 1 must be
+// rejected and the problem solved again unscaled.
 func TestL1ExtremeEntries(t *testing.T) {
 	d := []float64{-1.1333164507903874e-281, 0.06286561279436315, -0.6147692058574405, 0, -5.666585870688566e-282, 2.770663630429573e-281, -3.7784876370904416e-41, -3.39e-321, 0, 1.2640988285240454e-88, 0, 2.770663630429573e-281, 2.3702645178950225e-283, -0.06286657205433982, 0, 2.770663630429573e-281}
 	b := mat.New(8, 2, d)

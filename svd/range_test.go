@@ -15,8 +15,8 @@ import (
 // subnormal 1e-310 and the smallest subnormal) come out to 4 eps
 // relative (two units in the last place for subnormals), for Values and
 // Factorize, and U and V are the signed permutations that diagonalize
-// them. Before the
-// wide scaling, diag(1e200, 1e-200) gave [1e200 0].
+// them: without the wide scaling (see Range in the package
+// documentation), diag(1e200, 1e-200) would give [1e200 0].
 func TestDiagonalRange(t *testing.T) {
 	cases := [][]float64{
 		{1e200, 1e-200},

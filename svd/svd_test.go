@@ -19,7 +19,7 @@ import (
 // LAPACK test suite uses 50 for the SVD drivers).
 const ratioLimit = 50
 
-// shapes is the grid of matrix shapes (issue 3): every square size from
+// shapes is the grid of matrix shapes: every square size from
 // 0 to 40, rectangular ones (empty, vectors, wide and tall, across the
 // small-matrix kernel's limit of 32 rows), 300 x 20 and 20 x 300, and
 // a 100 x 100 for the general sweeps.
@@ -391,7 +391,7 @@ func TestNoConvergence(t *testing.T) {
 	}
 }
 
-// TestGradedIssue is the relative-accuracy test of issue 3: A = B*D with
+// TestGradedIssue is the relative-accuracy test on graded matrices: A = B*D with
 // B Gaussian and D geometric from 1 down to 1e-15 (column-graded), and
 // its transpose (row-graded), square, tall and wide: every singular
 // value, down to about 1e-15*||A||, must have relative error below
@@ -468,8 +468,8 @@ func TestGradedRelativeAccuracy(t *testing.T) {
 // TestStagnatingPair: a pair whose computed cosine settles just above
 // sqrt(r) tol (2.46e-16 against 2.22e-16) and is rotated by a negligible
 // angle in every sweep must count as converged, on every kernel path
-// (found by fuzzing latent/linear; before the fix Factorize failed after
-// 30 sweeps). The scaled residual and orthogonality ratios must meet the
+// (a case found by fuzzing latent/linear, on which a stricter test
+// would fail after 30 sweeps). The scaled residual and orthogonality ratios must meet the
 // grid's limit, and the singular values match the 2 x 2 closed form to a
 // few ulps.
 func TestStagnatingPair(t *testing.T) {
