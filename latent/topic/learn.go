@@ -648,4 +648,3 @@ func ProjectSimplex(v []float64) float64 {
 	}
 	return moved
 }
-
