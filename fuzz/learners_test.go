@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/topic"
@@ -806,7 +807,7 @@ func FuzzRandomizedEigSym(f *testing.F) {
 			t.Fatalf("values %v not in decreasing order", e.Values)
 		}
 		checkFinite(t, "Vectors", e.Vectors, n, k)
-		if r := orthCols(e.Vectors); r > fuzzRatio {
+		if r := mattest.OrthColsRatio(e.Vectors); r > fuzzRatio {
 			t.Fatalf("vectors not orthonormal: ratio %v", r)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -76,17 +77,6 @@ func lessSubnormal(resid float64, n, e int) float64 {
 	return math.Max(resid-floor, 0)
 }
 
-func orthCols(q *mat.Dense) float64 {
-	m, p := q.Dims()
-	if p == 0 {
-		return 0
-	}
-	var g mat.Dense
-	g.GramCols(q)
-	g.Sub(&g, mat.Identity(p))
-	return testutil.Scaled(g.Norm1(), 1, m)
-}
-
 func seedMatrices(f *testing.F) {
 	for _, a := range []*mat.Dense{
 		mat.FromRows([][]float64{{1, 2}, {3, 4}}),
@@ -152,10 +142,10 @@ func FuzzSVD(f *testing.F) {
 		if x := testutil.Scaled(lessSubnormal(r.Norm1(), max(m, n), e), as.Norm1(), max(m, n)); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, S = %v", a, x, s.S)
 		}
-		if x := orthCols(s.U); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(s.U); !(x <= fuzzRatio) {
 			t.Fatalf("%v: U orthogonality ratio %.3g", a, x)
 		}
-		if x := orthCols(s.V); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(s.V); !(x <= fuzzRatio) {
 			t.Fatalf("%v: V orthogonality ratio %.3g", a, x)
 		}
 		// Values (computed without the second preconditioner) agree to
@@ -220,7 +210,7 @@ func FuzzEigSym(f *testing.F) {
 		if x := testutil.Scaled(lessSubnormal(r.Norm1(), k, ex), as.Norm1(), k); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, values %v", a, x, e.Values)
 		}
-		if x := orthCols(e.Vectors); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(e.Vectors); !(x <= fuzzRatio) {
 			t.Fatalf("%v: orthogonality ratio %.3g", a, x)
 		}
 	})
@@ -266,7 +256,7 @@ func FuzzLQ(f *testing.F) {
 		fl.L(&l)
 		fl.Q(&q)
 		check("LQ", &l, &q, a)
-		if x := orthCols(q.T()); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(q.T()); !(x <= fuzzRatio) {
 			t.Fatalf("LQ of %v: orthogonality ratio %.3g", a, x)
 		}
 		var r, qq mat.Dense

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -68,18 +69,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// orthRowsRatio returns ||I - Q Qᵀ||_1 / (n eps) for a p x n matrix q.
-func orthRowsRatio(q *mat.Dense) float64 {
-	p, n := q.Dims()
-	var g mat.Dense
-	g.GramRows(q)
-	g.Sub(&g, mat.Identity(p))
-	if p == 0 {
-		return 0
-	}
-	return testutil.Scaled(g.Norm1(), 1, n)
-}
-
 func TestLQ(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
 		m, n := a.Dims()
@@ -108,15 +97,15 @@ func TestLQ(t *testing.T) {
 		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||A - LQ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&q); bad(r) {
+		if r := mattest.OrthRowsRatio(&q); bad(r) {
 			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&qf); bad(r) {
+		if r := mattest.OrthRowsRatio(&qf); bad(r) {
 			t.Errorf("||I - Q_full Q_fullᵀ|| ratio %.3g", r)
 		}
 		// MulQ and MulQT agree with the explicit Q_full.
 		rnd := rand.New(rand.NewPCG(7, 7))
-		c := randDense(rnd, n, 3)
+		c := mattest.RandDense(rnd, n, 3)
 		var want, got mat.Dense
 		want.Mul(&qf, c)
 		f.MulQ(&got, c)
@@ -162,7 +151,7 @@ func TestQR(t *testing.T) {
 		if x := testutil.Scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("||A - QR|| ratio %.3g", x)
 		}
-		if x := orthRowsRatio(q.T()); bad(x) {
+		if x := mattest.OrthRowsRatio(q.T()); bad(x) {
 			t.Errorf("||I - QᵀQ|| ratio %.3g", x)
 		}
 		var qf, qtq mat.Dense
@@ -209,7 +198,7 @@ func TestPivotedLQ(t *testing.T) {
 		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||PᵀA - LQ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&q); bad(r) {
+		if r := mattest.OrthRowsRatio(&q); bad(r) {
 			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
 		}
 		// The diagonal decreases, up to the rounding of the norm
@@ -236,7 +225,7 @@ func TestRank(t *testing.T) {
 			t.Errorf("%dx%d of rank %d: Rank = %d", c.m, c.n, c.r, got)
 		}
 		var x mat.Dense
-		rank, err := LeastSquares(&x, a, randDense(rnd, c.m, 2), 0)
+		rank, err := LeastSquares(&x, a, mattest.RandDense(rnd, c.m, 2), 0)
 		if err != nil || rank != c.r {
 			t.Errorf("%dx%d of rank %d: LeastSquares rank %d, %v", c.m, c.n, c.r, rank, err)
 		}
@@ -265,10 +254,10 @@ func TestRank(t *testing.T) {
 			if x := testutil.Scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
 				t.Errorf("RowSpace projection ratio %.3g", x)
 			}
-			if x := orthRowsRatio(cs.T()); bad(x) {
+			if x := mattest.OrthRowsRatio(cs.T()); bad(x) {
 				t.Errorf("ColSpace orthonormality ratio %.3g", x)
 			}
-			if x := orthRowsRatio(rs); bad(x) {
+			if x := mattest.OrthRowsRatio(rs); bad(x) {
 				t.Errorf("RowSpace orthonormality ratio %.3g", x)
 			}
 		}
@@ -277,7 +266,7 @@ func TestRank(t *testing.T) {
 
 func lowRank(rnd *rand.Rand, m, n, r int) *mat.Dense {
 	var a mat.Dense
-	a.Mul(randDense(rnd, m, r), randDense(rnd, r, n))
+	a.Mul(mattest.RandDense(rnd, m, r), mattest.RandDense(rnd, r, n))
 	if a.IsEmpty() {
 		return mat.Zeros(m, n)
 	}
@@ -294,7 +283,7 @@ func TestSolve(t *testing.T) {
 			return // only well-posed problems
 		}
 		rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)))
-		b := randDense(rnd, m, 2)
+		b := mattest.RandDense(rnd, m, 2)
 		var x mat.Dense
 		if m >= n {
 			f, _ := FactorizeQR(a)
@@ -367,8 +356,8 @@ func TestPseudoInverse(t *testing.T) {
 			for name, v := range map[string]float64{
 				"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, k),
 				"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, k),
-				"AX sym":  testutil.Scaled(asym(&ax), an*xn, k),
-				"XA sym":  testutil.Scaled(asym(&xa), an*xn, k),
+				"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, k),
+				"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, k),
 			} {
 				if bad(v) {
 					t.Errorf("%s: ratio %.3g", name, v)
@@ -376,12 +365,6 @@ func TestPseudoInverse(t *testing.T) {
 			}
 		})
 	}
-}
-
-func asym(a *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, a.T())
-	return d.Norm1()
 }
 
 func TestErrors(t *testing.T) {
@@ -434,10 +417,4 @@ func TestZeroAndIdentity(t *testing.T) {
 			t.Errorf("n=%d: LQ of zero has L = %v, rank %d", n, lz.NormMax(), z.Rank(0))
 		}
 	}
-}
-
-// randDense returns an r x c matrix of standard normal values drawn from
-// rnd row by row.
-func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
-	return mat.New(r, c, testutil.Normals(rnd, r*c))
 }

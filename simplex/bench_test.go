@@ -2,6 +2,7 @@ package simplex
 
 import (
 	"context"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"math/rand/v2"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 func BenchmarkL1Single(b *testing.B) {
 	for _, sz := range [][2]int{{150, 25}, {180, 30}} {
 		r := rand.New(rand.NewPCG(1, 2))
-		B := randDense(r, sz[0], sz[1])
+		B := mattest.RandDense(r, sz[0], sz[1])
 		q := B.Row(nil, 0)
 		b.Run("", func(b *testing.B) {
 			it := 0
@@ -28,7 +29,7 @@ func BenchmarkL1Single(b *testing.B) {
 func BenchmarkL1Batch(b *testing.B) {
 	for _, warm := range []bool{true, false} {
 		r := rand.New(rand.NewPCG(1, 2))
-		B := randDense(r, 150, 25)
+		B := mattest.RandDense(r, 150, 25)
 		b.Run("", func(b *testing.B) {
 			it := 0
 			for b.Loop() {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -32,7 +32,7 @@ func sparseFactorB(r *rand.Rand, n, k int, frac float64) (b, a *mat.Dense) {
 			a.Set(i, r.IntN(k), 0.5+r.Float64())
 		}
 	}
-	rot := randDense(r, k, k)
+	rot := mattest.RandDense(r, k, k)
 	b = mat.Zeros(n, k)
 	b.Mul(a, rot)
 	return b, a
@@ -84,7 +84,7 @@ func TestL1MinRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, sz := range [][2]int{{1, 1}, {3, 1}, {5, 2}, {10, 3}, {40, 5}, {150, 25}, {180, 30}} {
 		n, k := sz[0], sz[1]
-		B := randDense(r, n, k)
+		B := mattest.RandDense(r, n, k)
 		for trial := 0; trial < 3; trial++ {
 			var q []float64
 			if trial == 0 {
@@ -159,7 +159,7 @@ func TestL1MinSparse(t *testing.T) {
 
 func TestL1Batch(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	B := randDense(r, 150, 25)
+	B := mattest.RandDense(r, 150, 25)
 	start := time.Now()
 	res, err := L1MinBatch(context.Background(), B, B, nil)
 	el := time.Since(start)
@@ -228,7 +228,7 @@ func TestL1MinHard(t *testing.T) {
 	fails := 0
 	for trial := 0; trial < trials; trial++ {
 		n, k := 2+r.IntN(60), 1+r.IntN(12)
-		var B = randDense(r, n, k)
+		var B = mattest.RandDense(r, n, k)
 		switch trial % 4 {
 		case 1:
 			B, _ = sparseFactorB(r, n, k, 0.05+0.3*r.Float64())
@@ -311,7 +311,7 @@ func TestL1Edges(t *testing.T) {
 }
 
 func TestL1BatchCancel(t *testing.T) {
-	B := randDense(rand.New(rand.NewPCG(17, 18)), 30, 4)
+	B := mattest.RandDense(rand.New(rand.NewPCG(17, 18)), 30, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := L1MinBatch(ctx, B, B, nil)
@@ -384,7 +384,7 @@ func TestL1MinOverflow(t *testing.T) {
 // general solver's own limit of 50000 iterations, 0.3 s and 4 MB).
 func TestL1MinRankDeficientLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 8))
-	b := randDense(r, 8, 3)
+	b := mattest.RandDense(r, 8, 3)
 	for i := 0; i < 8; i++ {
 		b.Set(i, 2, b.At(i, 1)) // two equal columns: rank 2
 	}
@@ -397,10 +397,4 @@ func TestL1MinRankDeficientLimit(t *testing.T) {
 	if !errors.Is(err, ErrIterationLimit) {
 		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free[0].Iterations-1, free[0].Iterations, err, limited)
 	}
-}
-
-// randDense returns an r x c matrix of standard normal values drawn from
-// rnd row by row.
-func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
-	return mat.New(r, c, testutil.Normals(rnd, r*c))
 }

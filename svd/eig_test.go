@@ -10,6 +10,7 @@ import (
 
 	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -85,7 +86,7 @@ func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
 	as.ScalePow2(-ex, as)
 	r.Sub(&r, as)
 	res := testutil.Scaled(r.Norm1(), as.Norm1(), n)
-	orth := orthColsRatio(e.Vectors)
+	orth := mattest.OrthColsRatio(e.Vectors)
 	record("eig residual", res)
 	record("eig orthogonality", orth)
 	if !(res <= ratioLimit) {
@@ -231,7 +232,7 @@ func TestCompleteRows(t *testing.T) {
 			have[i] = true
 		}
 		completeRows(w, have)
-		if r := orthColsRatio(w.T()); !(r <= ratioLimit) {
+		if r := mattest.OrthColsRatio(w.T()); !(r <= ratioLimit) {
 			t.Errorf("n=%d: rows not orthonormal after completion (ratio %.3g)", n, r)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -46,10 +47,10 @@ func TestRandomized(t *testing.T) {
 				t.Errorf("%v: S[%d] = %v, want %v", s, i, r.S[i], d[i])
 			}
 		}
-		if x := orthColsRatio(r.U); !(x <= ratioLimit) {
+		if x := mattest.OrthColsRatio(r.U); !(x <= ratioLimit) {
 			t.Errorf("U orthogonality %.3g", x)
 		}
-		if x := orthColsRatio(r.V); !(x <= ratioLimit) {
+		if x := mattest.OrthColsRatio(r.V); !(x <= ratioLimit) {
 			t.Errorf("V orthogonality %.3g", x)
 		}
 		// ||A - U S Vᵀ|| is about the (k+1)-th singular value.
@@ -115,7 +116,7 @@ func TestRangeFinderFunc(t *testing.T) {
 			t.Errorf("pair %d: residual %v", j, r)
 		}
 	}
-	if x := orthColsRatio(e.Vectors); !(x <= ratioLimit) {
+	if x := mattest.OrthColsRatio(e.Vectors); !(x <= ratioLimit) {
 		t.Errorf("orthogonality %.3g", x)
 	}
 	// RangeFinder alone, with no power iterations, needs only Mul.
@@ -212,7 +213,7 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		k := max(c.m, c.n)
 		for _, v := range []float64{
 			testutil.Scaled(apa.Norm1(), an*an*pn, k), testutil.Scaled(pap.Norm1(), pn*pn*an, k),
-			testutil.Scaled(asym(&ap), an*pn, k), testutil.Scaled(asym(&pa), an*pn, k),
+			testutil.Scaled(mattest.Asym(&ap), an*pn, k), testutil.Scaled(mattest.Asym(&pa), an*pn, k),
 		} {
 			record("pinv Penrose", v)
 			if !(v <= ratioLimit) {
@@ -234,10 +235,4 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 			t.Errorf("%v: Solve differs from pinv*B: ratio %.3g", c, v)
 		}
 	}
-}
-
-func asym(a *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, a.T())
-	return d.Norm1()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -73,7 +74,7 @@ func TestDiagonalRange(t *testing.T) {
 					t.Errorf("%v: triple %d: U[%d][%d] = %v, V[%d][%d] = %v, value %v", d, i, pi, i, ui, pj, i, vj, s)
 				}
 			}
-			if ou, ov := orthColsRatio(f.U), orthColsRatio(f.V); !(ou <= ratioLimit && ov <= ratioLimit) {
+			if ou, ov := mattest.OrthColsRatio(f.U), mattest.OrthColsRatio(f.V); !(ou <= ratioLimit && ov <= ratioLimit) {
 				t.Errorf("%v: orthogonality ratios %.3g %.3g", d, ou, ov)
 			}
 		}

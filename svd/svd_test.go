@@ -11,6 +11,7 @@ import (
 
 	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -91,18 +92,6 @@ func gridCases() []testCase {
 		}
 	}
 	return cases
-}
-
-// orthColsRatio returns ||I - QᵀQ||_1 / (m eps) for an m x p matrix q.
-func orthColsRatio(q *mat.Dense) float64 {
-	m, p := q.Dims()
-	if p == 0 {
-		return 0
-	}
-	var g mat.Dense
-	g.GramCols(q)
-	g.Sub(&g, mat.Identity(p))
-	return testutil.Scaled(g.Norm1(), 1, m)
 }
 
 // residualRatio returns ||A - U diag(s) Vᵀ||_1 / (||A||_1 max(m,n) eps),
@@ -208,7 +197,7 @@ func checkSVD(t *testing.T, a *mat.Dense, sv []float64) *SVD {
 		}
 	}
 	res := residualRatio(a, s.S, s.U, s.V)
-	ou, ov := orthColsRatio(s.U), orthColsRatio(s.V)
+	ou, ov := mattest.OrthColsRatio(s.U), mattest.OrthColsRatio(s.V)
 	record("residual", res)
 	record("orthogonality U", ou)
 	record("orthogonality V", ov)
@@ -360,7 +349,7 @@ func TestUnderflowingRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ou, ov := orthColsRatio(s.U), orthColsRatio(s.V); !(ou <= ratioLimit && ov <= ratioLimit) {
+			if ou, ov := mattest.OrthColsRatio(s.U), mattest.OrthColsRatio(s.V); !(ou <= ratioLimit && ov <= ratioLimit) {
 				t.Errorf("%v: orthogonality ratios U %.3g, V %.3g", p, ou, ov)
 			}
 		}
