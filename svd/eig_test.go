@@ -73,19 +73,8 @@ func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
 	}
 	// Residual ||A - V Λ Vᵀ|| / (||A|| n eps), in a scaled copy.
 	_, ex := math.Frexp(a.NormMax())
-	vl := e.Vectors.Clone()
-	for i := 0; i < n; i++ {
-		row := vl.RawRow(i)
-		for j := range row {
-			row[j] *= math.Ldexp(e.Values[j], -ex)
-		}
-	}
-	var r mat.Dense
-	r.MulBT(vl, e.Vectors)
-	as := a.Clone()
-	as.ScalePow2(-ex, as)
-	r.Sub(&r, as)
-	res := testutil.Scaled(r.Norm1(), as.Norm1(), n)
+	resid, norm := mattest.FactorResidual(a, e.Vectors, e.Values, e.Vectors, ex)
+	res := testutil.Scaled(resid, norm, n)
 	orth := mattest.OrthColsRatio(e.Vectors)
 	record("eig residual", res)
 	record("eig orthogonality", orth)

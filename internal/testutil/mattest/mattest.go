@@ -5,6 +5,7 @@
 package mattest
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/moments-go/moments/internal/testutil"
@@ -50,4 +51,25 @@ func Asym(a *mat.Dense) float64 {
 // rnd row by row.
 func RandDense(rnd *rand.Rand, r, c int) *mat.Dense {
 	return mat.New(r, c, testutil.Normals(rnd, r*c))
+}
+
+// FactorResidual returns the 1-norms of 2^-e*(A - U*diag(s)*Vᵀ) and of
+// 2^-e*A, the numerator and the norm of the LAPACK residual ratio of a
+// decomposition, computed in copies scaled by 2^-e (exactly, unless
+// entries underflow) so that a matrix near the overflow threshold gives
+// finite norms. u is m x k, v n x k and s has k elements.
+func FactorResidual(a, u *mat.Dense, s []float64, v *mat.Dense, e int) (resid, norm float64) {
+	us := u.Clone()
+	m, _ := us.Dims()
+	for i := 0; i < m; i++ {
+		row := us.RawRow(i)
+		for j := range row {
+			row[j] *= math.Ldexp(s[j], -e)
+		}
+	}
+	var r, as mat.Dense
+	r.MulBT(us, v)
+	as.ScalePow2(-e, a)
+	r.Sub(&r, &as)
+	return r.Norm1(), as.Norm1()
 }
