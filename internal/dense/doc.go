@@ -19,7 +19,8 @@
 //     ones (Orthogonalize).
 //
 // Matrices are n x n, row-major, with row stride n: element (i, j) of a
-// is a[i*n+j]. Nothing allocates except RealEigenvalues' result. The
+// is a[i*n+j]. Only Hessenberg and RealEigenvalues allocate (O(n) scratch
+// and the result); the others work in the caller's slices. The
 // functions report numerical failure (a pivot below the caller's
 // threshold, complex eigenvalues) by a false result or an error; a slice
 // shorter than the stated size is a programmer error and panics.
