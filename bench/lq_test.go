@@ -8,8 +8,8 @@ import (
 	gmat "gonum.org/v1/gonum/mat"
 )
 
-// BenchmarkLQ measures lq.Factor, lq.FactorQR (the LQ of the transpose,
-// transpose included) and lq.FactorPivoted on Gaussian matrices of the
+// BenchmarkLQ measures lq.Factorize, lq.FactorizeQR (the LQ of the transpose,
+// transpose included) and lq.FactorizePivoted on Gaussian matrices of the
 // SVD shapes, one goroutine; the flop rate counts the 2mn² - 2n³/3 flops
 // of a Householder QR of an m x n matrix (m >= n).
 func BenchmarkLQ(b *testing.B) {
@@ -22,9 +22,9 @@ func BenchmarkLQ(b *testing.B) {
 			name string
 			f    func() error
 		}{
-			{"LQ(Aᵀ)", func() error { _, err := lq.Factor(at); return err }},
-			{"QR", func() error { _, err := lq.FactorQR(a); return err }},
-			{"pivotedLQ(Aᵀ)", func() error { _, err := lq.FactorPivoted(at); return err }},
+			{"LQ(Aᵀ)", func() error { _, err := lq.Factorize(at); return err }},
+			{"QR", func() error { _, err := lq.FactorizeQR(a); return err }},
+			{"pivotedLQ(Aᵀ)", func() error { _, err := lq.FactorizePivoted(at); return err }},
 		} {
 			b.Run(svdShapeName(s)+"/"+c.name, func(b *testing.B) {
 				svdOneWorker(b, func(b *testing.B) {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -162,7 +163,7 @@ func BenchmarkRandomizedEigSym(b *testing.B) {
 		svdOneWorker(b, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 1))
 			for b.Loop() {
-				if _, err := svd.RandomizedEigSym(op, k, nil, r); err != nil {
+				if _, err := svd.RandomizedEigSym(context.Background(), op, k, nil, r); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -279,14 +280,14 @@ func TestSVDAnchors(t *testing.T) {
 			// QR (ours: LQ of the transpose, transpose included), plain
 			// LQ, and QR with column pivoting (ours: pivoted LQ of Aᵀ).
 			at := a.T()
-			add("qr", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorQR(a)) }))
-			add("qr", row, "ours LQ(Aᵀ)", svdTimeCall(budget, func() { svdMust(lq.Factor(at)) }))
+			add("qr", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorizeQR(a)) }))
+			add("qr", row, "ours LQ(Aᵀ)", svdTimeCall(budget, func() { svdMust(lq.Factorize(at)) }))
 			add("qr", row, "geqrf", py.time("geqrf", m, n, budget))
 			add("qr", row, "gonum", svdTimeCall(budget, func() {
 				var f gmat.QR
 				f.Factorize(ga)
 			}))
-			add("qrcp", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorPivoted(at)) }))
+			add("qrcp", row, "ours", svdTimeCall(budget, func() { svdMust(lq.FactorizePivoted(at)) }))
 			add("qrcp", row, "dgeqp3", py.time("dgeqp3", m, n, budget))
 		}
 		// Symmetric eigensolver on G Gᵀ.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -61,23 +63,9 @@ func isFinite(a *mat.Dense) bool {
 
 // scaledPow2 returns a copy of a times 2^-e, where 2^e is about max|a|.
 func scaledPow2(a *mat.Dense, e int) *mat.Dense {
-	c := a.Clone()
-	for e != 0 {
-		s := min(max(e, -1000), 1000)
-		c.Scale(math.Ldexp(1, -s), c)
-		e -= s
-	}
-	return c
-}
-
-func ratio(resid, norm float64, n int) float64 {
-	if resid == 0 {
-		return 0
-	}
-	if norm == 0 {
-		norm = 1
-	}
-	return resid / norm / float64(max(n, 1)) / Unit
+	var c mat.Dense
+	c.ScalePow2(-e, a)
+	return &c
 }
 
 // lessSubnormal returns resid less the rounding that subnormal results
@@ -87,17 +75,6 @@ func ratio(resid, norm float64, n int) float64 {
 func lessSubnormal(resid float64, n, e int) float64 {
 	floor := float64(4*n*n) * math.Ldexp(0x1p-1074, -e)
 	return math.Max(resid-floor, 0)
-}
-
-func orthCols(q *mat.Dense) float64 {
-	m, p := q.Dims()
-	if p == 0 {
-		return 0
-	}
-	var g mat.Dense
-	g.GramCols(q)
-	g.Sub(&g, mat.Identity(p))
-	return ratio(g.Norm1(), 1, m)
 }
 
 func seedMatrices(f *testing.F) {
@@ -151,24 +128,14 @@ func FuzzSVD(f *testing.F) {
 			return
 		}
 		_, e := math.Frexp(math.Max(s.S[0], a.NormMax()))
-		as := scaledPow2(a, e)
-		us := s.U.Clone()
-		for i := 0; i < m; i++ {
-			row := us.RawRow(i)
-			for j := range row {
-				row[j] *= math.Ldexp(s.S[j], -e)
-			}
-		}
-		var r mat.Dense
-		r.MulBT(us, s.V)
-		r.Sub(&r, as)
-		if x := ratio(lessSubnormal(r.Norm1(), max(m, n), e), as.Norm1(), max(m, n)); !(x <= fuzzRatio) {
+		resid, norm := mattest.FactorResidual(a, s.U, s.S, s.V, e)
+		if x := testutil.Scaled(lessSubnormal(resid, max(m, n), e), norm, max(m, n)); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, S = %v", a, x, s.S)
 		}
-		if x := orthCols(s.U); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(s.U); !(x <= fuzzRatio) {
 			t.Fatalf("%v: U orthogonality ratio %.3g", a, x)
 		}
-		if x := orthCols(s.V); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(s.V); !(x <= fuzzRatio) {
 			t.Fatalf("%v: V orthogonality ratio %.3g", a, x)
 		}
 		// Values (computed without the second preconditioner) agree to
@@ -219,21 +186,11 @@ func FuzzEigSym(f *testing.F) {
 			}
 		}
 		_, ex := math.Frexp(a.NormMax())
-		as := scaledPow2(a, ex)
-		vl := e.Vectors.Clone()
-		for i := 0; i < k; i++ {
-			row := vl.RawRow(i)
-			for j := range row {
-				row[j] *= math.Ldexp(e.Values[j], -ex)
-			}
-		}
-		var r mat.Dense
-		r.MulBT(vl, e.Vectors)
-		r.Sub(&r, as)
-		if x := ratio(lessSubnormal(r.Norm1(), k, ex), as.Norm1(), k); !(x <= fuzzRatio) {
+		resid, norm := mattest.FactorResidual(a, e.Vectors, e.Values, e.Vectors, ex)
+		if x := testutil.Scaled(lessSubnormal(resid, k, ex), norm, k); !(x <= fuzzRatio) {
 			t.Fatalf("%v: residual ratio %.3g, values %v", a, x, e.Values)
 		}
-		if x := orthCols(e.Vectors); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(e.Vectors); !(x <= fuzzRatio) {
 			t.Fatalf("%v: orthogonality ratio %.3g", a, x)
 		}
 	})
@@ -245,9 +202,9 @@ func FuzzLQ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := matrixFrom(b)
 		m, n := a.Dims()
-		fl, err := lq.Factor(a)
-		fq, errQ := lq.FactorQR(a)
-		fp, errP := lq.FactorPivoted(a)
+		fl, err := lq.Factorize(a)
+		fq, errQ := lq.FactorizeQR(a)
+		fp, errP := lq.FactorizePivoted(a)
 		if !isFinite(a) {
 			for _, e := range []error{err, errQ, errP} {
 				if !errors.Is(e, lq.ErrNotFinite) {
@@ -271,7 +228,7 @@ func FuzzLQ(f *testing.F) {
 			p.Mul(scaledPow2(l, e), q)
 			ts := scaledPow2(target, e)
 			p.Sub(&p, ts)
-			if x := ratio(lessSubnormal(p.Norm1(), max(m, n), e), ts.Norm1(), max(m, n)); !(x <= fuzzRatio) {
+			if x := testutil.Scaled(lessSubnormal(p.Norm1(), max(m, n), e), ts.Norm1(), max(m, n)); !(x <= fuzzRatio) {
 				t.Fatalf("%s of %v: residual ratio %.3g", name, a, x)
 			}
 		}
@@ -279,7 +236,7 @@ func FuzzLQ(f *testing.F) {
 		fl.L(&l)
 		fl.Q(&q)
 		check("LQ", &l, &q, a)
-		if x := orthCols(q.T()); !(x <= fuzzRatio) {
+		if x := mattest.OrthColsRatio(q.T()); !(x <= fuzzRatio) {
 			t.Fatalf("LQ of %v: orthogonality ratio %.3g", a, x)
 		}
 		var r, qq mat.Dense

@@ -24,7 +24,7 @@ func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
 	if br != m {
 		panic(fmt.Sprintf("lq: LeastSquares: A is %dx%d but B is %dx%d", m, n, br, bc))
 	}
-	if !finite(a) || !finite(b) {
+	if !a.IsFinite() || !b.IsFinite() {
 		return 0, ErrNotFinite
 	}
 	c, err := newCOD(a, rcond)
@@ -48,7 +48,7 @@ func PseudoInverse(dst, a *mat.Dense, rcond float64) (rank int, err error) {
 // rank (as in PivotedLQ.Rank with rcond). It returns ErrNotFinite for NaN
 // or infinite input.
 func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
-	f, err := FactorPivoted(a.T())
+	f, err := FactorizePivoted(a.T())
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
 // matrix a: an r x n matrix with orthonormal rows, r the numerical rank.
 // It returns ErrNotFinite for NaN or infinite input.
 func RowSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
-	f, err := FactorPivoted(a)
+	f, err := FactorizePivoted(a)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (c *cod) solve(b *mat.Dense) *mat.Dense {
 		// up to rounding; a zero here would be a bug.
 		panic("lq: internal error: zero pivot after the rank decision")
 	}
-	scalePow2(y, -c.exp)
+	y.ScalePow2(-c.exp, y)
 	c.second.mulLeft(true, nrhs, y.RawData(), max(nrhs, 1))
 	for i, p := range c.perm {
 		x.SetRow(p, y.RawRow(i))

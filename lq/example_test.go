@@ -13,7 +13,7 @@ func Example() {
 	// Fit y = c0 + c1*x to four points: A is 4x2, full column rank.
 	a := mat.FromRows([][]float64{{1, 0}, {1, 1}, {1, 2}, {1, 3}})
 	y := mat.FromRows([][]float64{{1}, {3}, {4}, {8}})
-	qr, err := lq.FactorQR(a)
+	qr, err := lq.FactorizeQR(a)
 	if err != nil {
 		panic(err)
 	}
@@ -26,7 +26,7 @@ func Example() {
 	// x1 + x2 + x3 = 3 has many solutions; the one of least norm is
 	// (1, 1, 1).
 	w := mat.FromRows([][]float64{{1, 1, 1}})
-	f, _ := lq.Factor(w)
+	f, _ := lq.Factorize(w)
 	var x mat.Dense
 	f.Solve(&x, mat.FromRows([][]float64{{3}}))
 	fmt.Printf("minimum norm: %.3f %.3f %.3f\n", x.At(0, 0), x.At(1, 0), x.At(2, 0))

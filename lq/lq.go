@@ -33,10 +33,10 @@ type LQ struct {
 	exp int
 }
 
-// Factor computes the LQ factorization of a, which it does not modify.
+// Factorize computes the LQ factorization of a, which it does not modify.
 // It returns ErrNotFinite if a holds NaN or an infinity.
-func Factor(a *mat.Dense) (*LQ, error) {
-	if !finite(a) {
+func Factorize(a *mat.Dense) (*LQ, error) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()
@@ -44,12 +44,12 @@ func Factor(a *mat.Dense) (*LQ, error) {
 	return &LQ{m: m, n: n, f: factor(m, n, w.RawData(), max(n, 1)), exp: e}, nil
 }
 
-// FactorInPlace is Factor without the copy: it factors a in place, so
+// FactorizeInPlace is Factorize without the copy: it factors a in place, so
 // that a is overwritten by the factored form and referenced by the
 // result (and must not change while the result is in use). It saves the
 // copy when a is scratch space.
-func FactorInPlace(a *mat.Dense) (*LQ, error) {
-	if !finite(a) {
+func FactorizeInPlace(a *mat.Dense) (*LQ, error) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()
@@ -65,7 +65,7 @@ func scaleInPlace(a *mat.Dense) int {
 	}
 	e := scaleExp(a.NormMax(), r, c)
 	if e != 0 {
-		scalePow2(a, -e)
+		a.ScalePow2(-e, a)
 	}
 	return e
 }
@@ -114,19 +114,9 @@ func prepare(a *mat.Dense, trans bool) (*mat.Dense, int) {
 	}
 	e := scaleExp(w.NormMax(), r, c)
 	if e != 0 {
-		scalePow2(w, -e)
+		w.ScalePow2(-e, w)
 	}
 	return w, e
-}
-
-// scalePow2 multiplies a by 2^e in steps that keep the factor
-// representable.
-func scalePow2(a *mat.Dense, e int) {
-	for e != 0 {
-		s := min(max(e, -1000), 1000)
-		a.Scale(math.Ldexp(1, s), a)
-		e -= s
-	}
 }
 
 // Dims returns the shape of the factored matrix.
@@ -136,7 +126,7 @@ func (f *LQ) Dims() (m, n int) { return f.m, f.n }
 // takes that shape if empty).
 func (f *LQ) L(dst *mat.Dense) {
 	extractL(dst, f.m, min(f.m, f.n), f.f)
-	scalePow2(dst, f.exp)
+	dst.ScalePow2(f.exp, dst)
 }
 
 // Q writes the min(m, n) x n factor, whose rows are orthonormal, into
@@ -166,7 +156,7 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 	if br != f.m {
 		panic(fmt.Sprintf("lq: LQ.Solve: A is %dx%d but B is %dx%d", f.m, f.n, br, bc))
 	}
-	if !finite(b) {
+	if !b.IsFinite() {
 		return ErrNotFinite
 	}
 	if singular(f.f) {
@@ -177,7 +167,7 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 	if err := solveLower(f.m, f.f.a, f.f.lda, x); err != nil {
 		return err
 	}
-	scalePow2(x, -f.exp)
+	x.ScalePow2(-f.exp, x)
 	f.f.mulLeft(true, bc, x.RawData(), max(bc, 1))
 	dst.Copy(x)
 	return nil
@@ -191,10 +181,10 @@ type QR struct {
 	lq LQ // of Aᵀ
 }
 
-// FactorQR computes the QR factorization of a, which it does not modify.
+// FactorizeQR computes the QR factorization of a, which it does not modify.
 // It returns ErrNotFinite if a holds NaN or an infinity.
-func FactorQR(a *mat.Dense) (*QR, error) {
-	if !finite(a) {
+func FactorizeQR(a *mat.Dense) (*QR, error) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()
@@ -249,7 +239,7 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 	if br != m {
 		panic(fmt.Sprintf("lq: QR.Solve: A is %dx%d but B is %dx%d", m, n, br, bc))
 	}
-	if !finite(b) {
+	if !b.IsFinite() {
 		return ErrNotFinite
 	}
 	if singular(f.lq.f) {
@@ -262,7 +252,7 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 	if err := solveUpperT(n, f.lq.f.a, f.lq.f.lda, x); err != nil {
 		return err
 	}
-	scalePow2(x, -f.lq.exp)
+	x.ScalePow2(-f.lq.exp, x)
 	dst.Copy(x)
 	return nil
 }
@@ -369,10 +359,4 @@ func solveUpperT(k int, a []float64, lda int, x *mat.Dense) error {
 		kernels.Scal(1/d, xi)
 	}
 	return nil
-}
-
-// finite reports whether every element of a is finite.
-func finite(a *mat.Dense) bool {
-	_, _, found := a.NonFinite()
-	return !found
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -67,33 +69,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// scaled returns resid / (norm * max(n, 1) * eps), the LAPACK test ratio.
-func scaled(resid, norm float64, n int) float64 {
-	if resid == 0 {
-		return 0
-	}
-	if norm == 0 {
-		norm = 1
-	}
-	return resid / norm / float64(max(n, 1)) / eps
-}
-
-// orthRowsRatio returns ||I - Q Qᵀ||_1 / (n eps) for a p x n matrix q.
-func orthRowsRatio(q *mat.Dense) float64 {
-	p, n := q.Dims()
-	var g mat.Dense
-	g.GramRows(q)
-	g.Sub(&g, mat.Identity(p))
-	if p == 0 {
-		return 0
-	}
-	return scaled(g.Norm1(), 1, n)
-}
-
 func TestLQ(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
 		m, n := a.Dims()
-		f, err := Factor(a)
+		f, err := Factorize(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,23 +94,23 @@ func TestLQ(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, a)
-		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||A - LQ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&q); bad(r) {
+		if r := mattest.OrthRowsRatio(&q); bad(r) {
 			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&qf); bad(r) {
+		if r := mattest.OrthRowsRatio(&qf); bad(r) {
 			t.Errorf("||I - Q_full Q_fullᵀ|| ratio %.3g", r)
 		}
 		// MulQ and MulQT agree with the explicit Q_full.
 		rnd := rand.New(rand.NewPCG(7, 7))
-		c := randDense(rnd, n, 3)
+		c := mattest.RandDense(rnd, n, 3)
 		var want, got mat.Dense
 		want.Mul(&qf, c)
 		f.MulQ(&got, c)
 		got.Sub(&got, &want)
-		if r := scaled(got.Norm1(), c.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(got.Norm1(), c.Norm1(), n); bad(r) {
 			t.Errorf("MulQ ratio %.3g", r)
 		}
 		want.Reset()
@@ -139,7 +118,7 @@ func TestLQ(t *testing.T) {
 		want.MulAT(&qf, c)
 		f.MulQT(c, c) // in place
 		got.Sub(c, &want)
-		if r := scaled(got.Norm1(), want.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(got.Norm1(), want.Norm1(), n); bad(r) {
 			t.Errorf("MulQT ratio %.3g", r)
 		}
 	})
@@ -148,7 +127,7 @@ func TestLQ(t *testing.T) {
 func TestQR(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, _ []float64) {
 		m, n := a.Dims()
-		f, err := FactorQR(a)
+		f, err := FactorizeQR(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,10 +148,10 @@ func TestQR(t *testing.T) {
 		var qr mat.Dense
 		qr.Mul(&q, &r)
 		qr.Sub(&qr, a)
-		if x := scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(qr.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("||A - QR|| ratio %.3g", x)
 		}
-		if x := orthRowsRatio(q.T()); bad(x) {
+		if x := mattest.OrthRowsRatio(q.T()); bad(x) {
 			t.Errorf("||I - QᵀQ|| ratio %.3g", x)
 		}
 		var qf, qtq mat.Dense
@@ -182,13 +161,13 @@ func TestQR(t *testing.T) {
 		var got mat.Dense
 		f.MulQT(&got, a)
 		got.Sub(&got, &qtq)
-		if x := scaled(got.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(got.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("MulQT ratio %.3g", x)
 		}
 		var back mat.Dense
 		f.MulQ(&back, &qtq)
 		back.Sub(&back, a)
-		if x := scaled(back.Norm1(), a.Norm1(), m); bad(x) {
+		if x := testutil.Scaled(back.Norm1(), a.Norm1(), m); bad(x) {
 			t.Errorf("MulQ ratio %.3g", x)
 		}
 	})
@@ -197,7 +176,7 @@ func TestQR(t *testing.T) {
 func TestPivotedLQ(t *testing.T) {
 	grid(t, func(t *testing.T, a *mat.Dense, sv []float64) {
 		m, n := a.Dims()
-		f, err := FactorPivoted(a)
+		f, err := FactorizePivoted(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,10 +195,10 @@ func TestPivotedLQ(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, pa)
-		if r := scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), a.Norm1(), n); bad(r) {
 			t.Errorf("||PᵀA - LQ|| ratio %.3g", r)
 		}
-		if r := orthRowsRatio(&q); bad(r) {
+		if r := mattest.OrthRowsRatio(&q); bad(r) {
 			t.Errorf("||I - QQᵀ|| ratio %.3g", r)
 		}
 		// The diagonal decreases, up to the rounding of the norm
@@ -238,7 +217,7 @@ func TestRank(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, c := range []struct{ m, n, r int }{{5, 5, 0}, {6, 4, 1}, {4, 6, 2}, {30, 20, 7}, {20, 30, 20}, {50, 50, 49}} {
 		a := lowRank(rnd, c.m, c.n, c.r)
-		f, err := FactorPivoted(a)
+		f, err := FactorizePivoted(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +225,7 @@ func TestRank(t *testing.T) {
 			t.Errorf("%dx%d of rank %d: Rank = %d", c.m, c.n, c.r, got)
 		}
 		var x mat.Dense
-		rank, err := LeastSquares(&x, a, randDense(rnd, c.m, 2), 0)
+		rank, err := LeastSquares(&x, a, mattest.RandDense(rnd, c.m, 2), 0)
 		if err != nil || rank != c.r {
 			t.Errorf("%dx%d of rank %d: LeastSquares rank %d, %v", c.m, c.n, c.r, rank, err)
 		}
@@ -264,7 +243,7 @@ func TestRank(t *testing.T) {
 			p.MulBT(cs, cs)
 			pa.Mul(&p, a)
 			pa.Sub(&pa, a)
-			if x := scaled(pa.Norm1(), a.Norm1(), c.m); bad(x) {
+			if x := testutil.Scaled(pa.Norm1(), a.Norm1(), c.m); bad(x) {
 				t.Errorf("ColSpace projection ratio %.3g", x)
 			}
 			p.Reset()
@@ -272,13 +251,13 @@ func TestRank(t *testing.T) {
 			p.MulAT(rs, rs)
 			pa.Mul(a, &p)
 			pa.Sub(&pa, a)
-			if x := scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
+			if x := testutil.Scaled(pa.Norm1(), a.Norm1(), c.n); bad(x) {
 				t.Errorf("RowSpace projection ratio %.3g", x)
 			}
-			if x := orthRowsRatio(cs.T()); bad(x) {
+			if x := mattest.OrthRowsRatio(cs.T()); bad(x) {
 				t.Errorf("ColSpace orthonormality ratio %.3g", x)
 			}
-			if x := orthRowsRatio(rs); bad(x) {
+			if x := mattest.OrthRowsRatio(rs); bad(x) {
 				t.Errorf("RowSpace orthonormality ratio %.3g", x)
 			}
 		}
@@ -287,21 +266,11 @@ func TestRank(t *testing.T) {
 
 func lowRank(rnd *rand.Rand, m, n, r int) *mat.Dense {
 	var a mat.Dense
-	a.Mul(randDense(rnd, m, r), randDense(rnd, r, n))
+	a.Mul(mattest.RandDense(rnd, m, r), mattest.RandDense(rnd, r, n))
 	if a.IsEmpty() {
 		return mat.Zeros(m, n)
 	}
 	return &a
-}
-
-func randDense(rnd *rand.Rand, r, c int) *mat.Dense {
-	a := mat.Zeros(r, c)
-	for i := 0; i < r; i++ {
-		for j := range a.RawRow(i) {
-			a.RawRow(i)[j] = rnd.NormFloat64()
-		}
-	}
-	return a
 }
 
 // TestSolve checks the full-rank solvers: the least-squares residual is
@@ -314,15 +283,15 @@ func TestSolve(t *testing.T) {
 			return // only well-posed problems
 		}
 		rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)))
-		b := randDense(rnd, m, 2)
+		b := mattest.RandDense(rnd, m, 2)
 		var x mat.Dense
 		if m >= n {
-			f, _ := FactorQR(a)
+			f, _ := FactorizeQR(a)
 			if err := f.Solve(&x, b); err != nil {
 				t.Fatal(err)
 			}
 		} else {
-			f, _ := Factor(a)
+			f, _ := Factorize(a)
 			if err := f.Solve(&x, b); err != nil {
 				t.Fatal(err)
 			}
@@ -349,15 +318,15 @@ func checkLeastSquares(t *testing.T, a, b, x *mat.Dense, rcond float64) {
 	g.MulAT(a, &r)
 	// ||Aᵀ r|| <= ~eps ||A|| (||A|| ||X|| + ||B||) ... scaled by ||A||^2 ||X||.
 	bound := a.Norm1() * (a.Norm1()*x.Norm1() + b.Norm1())
-	if v := scaled(g.Norm1(), bound, max(m, n)); bad(v) {
+	if v := testutil.Scaled(g.Norm1(), bound, max(m, n)); bad(v) {
 		t.Errorf("normal equations ratio %.3g (cond %.1e)", v, 1/rcond)
 	}
 	if m < n {
-		f, _ := Factor(a)
+		f, _ := Factorize(a)
 		var qx mat.Dense
 		f.MulQ(&qx, x) // Q_full X: rows m.. must vanish
 		tail := qx.Slice(m, n, 0, 2)
-		if v := scaled(tail.Norm1(), x.Norm1(), n) * rcond; bad(v) {
+		if v := testutil.Scaled(tail.Norm1(), x.Norm1(), n) * rcond; bad(v) {
 			t.Errorf("minimum-norm solution has a null-space part: ratio %.3g", v)
 		}
 	}
@@ -385,10 +354,10 @@ func TestPseudoInverse(t *testing.T) {
 			an, xn := a.Norm1(), x.Norm1()
 			k := max(c.m, c.n)
 			for name, v := range map[string]float64{
-				"AXA = A": scaled(axa.Norm1(), an*an*xn, k),
-				"XAX = X": scaled(xax.Norm1(), xn*xn*an, k),
-				"AX sym":  scaled(asym(&ax), an*xn, k),
-				"XA sym":  scaled(asym(&xa), an*xn, k),
+				"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, k),
+				"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, k),
+				"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, k),
+				"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, k),
 			} {
 				if bad(v) {
 					t.Errorf("%s: ratio %.3g", name, v)
@@ -398,24 +367,18 @@ func TestPseudoInverse(t *testing.T) {
 	}
 }
 
-func asym(a *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, a.T())
-	return d.Norm1()
-}
-
 func TestErrors(t *testing.T) {
 	bad := mat.FromRows([][]float64{{1, math.NaN()}, {0, 1}})
 	inf := mat.FromRows([][]float64{{1, 2}, {math.Inf(-1), 1}})
 	for _, a := range []*mat.Dense{bad, inf} {
-		if _, err := Factor(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("Factor: %v", err)
+		if _, err := Factorize(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("Factorize: %v", err)
 		}
-		if _, err := FactorQR(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("FactorQR: %v", err)
+		if _, err := FactorizeQR(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorizeQR: %v", err)
 		}
-		if _, err := FactorPivoted(a); !errors.Is(err, ErrNotFinite) {
-			t.Errorf("FactorPivoted: %v", err)
+		if _, err := FactorizePivoted(a); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("FactorizePivoted: %v", err)
 		}
 		var x mat.Dense
 		if _, err := LeastSquares(&x, a, mat.Identity(2), 0); !errors.Is(err, ErrNotFinite) {
@@ -426,12 +389,12 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	sing := mat.FromRows([][]float64{{1, 2}, {2, 4}, {3, 6}})
-	f, _ := FactorQR(sing)
+	f, _ := FactorizeQR(sing)
 	var x mat.Dense
 	if err := f.Solve(&x, mat.Zeros(3, 1)); !errors.Is(err, ErrSingular) {
 		t.Errorf("QR.Solve of a rank-1 matrix: %v", err)
 	}
-	g, _ := Factor(mat.Zeros(2, 3))
+	g, _ := Factorize(mat.Zeros(2, 3))
 	if err := g.Solve(&x, mat.Zeros(2, 1)); !errors.Is(err, ErrSingular) {
 		t.Errorf("LQ.Solve of zero: %v", err)
 	}
@@ -440,14 +403,14 @@ func TestErrors(t *testing.T) {
 // TestZeroAndIdentity: exact inputs give exact factors.
 func TestZeroAndIdentity(t *testing.T) {
 	for _, n := range []int{1, 5, 40} {
-		f, _ := Factor(mat.Identity(n))
+		f, _ := Factorize(mat.Identity(n))
 		var l, q mat.Dense
 		f.L(&l)
 		f.Q(&q)
 		if !mat.Equal(&l, mat.Identity(n)) || !mat.Equal(&q, mat.Identity(n)) {
 			t.Errorf("n=%d: LQ of I is not I*I", n)
 		}
-		z, _ := FactorPivoted(mat.Zeros(n, n+2))
+		z, _ := FactorizePivoted(mat.Zeros(n, n+2))
 		var lz mat.Dense
 		z.L(&lz)
 		if lz.NormMax() != 0 || z.Rank(0) != 0 {

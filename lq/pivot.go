@@ -18,10 +18,10 @@ type PivotedLQ struct {
 	perm []int
 }
 
-// FactorPivoted computes the row-pivoted LQ factorization of a, which it
+// FactorizePivoted computes the row-pivoted LQ factorization of a, which it
 // does not modify. It returns ErrNotFinite if a holds NaN or an infinity.
-func FactorPivoted(a *mat.Dense) (*PivotedLQ, error) {
-	if !finite(a) {
+func FactorizePivoted(a *mat.Dense) (*PivotedLQ, error) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()
@@ -31,11 +31,11 @@ func FactorPivoted(a *mat.Dense) (*PivotedLQ, error) {
 	return &PivotedLQ{LQ: LQ{m: m, n: n, f: f, exp: e}, perm: perm}, nil
 }
 
-// FactorPivotedInPlace is FactorPivoted without the copy: a is
+// FactorizePivotedInPlace is FactorizePivoted without the copy: a is
 // overwritten by the factored form and referenced by the result (see
-// FactorInPlace).
-func FactorPivotedInPlace(a *mat.Dense) (*PivotedLQ, error) {
-	if !finite(a) {
+// FactorizeInPlace).
+func FactorizePivotedInPlace(a *mat.Dense) (*PivotedLQ, error) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	m, n := a.Dims()

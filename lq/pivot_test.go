@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -38,18 +40,18 @@ func TestPivotedPanels(t *testing.T) {
 		a     *mat.Dense
 		exact bool // compare the diagonal with the unblocked one
 	}{
-		{"gaussian 150x120", randDense(rnd, 150, 120), true},
-		{"gaussian 120x150", randDense(rnd, 120, 150), true},
-		{"gaussian 200x200", randDense(rnd, 200, 200), true},
-		{"gaussian 300x100", randDense(rnd, 300, 100), true},
-		{"gaussian 100x300", randDense(rnd, 100, 300), true},
-		{"gaussian 97x97", randDense(rnd, 97, 97), true},
+		{"gaussian 150x120", mattest.RandDense(rnd, 150, 120), true},
+		{"gaussian 120x150", mattest.RandDense(rnd, 120, 150), true},
+		{"gaussian 200x200", mattest.RandDense(rnd, 200, 200), true},
+		{"gaussian 300x100", mattest.RandDense(rnd, 300, 100), true},
+		{"gaussian 100x300", mattest.RandDense(rnd, 100, 300), true},
+		{"gaussian 97x97", mattest.RandDense(rnd, 97, 97), true},
 		{"rank 40 of 200x180", lowRank(rnd, 200, 180, 40), false},
 		{"rank 70 of 160x160 plus 1e-12", noisy(lowRank(rnd, 160, 160, 70), 1e-12), false},
-		{"graded rows 180x140", graded(randDense(rnd, 180, 140)), false},
+		{"graded rows 180x140", graded(mattest.RandDense(rnd, 180, 140)), false},
 	} {
 		m, n := c.a.Dims()
-		f, err := FactorPivoted(c.a)
+		f, err := FactorizePivoted(c.a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,10 +70,10 @@ func TestPivotedPanels(t *testing.T) {
 		var lq mat.Dense
 		lq.Mul(&l, &q)
 		lq.Sub(&lq, pa)
-		if r := scaled(lq.Norm1(), c.a.Norm1(), n); bad(r) {
+		if r := testutil.Scaled(lq.Norm1(), c.a.Norm1(), n); bad(r) {
 			t.Errorf("%s: ||PᵀA - LQ|| ratio %.3g", c.name, r)
 		}
-		if r := orthRowsRatio(&q); bad(r) {
+		if r := mattest.OrthRowsRatio(&q); bad(r) {
 			t.Errorf("%s: ||I - QQᵀ|| ratio %.3g", c.name, r)
 		}
 		k := min(m, n)

@@ -52,6 +52,17 @@
 // matrices do about half the work of a general product and come out
 // exactly symmetric.
 //
+// # Norms
+//
+// For an r x c matrix A: NormFrob is ||A||_F = sqrt(sum_ij a_ij²)
+// (computed with scaling, so it neither overflows nor underflows when
+// the result is representable), Norm1 the largest column sum of
+// magnitudes max_j sum_i |a_ij|, NormInf the largest row sum
+// max_i sum_j |a_ij|, and NormMax the largest magnitude max_ij |a_ij|;
+// all are 0 for an empty matrix. ScalePow2 multiplies by 2^e exactly
+// (unless elements overflow or underflow), the scaling the
+// factorizations use to keep their intermediate sums in range.
+//
 // # Floating point
 //
 // NaN and Inf follow IEEE 754 through arithmetic and products (but a

@@ -2,6 +2,7 @@ package mat
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/moments-go/moments/kernels"
 )
@@ -43,6 +44,31 @@ func (m *Dense) Scale(s float64, a *Dense) {
 	checkInPlace("Scale", m, a)
 	m.copyFrom(a)
 	m.eachRow(nil, nil, func(d, _, _ []float64) { kernels.Scal(s, d) })
+}
+
+// ScalePow2 sets m = 2^e * a, in steps of at most 2^±1000 so that each
+// factor is representable: exact, unless elements overflow to infinity
+// or lose bits to underflow. Factorizations use it to bring a matrix
+// into a safe range of magnitudes and back.
+func (m *Dense) ScalePow2(e int, a *Dense) {
+	if e == 0 {
+		m.reuseAs("ScalePow2", a.rows, a.cols)
+		checkInPlace("ScalePow2", m, a)
+		m.copyFrom(a)
+		return
+	}
+	for src := a; e != 0; src = m {
+		s := min(max(e, -1000), 1000)
+		m.Scale(math.Ldexp(1, s), src)
+		e -= s
+	}
+}
+
+// IsFinite reports whether every element of m is finite (NonFinite
+// finds the first one that is not).
+func (m *Dense) IsFinite() bool {
+	_, _, found := m.NonFinite()
+	return !found
 }
 
 // AddScaled sets m = a + s*b. It runs kernels.Axpy, which may round

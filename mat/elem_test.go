@@ -150,3 +150,40 @@ func TestSymmetrize(t *testing.T) {
 	}()
 	New(2, 3, nil).Symmetrize()
 }
+
+func TestScalePow2(t *testing.T) {
+	// Powers beyond the float64 exponent range are done in steps, so
+	// 2^-1070 (subnormal) times 2^2000 is exactly 2^930, and back.
+	a := New(1, 3, []float64{0x1p-1070, -3, 0})
+	var b Dense
+	b.ScalePow2(2000, a)
+	if b.At(0, 0) != 0x1p930 || !math.IsInf(b.At(0, 1), -1) || b.At(0, 2) != 0 {
+		t.Errorf("ScalePow2(2000) = %v, want [2^930 -Inf 0]", b.RawData())
+	}
+	c := New(1, 2, []float64{0x1p930, 5})
+	c.ScalePow2(-2000, c)
+	if c.At(0, 0) != 0x1p-1070 || c.At(0, 1) != 0 {
+		t.Errorf("in place ScalePow2(-2000) = %v, want [2^-1070 0]", c.RawData())
+	}
+	var d Dense
+	d.ScalePow2(0, a)
+	if !Equal(&d, a) {
+		t.Errorf("ScalePow2(0) = %v, want a copy of %v", d.RawData(), a.RawData())
+	}
+}
+
+func TestIsFinite(t *testing.T) {
+	for _, tc := range []struct {
+		m    *Dense
+		want bool
+	}{
+		{New(0, 0, nil), true},
+		{New(2, 2, []float64{1, 2, 3, math.MaxFloat64}), true},
+		{New(1, 2, []float64{1, math.NaN()}), false},
+		{New(2, 1, []float64{math.Inf(-1), 0}), false},
+	} {
+		if got := tc.m.IsFinite(); got != tc.want {
+			t.Errorf("IsFinite(%v) = %v, want %v", tc.m.RawData(), got, tc.want)
+		}
+	}
+}

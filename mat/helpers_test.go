@@ -3,8 +3,9 @@ package mat
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/internal/testutil"
 )
 
 // u is the unit roundoff of float64, 2^-53.
@@ -74,31 +75,7 @@ func (tm testMat) checkPadding(t *testing.T, what string) {
 // that starts with "mat: " and contains every one of want.
 func mustPanic(t *testing.T, f func(), want ...string) {
 	t.Helper()
-	msg := func() (msg string) {
-		defer func() {
-			if r := recover(); r != nil {
-				s, ok := r.(string)
-				if !ok {
-					msg = "panic with a non-string value"
-					return
-				}
-				msg = s
-			}
-		}()
-		f()
-		return ""
-	}()
-	if msg == "" {
-		t.Fatalf("no panic; want one mentioning %q", want)
-	}
-	if !strings.HasPrefix(msg, "mat: ") {
-		t.Fatalf("panic %q does not start with %q", msg, "mat: ")
-	}
-	for _, w := range want {
-		if !strings.Contains(msg, w) {
-			t.Fatalf("panic %q does not mention %q", msg, w)
-		}
-	}
+	testutil.MustPanic(t, f, "mat: ", want...)
 }
 
 // dot2 returns sum x[i]*y[i] computed as if in twice the working

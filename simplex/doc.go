@@ -60,8 +60,8 @@
 //     used; a pivot that disagrees between the pivotal row and column
 //     triggers a refactorization.
 //   - Degeneracy: the costs are perturbed at random (deterministically,
-//     Options.Seed) in the direction of dual feasibility, by about 5e-6 (1
-//   - |c_j|)-relative amounts; afterwards the perturbation is removed
+//     Options.Seed) in the direction of dual feasibility, by about
+//     5e-6 times (1 + |c_j|); afterwards the perturbation is removed
 //     and the primal simplex method repairs the few dual infeasibilities
 //     this leaves. After 200 degenerate iterations a smallest-index rule
 //     takes over until progress resumes.
@@ -101,7 +101,8 @@
 // # l1 minimisation
 //
 // L1Min(B, q) minimises ||B w||_1 subject to q^T w = 1 for B n x k with k
-// much smaller than n (SPEC.md section 4), through the dual
+// much smaller than n (the l1 problems of the linear learners'
+// identifiability tests), through the dual
 //
 //	max mu  subject to  B^T y = mu q,  -1 <= y <= 1,
 //

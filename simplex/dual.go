@@ -618,22 +618,12 @@ func (s *solver) dualLoop() Status {
 			return Optimal
 		}
 		p := s.head[r]
-		xr := s.xB[r]
 		bound := s.lo[p]
-		if xr > s.up[p] {
+		if s.xB[r] > s.up[p] {
 			bound = s.up[p]
 		}
-		delta := xr - bound
-		rho := s.rho
-		clear(rho)
-		rho[r] = 1
-		s.lu.btran(rho)
-		var wr float64
-		for _, v := range rho {
-			wr += v * v
-		}
-		s.dse[r] = wr
-		s.priceRow(rho)
+		delta := s.xB[r] - bound
+		rho, wr := s.pivotRow(r)
 		q := s.dualRatio(delta)
 		if q < 0 {
 			s.clearAlpha()
@@ -644,12 +634,7 @@ func (s *solver) dualLoop() Status {
 			s.log("dual: row %d (variable %d, infeasibility %.3g) has no entering variable: infeasible", r, p, delta)
 			return Infeasible
 		}
-		col := s.col
-		clear(col)
-		idx, val := s.column(q)
-		for k, i := range idx {
-			col[i] = val[k]
-		}
+		col := s.loadColumn(q)
 		// One pass over the factors for the column of q, the DSE vector
 		// B^{-1} rho and the effect of the bound flips.
 		copy(s.tau, rho)
@@ -675,34 +660,8 @@ func (s *solver) dualLoop() Status {
 			s.applyFlips(flipRHS)
 			delta = s.xB[r] - bound
 		}
-		// Dual step.
-		thetaD := s.d[q] / arq
-		if thetaD*delta < 0 {
-			// d_q is on the wrong side (within tolerance): shift its cost.
-			s.cost[q] -= s.d[q]
-			s.d[q] = 0
-			s.shifted = true
-			thetaD = 0
-		}
-		if thetaD != 0 {
-			for _, j := range s.alphaIdx {
-				if s.pos[j] < 0 {
-					s.d[j] -= thetaD * s.alpha[j]
-				}
-			}
-		}
-		s.d[q] = 0
-		s.d[p] = -thetaD
-		if thetaD == 0 {
-			s.degenerate++
-			if s.degenerate > blandAfter && !s.bland {
-				s.bland = true
-				s.log("dual: %d degenerate iterations; smallest-index rule", s.degenerate)
-			}
-		} else {
-			s.degenerate = 0
-			s.bland = false
-		}
+		thetaD := s.dualStep(p, q, arq, delta)
+		s.countDegenerate("dual", thetaD == 0)
 		// Primal step.
 		thetaP := delta / arq
 		xB := s.xB
@@ -713,17 +672,7 @@ func (s *solver) dualLoop() Status {
 		}
 		xB[r] = s.x[q] + thetaP
 		s.x[p] = bound
-		// Dual steepest-edge weights.
-		tau, dse := s.tau, s.dse
-		for i, v := range col {
-			if v == 0 || i == r {
-				continue
-			}
-			ratio := v / arq
-			w := dse[i] + ratio*(ratio*wr-2*tau[i])
-			dse[i] = math.Max(w, minDSEWeight)
-		}
-		dse[r] = math.Max(wr/(arq*arq), minDSEWeight)
+		s.updateDSE(col, r, arq, wr)
 		// Basis change.
 		s.swapBasis(r, q)
 		s.setKind(q)
@@ -738,6 +687,64 @@ func (s *solver) dualLoop() Status {
 			s.log("dual: iter %d, %d infeasibilities (max %.3g), objective %.10g", s.iter, cnt, inf, s.objective())
 		}
 	}
+}
+
+// pivotRow computes row r of B^{-1}, rho = B^{-T} e_r (in s.rho), its
+// squared norm wr (the exact dual steepest-edge weight of r, which it
+// stores) and the pivot row alpha_r = rho^T A (priceRow).
+func (s *solver) pivotRow(r int) (rho []float64, wr float64) {
+	rho = s.rho
+	clear(rho)
+	rho[r] = 1
+	s.lu.btran(rho)
+	for _, v := range rho {
+		wr += v * v
+	}
+	s.dse[r] = wr
+	s.priceRow(rho)
+	return rho, wr
+}
+
+// dualStep updates the reduced costs for q entering and p leaving with
+// pivot arq and primal infeasibility delta of the leaving row, and
+// returns the dual step d_q/arq (0 when d_q is on the wrong side within
+// tolerance: its cost is then shifted to make it 0).
+func (s *solver) dualStep(p, q int, arq, delta float64) float64 {
+	thetaD := s.d[q] / arq
+	if thetaD*delta < 0 {
+		// d_q is on the wrong side (within tolerance): shift its cost.
+		s.cost[q] -= s.d[q]
+		s.d[q] = 0
+		s.shifted = true
+		thetaD = 0
+	}
+	if thetaD != 0 {
+		for _, j := range s.alphaIdx {
+			if s.pos[j] < 0 {
+				s.d[j] -= thetaD * s.alpha[j]
+			}
+		}
+	}
+	s.d[q] = 0
+	s.d[p] = -thetaD
+	return thetaD
+}
+
+// updateDSE updates the dual steepest-edge weights for the pivot arq in
+// row r, from the column col = B^{-1} a_q, tau = B^{-1} rho and the
+// weight wr of row r (Forrest and Goldfarb's update, floored at
+// minDSEWeight).
+func (s *solver) updateDSE(col []float64, r int, arq, wr float64) {
+	tau, dse := s.tau, s.dse
+	for i, v := range col {
+		if v == 0 || i == r {
+			continue
+		}
+		ratio := v / arq
+		w := dse[i] + ratio*(ratio*wr-2*tau[i])
+		dse[i] = math.Max(w, minDSEWeight)
+	}
+	dse[r] = math.Max(wr/(arq*arq), minDSEWeight)
 }
 
 // objective returns the working objective sum cost_j x_j (scaled).

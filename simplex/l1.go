@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/moments-go/moments/internal/dense"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -449,7 +450,7 @@ func (s *L1Solver) invert() bool {
 		}
 	}
 	s.since = 0
-	return invertDense(m, k, s.piv, 1e-13)
+	return dense.Invert(m, k, s.piv, 1e-13)
 }
 
 // computeDual sets d = c - B pi with pi = B^{-T} c_B, where c is zero
@@ -833,9 +834,10 @@ func (s *L1Solver) crashRows() []int {
 			kernels.Gemv(false, k, n, 1, c.bt, n, c.sb[:n], 0, c.g[a*k:(a+1)*k])
 		}
 		copy(c.w, s.q)
-		if !cholSolve(c.g, k, c.w) {
+		if !dense.Cholesky(c.g, k, 1e-14) {
 			return nil
 		}
+		dense.CholeskySolve(c.g, k, c.w)
 		qw := kernels.Dot(s.q, c.w)
 		if !(qw > 0) {
 			return nil

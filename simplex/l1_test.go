@@ -9,18 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
-
-func randDense(r *rand.Rand, n, k int) *mat.Dense {
-	a := mat.Zeros(n, k)
-	for i := 0; i < n; i++ {
-		for j := 0; j < k; j++ {
-			a.Set(i, j, r.NormFloat64())
-		}
-	}
-	return a
-}
 
 // sparseFactorB returns B = A R with A (n x k) sparse (each column has
 // about frac*n nonzeros, each row at least one) and R a random k x k
@@ -41,7 +32,7 @@ func sparseFactorB(r *rand.Rand, n, k int, frac float64) (b, a *mat.Dense) {
 			a.Set(i, r.IntN(k), 0.5+r.Float64())
 		}
 	}
-	rot := randDense(r, k, k)
+	rot := mattest.RandDense(r, k, k)
 	b = mat.Zeros(n, k)
 	b.Mul(a, rot)
 	return b, a
@@ -93,7 +84,7 @@ func TestL1MinRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, sz := range [][2]int{{1, 1}, {3, 1}, {5, 2}, {10, 3}, {40, 5}, {150, 25}, {180, 30}} {
 		n, k := sz[0], sz[1]
-		B := randDense(r, n, k)
+		B := mattest.RandDense(r, n, k)
 		for trial := 0; trial < 3; trial++ {
 			var q []float64
 			if trial == 0 {
@@ -168,7 +159,7 @@ func TestL1MinSparse(t *testing.T) {
 
 func TestL1Batch(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	B := randDense(r, 150, 25)
+	B := mattest.RandDense(r, 150, 25)
 	start := time.Now()
 	res, err := L1MinBatch(context.Background(), B, B, nil)
 	el := time.Since(start)
@@ -237,7 +228,7 @@ func TestL1MinHard(t *testing.T) {
 	fails := 0
 	for trial := 0; trial < trials; trial++ {
 		n, k := 2+r.IntN(60), 1+r.IntN(12)
-		var B = randDense(r, n, k)
+		var B = mattest.RandDense(r, n, k)
 		switch trial % 4 {
 		case 1:
 			B, _ = sparseFactorB(r, n, k, 0.05+0.3*r.Float64())
@@ -320,7 +311,7 @@ func TestL1Edges(t *testing.T) {
 }
 
 func TestL1BatchCancel(t *testing.T) {
-	B := randDense(rand.New(rand.NewPCG(17, 18)), 30, 4)
+	B := mattest.RandDense(rand.New(rand.NewPCG(17, 18)), 30, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := L1MinBatch(ctx, B, B, nil)
@@ -341,10 +332,10 @@ func TestL1BatchCancel(t *testing.T) {
 
 // TestL1ExtremeEntries: an l1 problem from fuzzing latent/linear, with
 // entries from 3.39e-321 (subnormal) to 0.61. The optimum is w = (1/q_1,
-// 0) with ||B w||_1 = 1 + O(1e-40). Before the fix the scaling took the
-// reciprocal of the subnormal entry (+Inf) and the problem was reported
-// infeasible; with the factors bounded it reached a point violating q^T w
-// = 1, which Solve now rejects and solves again unscaled.
+// 0) with ||B w||_1 = 1 + O(1e-40). The scaling must not take the
+// reciprocal of the subnormal entry (+Inf: the problem would be reported
+// infeasible), and a scaled solve that violates q^T w = 1 must be
+// rejected and the problem solved again unscaled.
 func TestL1ExtremeEntries(t *testing.T) {
 	d := []float64{-1.1333164507903874e-281, 0.06286561279436315, -0.6147692058574405, 0, -5.666585870688566e-282, 2.770663630429573e-281, -3.7784876370904416e-41, -3.39e-321, 0, 1.2640988285240454e-88, 0, 2.770663630429573e-281, 2.3702645178950225e-283, -0.06286657205433982, 0, 2.770663630429573e-281}
 	b := mat.New(8, 2, d)
@@ -393,7 +384,7 @@ func TestL1MinOverflow(t *testing.T) {
 // general solver's own limit of 50000 iterations, 0.3 s and 4 MB).
 func TestL1MinRankDeficientLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 8))
-	b := randDense(r, 8, 3)
+	b := mattest.RandDense(r, 8, 3)
 	for i := 0; i < 8; i++ {
 		b.Set(i, 2, b.At(i, 1)) // two equal columns: rank 2
 	}

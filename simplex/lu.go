@@ -143,6 +143,23 @@ func growBools(s []bool, n int) []bool {
 func (f *luFactor) factor(m int, col func(p int) ([]int, []float64)) (rowOf []int, singular []int) {
 	f.m = m
 	w := &f.fw
+	w.load(m, col)
+	f.reset()
+	f.singletons()
+	// The kernel: Markowitz search with threshold partial pivoting.
+	if len(w.pivRow) < m {
+		f.kernel()
+	}
+	singular = f.pairLeftovers()
+	w.uStart = append(w.uStart, len(w.uJ))
+	f.build(singular)
+	return w.rowOfPos, singular
+}
+
+// load sets the active matrix to the m x m matrix whose column at
+// position p is given by col(p): the columns with their values (zeros
+// left out), the rows with their patterns, every row and column active.
+func (w *factorWork) load(m int, col func(p int) ([]int, []float64)) {
 	// Active matrix: columns with values, rows with patterns.
 	w.cStart = growInts(w.cStart, m)
 	w.cLen = growInts(w.cLen, m)
@@ -207,6 +224,11 @@ func (f *luFactor) factor(m int, col func(p int) ([]int, []float64)) (rowOf []in
 		w.mark[i] = -1
 	}
 
+}
+
+// reset empties the pivot sequence, U and L.
+func (f *luFactor) reset() {
+	w := &f.fw
 	w.pivRow = w.pivRow[:0]
 	w.pivCol = w.pivCol[:0]
 	w.pivVal = w.pivVal[:0]
@@ -218,8 +240,13 @@ func (f *luFactor) factor(m int, col func(p int) ([]int, []float64)) (rowOf []in
 	f.lIdx = f.lIdx[:0]
 	f.lVal = f.lVal[:0]
 
-	// Singletons: column singletons (no L, no fill) and row singletons (no
-	// Schur update), interleaved until none is left.
+}
+
+// singletons pivots on the column singletons (no L, no fill) and the row
+// singletons (no Schur update), interleaved until none is left.
+func (f *luFactor) singletons() {
+	w := &f.fw
+	m := f.m
 	w.colQ = w.colQ[:0]
 	w.rowQ = w.rowQ[:0]
 	for p := 0; p < m; p++ {
@@ -260,13 +287,14 @@ func (f *luFactor) factor(m int, col func(p int) ([]int, []float64)) (rowOf []in
 		f.pivotGeneral(r, c, false)
 	}
 
-	// The kernel: Markowitz search with threshold partial pivoting.
-	if len(w.pivRow) < m {
-		f.kernel()
-	}
+}
 
-	// Positions and rows left over: the matrix is singular. Pair them and
-	// give each a unit pivot.
+// pairLeftovers sets w.rowOfPos, the pivot row of each position, and
+// returns the positions left without a pivot: the matrix is singular.
+// Each is paired with a row left over and given a unit pivot.
+func (f *luFactor) pairLeftovers() (singular []int) {
+	w := &f.fw
+	m := f.m
 	w.rowOfPos = growInts(w.rowOfPos, m)
 	for p := range w.rowOfPos {
 		w.rowOfPos[p] = -1
@@ -295,9 +323,7 @@ func (f *luFactor) factor(m int, col func(p int) ([]int, []float64)) (rowOf []in
 			}
 		}
 	}
-	w.uStart = append(w.uStart, len(w.uJ))
-	f.build(singular)
-	return w.rowOfPos, singular
+	return singular
 }
 
 // valueAt returns the active element (r, c), searching column c.

@@ -45,52 +45,13 @@ func (s *solver) primalLoop() Status {
 		if s.iter&31 == 0 && s.canceled() {
 			return Canceled
 		}
-		phase1 := false
-		for r, j := range s.head {
-			if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol || v > s.up[j]+tol {
-				phase1 = true
-				break
-			}
-		}
+		phase1 := s.primalInfeasibleBasis()
 		c := s.cost
 		if phase1 {
-			clear(pc)
-			for r, j := range s.head {
-				if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol {
-					pc[j] = -1
-				} else if v > s.up[j]+tol {
-					pc[j] = 1
-				}
-			}
-			c = pc
+			c = s.phase1Costs(pc)
 		}
-		y := s.rho
-		for r, j := range s.head {
-			y[r] = c[j]
-		}
-		s.lu.btran(y)
-		s.priceAll(y, c, s.d)
-		for _, j := range s.head {
-			s.d[j] = 0
-		}
-		q := -1
-		var best float64
-		for j := 0; j < nt; j++ {
-			if s.pos[j] >= 0 || rejected[j] {
-				continue
-			}
-			e := s.dualInfeasibility(j)
-			if e <= s.dtol {
-				continue
-			}
-			if s.bland {
-				q = j
-				break
-			}
-			if e > best {
-				q, best = j, e
-			}
-		}
+		s.reducedCosts(c)
+		q := s.primalPricing(rejected)
 		if q < 0 && nRejected > 0 {
 			// Only candidates without a usable pivot are left: their
 			// reduced costs are at the level of the rounding errors.
@@ -110,20 +71,8 @@ func (s *solver) primalLoop() Status {
 			}
 			if s.lu.updates > 0 {
 				// Confirm on a fresh factorization.
-				s.refactor()
-				s.computePrimal()
-				if inf, _ := s.primalInfeasibility(); inf <= s.ptol {
-					s.computeDual()
-					done := true
-					for j := 0; j < nt; j++ {
-						if s.pos[j] < 0 && s.dualInfeasibility(j) > s.dtol {
-							done = false
-							break
-						}
-					}
-					if done {
-						return Optimal
-					}
+				if s.confirmOptimal() {
+					return Optimal
 				}
 				continue
 			}
@@ -133,12 +82,7 @@ func (s *solver) primalLoop() Status {
 		if s.d[q] > 0 {
 			dir = -1
 		}
-		col := s.col
-		clear(col)
-		idx, val := s.column(q)
-		for k, i := range idx {
-			col[i] = val[k]
-		}
+		col := s.loadColumn(q)
 		s.lu.ftran(col, true)
 		r, t, target := s.primalRatio(col, dir, q, pivotTol)
 		if r == -1 {
@@ -165,28 +109,11 @@ func (s *solver) primalLoop() Status {
 			if phase1 {
 				return Numerical
 			}
-			s.ray = make([]float64, s.n)
-			if q < s.n {
-				s.ray[q] = dir
-			}
-			for i, v := range col {
-				if j := s.head[i]; j < s.n {
-					s.ray[j] = -dir * v
-				}
-			}
+			s.setPrimalRay(col, q, dir)
 			s.log("primal: variable %d enters without a blocking row: unbounded", q)
 			return Unbounded
 		}
-		if t == 0 {
-			s.degenerate++
-			if s.degenerate > blandAfter && !s.bland {
-				s.bland = true
-				s.log("primal: %d degenerate iterations; smallest-index rule", s.degenerate)
-			}
-		} else {
-			s.degenerate = 0
-			s.bland = false
-		}
+		s.countDegenerate("primal", t == 0)
 		step := dir * t
 		for i, v := range col {
 			if v != 0 {
@@ -214,6 +141,133 @@ func (s *solver) primalLoop() Status {
 		if !s.lu.update(r, col[r]) {
 			needRebuild = true
 		}
+	}
+}
+
+// primalInfeasibleBasis reports whether a basic variable violates a
+// bound by more than its primal tolerance (phase 1 of primalLoop).
+func (s *solver) primalInfeasibleBasis() bool {
+	for r, j := range s.head {
+		if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol || v > s.up[j]+tol {
+			return true
+		}
+	}
+	return false
+}
+
+// phase1Costs sets pc (n+m) to the costs of the composite phase 1, -1
+// on the basic variables below their lower bound, +1 on those above
+// their upper bound, 0 elsewhere, and returns it.
+func (s *solver) phase1Costs(pc []float64) []float64 {
+	clear(pc)
+	for r, j := range s.head {
+		if v, tol := s.xB[r], s.ptolv[j]; v < s.lo[j]-tol {
+			pc[j] = -1
+		} else if v > s.up[j]+tol {
+			pc[j] = 1
+		}
+	}
+	return pc
+}
+
+// reducedCosts sets s.d to the reduced costs of the costs c: y = B^{-T}
+// c_B, d = c - Aᵀ y, with the basic ones exactly 0.
+func (s *solver) reducedCosts(c []float64) {
+	y := s.rho
+	for r, j := range s.head {
+		y[r] = c[j]
+	}
+	s.lu.btran(y)
+	s.priceAll(y, c, s.d)
+	for _, j := range s.head {
+		s.d[j] = 0
+	}
+}
+
+// primalPricing returns the entering variable of the primal simplex:
+// the nonbasic variable, not rejected, of largest dual infeasibility
+// above the tolerance (Dantzig's rule), or the first such under the
+// smallest-index rule; -1 when there is none.
+func (s *solver) primalPricing(rejected []bool) int {
+	q := -1
+	var best float64
+	for j := 0; j < s.n+s.m; j++ {
+		if s.pos[j] >= 0 || rejected[j] {
+			continue
+		}
+		e := s.dualInfeasibility(j)
+		if e <= s.dtol {
+			continue
+		}
+		if s.bland {
+			return j
+		}
+		if e > best {
+			q, best = j, e
+		}
+	}
+	return q
+}
+
+// confirmOptimal refactors the basis, recomputes the primal and dual
+// values and reports whether the basis is still primal feasible and
+// dual feasible (optimal).
+func (s *solver) confirmOptimal() bool {
+	s.refactor()
+	s.computePrimal()
+	if inf, _ := s.primalInfeasibility(); !(inf <= s.ptol) {
+		return false
+	}
+	s.computeDual()
+	for j := 0; j < s.n+s.m; j++ {
+		if s.pos[j] < 0 && s.dualInfeasibility(j) > s.dtol {
+			return false
+		}
+	}
+	return true
+}
+
+// loadColumn sets s.col to the dense column a_q of the working matrix
+// [A I] and returns it.
+func (s *solver) loadColumn(q int) []float64 {
+	col := s.col
+	clear(col)
+	idx, val := s.column(q)
+	for k, i := range idx {
+		col[i] = val[k]
+	}
+	return col
+}
+
+// setPrimalRay sets s.ray to the unbounded direction of the structural
+// variables when q enters in direction dir and nothing blocks:
+// dir on q, -dir * col on the basic variables.
+func (s *solver) setPrimalRay(col []float64, q int, dir float64) {
+	s.ray = make([]float64, s.n)
+	if q < s.n {
+		s.ray[q] = dir
+	}
+	for i, v := range col {
+		if j := s.head[i]; j < s.n {
+			s.ray[j] = -dir * v
+		}
+	}
+}
+
+// countDegenerate counts the consecutive degenerate steps (of length
+// zero) of method ("primal" or "dual") and switches to the
+// smallest-index rule after blandAfter of them, back to the usual rule
+// after a step that moves.
+func (s *solver) countDegenerate(method string, degenerate bool) {
+	if !degenerate {
+		s.degenerate = 0
+		s.bland = false
+		return
+	}
+	s.degenerate++
+	if s.degenerate > blandAfter && !s.bland {
+		s.bland = true
+		s.log("%s: %d degenerate iterations; smallest-index rule", method, s.degenerate)
 	}
 }
 

@@ -2,6 +2,25 @@
 // eigendecompositions by one-sided Jacobi methods, and their truncated
 // and randomized variants.
 //
+// # Definitions
+//
+// The thin singular value decomposition of an m x n matrix A, with
+// p = min(m, n), is A = U*Σ*Vᵀ: U m x p and V n x p with orthonormal
+// columns (the left and right singular vectors), Σ = diag(S) with
+// S[0] >= S[1] >= ... >= S[p-1] >= 0 (the singular values). The
+// eigendecomposition of a symmetric n x n A is A = V*Λ*Vᵀ with V
+// orthogonal and Λ = diag(λ) real. The pseudo-inverse is
+// A⁺ = V*Σ⁺*Uᵀ, Σ⁺ inverting the singular values above rcond*S[0]; the
+// numerical rank is their number.
+//
+// One-sided Jacobi orthogonalizes the rows x_i of a matrix X by plane
+// rotations: for a pair (i, j) it applies the rotation G that makes
+// x_iᵀx_j zero, and it sweeps over all pairs until every
+// |x_iᵀx_j| <= tol*||x_i||*||x_j||. The final X equals Σ*Wᵀ up to the
+// order of its rows (the row norms are the singular values, the
+// normalized rows the singular vectors W), and the product of the
+// rotations is the other factor.
+//
 // # Methods
 //
 // Factorize is a one-sided Jacobi SVD with QR preconditioning in the
@@ -34,9 +53,18 @@
 //
 // RangeFinder, Randomized and RandomizedEigSym are the randomized
 // methods of Halko, Martinsson and Tropp for the top k singular triples
-// or eigenpairs. They take an Operator, which is either a stored matrix
-// (DenseOperator) or functions that multiply thin matrices by A and Aᵀ,
-// so that a moment matrix never has to be formed.
+// or eigenpairs: a Gaussian block Ω, Y = (A*Aᵀ)^q*A*Ω orthonormalized
+// after each product into Q whose range approximates that of A, then the
+// small decomposition of Qᵀ*A. TopEigSym finds the k algebraically
+// largest eigenpairs of a symmetric operator by LOBPCG (block
+// Rayleigh-Ritz on the span of the current block, its residuals and the
+// previous directions), which is right for indefinite operators. These
+// four take an Operator, which is either a stored matrix (DenseOperator)
+// or functions (MulFunc) that multiply thin matrices by A and Aᵀ, so
+// that a moment matrix never has to be formed; they take a
+// context.Context (which must not be nil), check it before each product,
+// and return an error of the operator (a failed pass over data, say) or
+// of the context as it is.
 //
 // PseudoInverse, SVD.Solve, SVD.Rank and SVD.Truncate cover the usual
 // uses of a decomposition.
@@ -80,7 +108,7 @@
 //
 // # Determinism
 //
-// Results depend only on the input (and, for the randomized methods, the
-// *rand.Rand): the matrix products give bit-identical results for any
+// Results depend only on the input (and, for the randomized methods and
+// TopEigSym, the *rand.Rand): the matrix products give bit-identical results for any
 // number of goroutines.
 package svd

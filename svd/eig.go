@@ -117,7 +117,7 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	// for the dot products of the Jacobi sweeps.
 	_, e := math.Frexp(amax)
 	e &^= 1
-	scalePow2(s, -e)
+	s.ScalePow2(-e, s)
 	tol := o.Tol
 	if tol <= 0 {
 		tol = math.Sqrt(float64(n)) * eps
@@ -193,7 +193,7 @@ func symmetricCopy(a *mat.Dense, e int) (*mat.Dense, bool) {
 		}
 	}
 	if e != 0 {
-		scalePow2(s, e)
+		s.ScalePow2(e, s)
 	}
 	return s, true
 }

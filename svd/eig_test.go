@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -41,23 +44,13 @@ func TestEigSymGrid(t *testing.T) {
 					}
 					a := fuzz.LatmsSym(d, rnd)
 					want := slices.Clone(d)
-					slices.SortFunc(want, func(x, y float64) int { return -compare(x, y) })
+					slices.SortFunc(want, func(x, y float64) int { return -cmp.Compare(x, y) })
 					name := fuzz.TestMatrix{Rows: n, Cols: n, Mode: mode, Cond: cond}.String()
 					t.Run(name, func(t *testing.T) { checkEig(t, a, want) })
 				}
 			}
 		}
 	}
-}
-
-func compare(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
@@ -80,20 +73,9 @@ func checkEig(t *testing.T, a *mat.Dense, want []float64) *Eigen {
 	}
 	// Residual ||A - V Λ Vᵀ|| / (||A|| n eps), in a scaled copy.
 	_, ex := math.Frexp(a.NormMax())
-	vl := e.Vectors.Clone()
-	for i := 0; i < n; i++ {
-		row := vl.RawRow(i)
-		for j := range row {
-			row[j] *= math.Ldexp(e.Values[j], -ex)
-		}
-	}
-	var r mat.Dense
-	r.MulBT(vl, e.Vectors)
-	as := a.Clone()
-	scalePow2(as, -ex)
-	r.Sub(&r, as)
-	res := scaled(r.Norm1(), as.Norm1(), n)
-	orth := orthColsRatio(e.Vectors)
+	resid, norm := mattest.FactorResidual(a, e.Vectors, e.Values, e.Vectors, ex)
+	res := testutil.Scaled(resid, norm, n)
+	orth := mattest.OrthColsRatio(e.Vectors)
 	record("eig residual", res)
 	record("eig orthogonality", orth)
 	if !(res <= ratioLimit) {
@@ -239,7 +221,7 @@ func TestCompleteRows(t *testing.T) {
 			have[i] = true
 		}
 		completeRows(w, have)
-		if r := orthColsRatio(w.T()); !(r <= ratioLimit) {
+		if r := mattest.OrthColsRatio(w.T()); !(r <= ratioLimit) {
 			t.Errorf("n=%d: rows not orthonormal after completion (ratio %.3g)", n, r)
 		}
 	}

@@ -1,6 +1,7 @@
 package svd_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -67,12 +68,13 @@ func ExampleRandomizedEigSym() {
 		f.Set(i, 0, 1)            // column norm² 1000
 		f.Set(i, 1, float64(i%2)) // column norm² 500, not orthogonal to the first
 	}
-	op := svd.SymOperator(n, func(dst, x *mat.Dense) {
-		var t mat.Dense
+	op := svd.SymOperator(n, func(_ context.Context, x *mat.Dense) (*mat.Dense, error) {
+		var t, y mat.Dense
 		t.MulAT(f, x)
-		dst.Mul(f, &t)
+		y.Mul(f, &t)
+		return &y, nil
 	})
-	e, err := svd.RandomizedEigSym(op, 2, nil, rand.New(rand.NewPCG(1, 2)))
+	e, err := svd.RandomizedEigSym(context.Background(), op, 2, nil, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		panic(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// TestBadOptions: a NaN tolerance used to stop Factorize after one sweep
-// with values 28% off and no error. Every senseless value of the Jacobi
-// options must now be an error naming the option and the value.
+// TestBadOptions: every senseless value of the Jacobi options (a NaN
+// tolerance, say, which would stop Factorize after one sweep with values
+// 28% off) must be an error naming the option and the value.
 func TestBadOptions(t *testing.T) {
 	a := mat.FromRows([][]float64{{4, 1, 2}, {1, 3, 0}, {2, 0, 5}})
 	for _, c := range []struct {

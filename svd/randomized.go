@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,47 +10,102 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
+// MulFunc returns the product of a linear map with the matrix x: a new
+// matrix (the caller keeps it and may write to it), of the shape the
+// map gives. It must not modify x. A product that cannot be made (a
+// failed pass over data, ctx cancelled) returns an error, which the
+// methods of this package return as it is.
+type MulFunc func(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
+
 // Operator is a linear map A from R^Cols to R^Rows given by its action on
-// thin matrices, so that the randomized methods can work with matrices
-// that are never stored (a moment matrix computed from sparse counts,
-// say). Build one from a stored matrix with DenseOperator.
+// thin matrices, so that the randomized methods and TopEigSym can work
+// with matrices that are never stored (a moment matrix computed from
+// sparse counts, say). Build one from a stored matrix with
+// DenseOperator, from a symmetric map with SymOperator.
 type Operator struct {
 	// Rows and Cols are the dimensions of A.
 	Rows, Cols int
-	// Mul sets dst = A*x for a Cols x c matrix x; dst is Rows x c (with
-	// that shape already).
-	Mul func(dst, x *mat.Dense)
-	// MulT sets dst = Aᵀ*x for a Rows x c matrix x; dst is Cols x c.
-	// It may be nil for a symmetric A (Rows == Cols), whose MulT is Mul;
-	// a non-symmetric operator without MulT supports only RangeFinder
+	// Mul returns A*x for a Cols x c matrix x (Rows x c).
+	Mul MulFunc
+	// MulT returns Aᵀ*x for a Rows x c matrix x (Cols x c). It may be
+	// nil for a symmetric A (Rows == Cols), whose MulT is Mul; a
+	// non-symmetric operator without MulT supports only RangeFinder
 	// without power iterations.
-	MulT func(dst, x *mat.Dense)
+	MulT MulFunc
 }
 
-// DenseOperator returns the Operator of the stored matrix a.
+// DenseOperator returns the Operator of the stored matrix a. Its
+// products check ctx only before they start.
 func DenseOperator(a *mat.Dense) Operator {
 	r, c := a.Dims()
 	return Operator{
 		Rows: r, Cols: c,
-		Mul:  func(dst, x *mat.Dense) { dst.Mul(a, x) },
-		MulT: func(dst, x *mat.Dense) { dst.MulAT(a, x) },
+		Mul: func(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			var d mat.Dense
+			d.Mul(a, x)
+			return &d, nil
+		},
+		MulT: func(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			var d mat.Dense
+			d.MulAT(a, x)
+			return &d, nil
+		},
 	}
 }
 
-// SymOperator returns the Operator of a symmetric n x n matrix given by
-// mul, which sets dst = A*x.
-func SymOperator(n int, mul func(dst, x *mat.Dense)) Operator {
+// SymOperator returns the Operator of a symmetric n x n matrix A given
+// by mul, which returns A*x.
+func SymOperator(n int, mul MulFunc) Operator {
 	return Operator{Rows: n, Cols: n, Mul: mul}
 }
 
-func (op Operator) mulT() func(dst, x *mat.Dense) {
-	if op.MulT != nil {
-		return op.MulT
+// product returns mul(ctx, x) for the operator method that needs it,
+// after checking ctx, with a panic naming that method if the product has
+// the wrong shape.
+func product(ctx context.Context, method string, mul MulFunc, rows int, x *mat.Dense) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	if op.Rows == op.Cols {
-		return op.Mul
+	y, err := mul(ctx, x)
+	if err != nil {
+		return nil, err
 	}
-	panic(fmt.Sprintf("svd: the %dx%d Operator has no MulT, which this method needs", op.Rows, op.Cols))
+	xr, xc := x.Dims()
+	if r, c := y.Dims(); r != rows || c != xc {
+		panic(fmt.Sprintf("svd: %s: the operator's product with a %dx%d matrix is %dx%d, want %dx%d", method, xr, xc, r, c, rows, xc))
+	}
+	return y, nil
+}
+
+// mul returns A*x (Rows x c).
+func (op Operator) mul(ctx context.Context, method string, x *mat.Dense) (*mat.Dense, error) {
+	return product(ctx, method, op.Mul, op.Rows, x)
+}
+
+// mulT returns Aᵀ*x (Cols x c), by Mul for a symmetric operator without
+// MulT; it panics if op has neither.
+func (op Operator) mulT(ctx context.Context, method string, x *mat.Dense) (*mat.Dense, error) {
+	f := op.MulT
+	if f == nil {
+		if op.Rows != op.Cols {
+			panic(fmt.Sprintf("svd: %s: the %dx%d Operator has no MulT, which this method needs", method, op.Rows, op.Cols))
+		}
+		f = op.Mul
+	}
+	return product(ctx, method, f, op.Cols, x)
+}
+
+// checkContext panics with a message naming method if ctx is nil.
+func checkContext(method string, ctx context.Context) {
+	if ctx == nil {
+		panic("svd: " + method + ": nil context")
+	}
 }
 
 // RandomizedOptions configures the randomized methods. The zero value is
@@ -86,10 +142,12 @@ func (o *RandomizedOptions) resolve() (over, power int) {
 // l = min(k + oversampling, m, n): randomized subspace iteration (Halko,
 // Martinsson and Tropp 2011, Algorithm 4.4) started from an n x l
 // Gaussian matrix drawn from rnd, orthonormalizing (Householder QR)
-// after every product. It panics if k is negative or larger than
-// min(m, n), and returns ErrNotFinite if a product gives NaN or an
-// infinity.
-func RangeFinder(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*mat.Dense, error) {
+// after every product. It panics if ctx is nil or k is negative or
+// larger than min(m, n), returns ErrNotFinite if a product gives NaN or
+// an infinity, and returns the operator's errors and ctx.Err() (checked
+// before each product) as they are.
+func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*mat.Dense, error) {
+	checkContext("RangeFinder", ctx)
 	m, n := op.Rows, op.Cols
 	if k < 0 || k > min(m, n) {
 		panic(fmt.Sprintf("svd: RangeFinder: k = %d for a %dx%d operator", k, m, n))
@@ -103,24 +161,26 @@ func RangeFinder(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*
 			row[j] = rnd.NormFloat64()
 		}
 	}
-	y := mat.Zeros(m, l)
-	op.Mul(y, omega)
+	y, err := op.mul(ctx, "RangeFinder", omega)
+	if err != nil {
+		return nil, err
+	}
 	q, err := orthCols(y)
 	if err != nil {
 		return nil, err
 	}
-	if power == 0 {
-		return q, nil
-	}
-	mulT := op.mulT()
-	z := mat.Zeros(n, l)
 	for it := 0; it < power; it++ {
-		mulT(z, q)
+		z, err := op.mulT(ctx, "RangeFinder", q)
+		if err != nil {
+			return nil, err
+		}
 		qz, err := orthCols(z)
 		if err != nil {
 			return nil, err
 		}
-		op.Mul(y, qz)
+		if y, err = op.mul(ctx, "RangeFinder", qz); err != nil {
+			return nil, err
+		}
 		if q, err = orthCols(y); err != nil {
 			return nil, err
 		}
@@ -130,7 +190,7 @@ func RangeFinder(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*
 
 // orthCols returns the Q factor of the thin QR factorization of y.
 func orthCols(y *mat.Dense) (*mat.Dense, error) {
-	f, err := lq.FactorQR(y)
+	f, err := lq.FactorizeQR(y)
 	if err != nil {
 		return nil, ErrNotFinite
 	}
@@ -145,16 +205,18 @@ func orthCols(y *mat.Dense) (*mat.Dense, error) {
 // A ≈ Q*B = (Q*U_B)*Σ*V_Bᵀ; the result keeps the top k (U m x k, S, V
 // n x k). The error is close to the (k+1)-th singular value when the
 // spectrum decays; power iterations help when it does not. It needs
-// op.MulT (or a symmetric op), panics if k is out of range, and returns
-// the errors of RangeFinder and Factorize.
-func Randomized(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*SVD, error) {
-	q, err := RangeFinder(op, k, opts, rnd)
+// op.MulT (or a symmetric op), panics if ctx is nil or k is out of
+// range, and returns the errors of RangeFinder and Factorize.
+func Randomized(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*SVD, error) {
+	checkContext("Randomized", ctx)
+	q, err := RangeFinder(ctx, op, k, opts, rnd)
 	if err != nil {
 		return nil, err
 	}
-	_, l := q.Dims()
-	bt := mat.Zeros(op.Cols, l) // Bᵀ = Aᵀ Q, n x l
-	op.mulT()(bt, q)
+	bt, err := op.mulT(ctx, "Randomized", q) // Bᵀ = Aᵀ Q, n x l
+	if err != nil {
+		return nil, err
+	}
 	f, err := Factorize(bt, nil) // Bᵀ = U_b Σ V_bᵀ, so B = V_b Σ U_bᵀ
 	if err != nil {
 		return nil, err
@@ -169,24 +231,27 @@ func Randomized(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*S
 // semidefinite A, the k largest), in decreasing order of value: with Q
 // from RangeFinder (n x l), the eigenpairs of the l x l matrix Qᵀ*A*Q
 // (computed by EigSym) give A ≈ (Q*Y)*Λ*(Q*Y)ᵀ. op.MulT is not used. It
-// panics if op is not square or k is out of range, and returns the
-// errors of RangeFinder and EigSym.
-func RandomizedEigSym(op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*Eigen, error) {
+// panics if ctx is nil, op is not square or k is out of range, and
+// returns the errors of RangeFinder and EigSym.
+func RandomizedEigSym(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*Eigen, error) {
+	checkContext("RandomizedEigSym", ctx)
 	if op.Rows != op.Cols {
 		panic(fmt.Sprintf("svd: RandomizedEigSym: the operator is %dx%d, not square", op.Rows, op.Cols))
 	}
 	sym := op
 	sym.MulT = op.Mul
-	q, err := RangeFinder(sym, k, opts, rnd)
+	q, err := RangeFinder(ctx, sym, k, opts, rnd)
 	if err != nil {
 		return nil, err
 	}
-	n, l := q.Dims()
-	aq := mat.Zeros(n, l)
-	op.Mul(aq, q)
+	_, l := q.Dims()
+	aq, err := op.mul(ctx, "RandomizedEigSym", q)
+	if err != nil {
+		return nil, err
+	}
 	var c mat.Dense
 	c.MulAT(q, aq)
-	if !finite(&c) {
+	if !c.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	e, err := EigSym(&c, nil)

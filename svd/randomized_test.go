@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -21,12 +24,15 @@ func decaying(m, n int, rnd *rand.Rand) (*mat.Dense, []float64) {
 	return fuzz.Latms(m, n, d, rnd), d
 }
 
+// ctx is the context of the tests that do not cancel.
+var ctx = context.Background()
+
 func TestRandomized(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for _, s := range [][2]int{{200, 60}, {60, 200}, {120, 120}} {
 		a, d := decaying(s[0], s[1], rnd)
 		k := 8
-		r, err := Randomized(DenseOperator(a), k, nil, rnd)
+		r, err := Randomized(ctx, DenseOperator(a), k, nil, rnd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,10 +47,10 @@ func TestRandomized(t *testing.T) {
 				t.Errorf("%v: S[%d] = %v, want %v", s, i, r.S[i], d[i])
 			}
 		}
-		if x := orthColsRatio(r.U); !(x <= ratioLimit) {
+		if x := mattest.OrthColsRatio(r.U); !(x <= ratioLimit) {
 			t.Errorf("U orthogonality %.3g", x)
 		}
-		if x := orthColsRatio(r.V); !(x <= ratioLimit) {
+		if x := mattest.OrthColsRatio(r.V); !(x <= ratioLimit) {
 			t.Errorf("V orthogonality %.3g", x)
 		}
 		// ||A - U S Vᵀ|| is about the (k+1)-th singular value.
@@ -74,13 +80,14 @@ func TestRangeFinderFunc(t *testing.T) {
 			f.Set(i, j, rnd.NormFloat64())
 		}
 	}
-	op := SymOperator(n, func(dst, x *mat.Dense) {
-		var ftx mat.Dense
+	op := SymOperator(n, func(_ context.Context, x *mat.Dense) (*mat.Dense, error) {
+		var ftx, y mat.Dense
 		ftx.MulAT(f, x)
-		dst.Mul(f, &ftx)
-		dst.AddScaled(dst, 1e-3, x)
+		y.Mul(f, &ftx)
+		y.AddScaled(&y, 1e-3, x)
+		return &y, nil
 	})
-	e, err := RandomizedEigSym(op, k, nil, rnd)
+	e, err := RandomizedEigSym(ctx, op, k, nil, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +103,10 @@ func TestRangeFinderFunc(t *testing.T) {
 		}
 	}
 	// M v = λ v for each returned pair.
-	mv := mat.Zeros(n, k)
-	op.Mul(mv, e.Vectors)
+	mv, err := op.Mul(ctx, e.Vectors)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for j := 0; j < k; j++ {
 		var r float64
 		for i := 0; i < n; i++ {
@@ -107,11 +116,11 @@ func TestRangeFinderFunc(t *testing.T) {
 			t.Errorf("pair %d: residual %v", j, r)
 		}
 	}
-	if x := orthColsRatio(e.Vectors); !(x <= ratioLimit) {
+	if x := mattest.OrthColsRatio(e.Vectors); !(x <= ratioLimit) {
 		t.Errorf("orthogonality %.3g", x)
 	}
 	// RangeFinder alone, with no power iterations, needs only Mul.
-	q, err := RangeFinder(Operator{Rows: n, Cols: n, Mul: op.Mul}, k, &RandomizedOptions{PowerIters: -1, Oversample: -1}, rnd)
+	q, err := RangeFinder(ctx, Operator{Rows: n, Cols: n, Mul: op.Mul}, k, &RandomizedOptions{PowerIters: -1, Oversample: -1}, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +140,7 @@ func TestRandomizedEigSymIndefinite(t *testing.T) {
 	}
 	d[0], d[1], d[2] = 10, -8, 5
 	a := fuzz.LatmsSym(d, rnd)
-	e, err := RandomizedEigSym(DenseOperator(a), 3, nil, rnd)
+	e, err := RandomizedEigSym(ctx, DenseOperator(a), 3, nil, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +155,8 @@ func TestRandomizedEigSymIndefinite(t *testing.T) {
 
 func TestRandomizedDeterministic(t *testing.T) {
 	a, _ := decaying(80, 50, rand.New(rand.NewPCG(1, 1)))
-	r1, _ := Randomized(DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
-	r2, _ := Randomized(DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
+	r1, _ := Randomized(ctx, DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
+	r2, _ := Randomized(ctx, DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
 	if !slices.Equal(r1.S, r2.S) || !mat.Equal(r1.U, r2.U) || !mat.Equal(r1.V, r2.V) {
 		t.Error("same seed, different results")
 	}
@@ -156,7 +165,7 @@ func TestRandomizedDeterministic(t *testing.T) {
 func TestRandomizedErrors(t *testing.T) {
 	bad := mat.Identity(4)
 	bad.Set(1, 1, math.NaN())
-	if _, err := Randomized(DenseOperator(bad), 2, nil, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNotFinite) {
+	if _, err := Randomized(ctx, DenseOperator(bad), 2, nil, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	defer func() {
@@ -164,7 +173,7 @@ func TestRandomizedErrors(t *testing.T) {
 			t.Error("k > min(m, n) did not panic")
 		}
 	}()
-	RangeFinder(DenseOperator(mat.Zeros(3, 5)), 4, nil, rand.New(rand.NewPCG(1, 1)))
+	RangeFinder(ctx, DenseOperator(mat.Zeros(3, 5)), 4, nil, rand.New(rand.NewPCG(1, 1)))
 }
 
 func TestPseudoInverseAndSolve(t *testing.T) {
@@ -203,8 +212,8 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		an, pn := a.Norm1(), p.Norm1()
 		k := max(c.m, c.n)
 		for _, v := range []float64{
-			scaled(apa.Norm1(), an*an*pn, k), scaled(pap.Norm1(), pn*pn*an, k),
-			scaled(asym(&ap), an*pn, k), scaled(asym(&pa), an*pn, k),
+			testutil.Scaled(apa.Norm1(), an*an*pn, k), testutil.Scaled(pap.Norm1(), pn*pn*an, k),
+			testutil.Scaled(mattest.Asym(&ap), an*pn, k), testutil.Scaled(mattest.Asym(&pa), an*pn, k),
 		} {
 			record("pinv Penrose", v)
 			if !(v <= ratioLimit) {
@@ -222,14 +231,8 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		s.Solve(&x, b, 0)
 		px.Mul(&p, b)
 		px.Sub(&px, &x)
-		if v := scaled(px.Norm1(), pn*b.Norm1(), k); !(v <= ratioLimit) {
+		if v := testutil.Scaled(px.Norm1(), pn*b.Norm1(), k); !(v <= ratioLimit) {
 			t.Errorf("%v: Solve differs from pinv*B: ratio %.3g", c, v)
 		}
 	}
-}
-
-func asym(a *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, a.T())
-	return d.Norm1()
 }

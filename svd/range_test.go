@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -15,8 +16,8 @@ import (
 // subnormal 1e-310 and the smallest subnormal) come out to 4 eps
 // relative (two units in the last place for subnormals), for Values and
 // Factorize, and U and V are the signed permutations that diagonalize
-// them. Before the
-// wide scaling, diag(1e200, 1e-200) gave [1e200 0].
+// them: without the wide scaling (see Range in the package
+// documentation), diag(1e200, 1e-200) would give [1e200 0].
 func TestDiagonalRange(t *testing.T) {
 	cases := [][]float64{
 		{1e200, 1e-200},
@@ -73,7 +74,7 @@ func TestDiagonalRange(t *testing.T) {
 					t.Errorf("%v: triple %d: U[%d][%d] = %v, V[%d][%d] = %v, value %v", d, i, pi, i, ui, pj, i, vj, s)
 				}
 			}
-			if ou, ov := orthColsRatio(f.U), orthColsRatio(f.V); !(ou <= ratioLimit && ov <= ratioLimit) {
+			if ou, ov := mattest.OrthColsRatio(f.U), mattest.OrthColsRatio(f.V); !(ou <= ratioLimit && ov <= ratioLimit) {
 				t.Errorf("%v: orthogonality ratios %.3g %.3g", d, ou, ov)
 			}
 		}

@@ -99,66 +99,114 @@ type SVD struct {
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
 // not converge within the cap.
 func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	if err := checkJacobi("Options", o.MaxSweeps, o.Tol); err != nil {
+	o, err := resolveOptions(opts)
+	if err != nil {
 		return nil, err
 	}
-	if o.Want < WantUV || o.Want > WantNone {
-		return nil, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
-	}
-	if o.MaxSweeps == 0 {
-		o.MaxSweeps = 30
-	}
 	m, n := a.Dims()
-	if !finite(a) {
+	if !a.IsFinite() {
 		return nil, ErrNotFinite
 	}
 	wantU := o.Want == WantUV || o.Want == WantU
 	wantV := o.Want == WantUV || o.Want == WantV
 	k := min(m, n)
-	res := &SVD{S: make([]float64, k)}
 	amax := 0.0
 	var rowMax, colMax []float64
 	if k > 0 {
 		rowMax, colMax, amax = maxima(a)
 	}
 	if amax == 0 {
-		// Empty or zero: any orthonormal vectors will do.
-		if wantU {
-			res.U = mat.Zeros(m, k)
-			for i := 0; i < k; i++ {
-				res.U.Set(i, i, 1)
-			}
-		}
-		if wantV {
-			res.V = mat.Zeros(n, k)
-			for i := 0; i < k; i++ {
-				res.V.Set(i, i, 1)
-			}
-		}
-		return res, nil
+		return identitySVD(m, n, wantU, wantV), nil
 	}
-	tall := m > n
 	if o.Tol <= 0 {
 		o.Tol = math.Sqrt(float64(k)) * eps
 	}
-	// Z, scaled by a power of two 2^shift (exactly, unless entries
-	// underflow) so that the largest magnitude is in [0.5, 1): dot
-	// products of rows cannot overflow, and the smallest entries keep as
-	// many bits as possible. When some row or column of A is so much
-	// smaller than the largest entry that it would end up below the
-	// flush threshold of flushTinyRows (2^-1000), the scale is raised
-	// instead, up to the largest that the factorizations and sweeps
-	// survive (see wideShift). Its columns are sorted by decreasing
-	// magnitude: Householder LQ (QR of Zᵀ) is then column-wise (row-wise
-	// for Zᵀ) backward stable, which keeps graded columns accurate (Cox
-	// and Higham; dgejsv's row pivoting).
+	shift, tall := scaling(m, n, amax, rowMax, colMax)
+	big := colMax
+	if tall {
+		big = rowMax
+	}
+	z, cperm := prepareZ(a, tall, shift, big)
+	f := &jacobiSVD{k: k, z: z, tol: o.Tol, maxSweeps: o.MaxSweeps,
+		// Which singular vectors of Z are wanted: left (U_Z, k x k) and
+		// right (V_Z, q x k).
+		left:  (wantU && !tall) || (wantV && tall),
+		right: (wantV && !tall) || (wantU && tall),
+	}
+	if err := f.precondition(); err != nil {
+		return nil, err
+	}
+	if err := f.sweep(); err != nil {
+		return nil, err
+	}
+	res := &SVD{S: make([]float64, k), Sweeps: f.sweeps}
+	for i, v := range f.j.nrm {
+		res.S[i] = math.Ldexp(v, -shift)
+	}
+	uz, vz := f.vectors(cperm)
+	if tall {
+		res.U, res.V = vz, uz
+	} else {
+		res.U, res.V = uz, vz
+	}
+	return res, nil
+}
+
+// resolveOptions checks opts and returns them with the defaults filled
+// in (all but Tol, which depends on the shape).
+func resolveOptions(opts *Options) (Options, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := checkJacobi("Options", o.MaxSweeps, o.Tol); err != nil {
+		return o, err
+	}
+	if o.Want < WantUV || o.Want > WantNone {
+		return o, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
+	}
+	if o.MaxSweeps == 0 {
+		o.MaxSweeps = 30
+	}
+	return o, nil
+}
+
+// identitySVD is the factorization of an empty or zero m x n matrix:
+// zero singular values, and any orthonormal vectors will do.
+func identitySVD(m, n int, wantU, wantV bool) *SVD {
+	k := min(m, n)
+	res := &SVD{S: make([]float64, k)}
+	if wantU {
+		res.U = mat.Zeros(m, k)
+		for i := 0; i < k; i++ {
+			res.U.Set(i, i, 1)
+		}
+	}
+	if wantV {
+		res.V = mat.Zeros(n, k)
+		for i := 0; i < k; i++ {
+			res.V.Set(i, i, 1)
+		}
+	}
+	return res
+}
+
+// scaling returns the power of two 2^shift by which Factorize scales A
+// and whether Z is Aᵀ (tall), for an m x n A of largest magnitude amax
+// (and rowMax, colMax by row and column).
+//
+// The scale is exact, unless entries underflow, and brings the largest
+// magnitude into [0.5, 1): dot products of rows cannot overflow, and the
+// smallest entries keep as many bits as possible. When some row or
+// column of A is so much smaller than the largest entry that it would
+// end up below the flush threshold of flushTinyRows (2^-1000), the scale
+// is raised instead, up to the largest that the factorizations and
+// sweeps survive (see wideShift).
+func scaling(m, n int, amax float64, rowMax, colMax []float64) (shift int, tall bool) {
+	tall = m > n
 	_, e := math.Frexp(amax)
 	wide := wideShift(amax, rowMax, colMax, max(m, n))
-	shift := -e + wide
+	shift = -e + wide
 	if wide > 0 && m == n && spread(colMax) > spread(rowMax) {
 		// Z = Aᵀ, so that the wider range is across the rows of Z: a
 		// Householder vector of the LQ factorization, normalized to a
@@ -166,183 +214,218 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		// apart, but rows of any magnitudes factor accurately.
 		tall = true
 	}
-	big := colMax
-	if tall {
-		big = rowMax
-	}
-	z, cperm := prepareZ(a, tall, shift, big)
+	return shift, tall
+}
 
-	// 1. Pᵀ Z = L1 Q1. For a much wider Z, first Z = L0 Q0 (no pivoting)
-	// and then Pᵀ L0 = L1 Q1', so that the pivoted factorization, which
-	// runs at the speed of matrix-vector products, works on a k x k
-	// triangle: Q1 = Q1' Q0.
-	zp := z
-	var f0 *lq.LQ
+// jacobiSVD holds the steps of Factorize on the scaled, sorted p x q
+// matrix Z (p = k <= q), whose columns are sorted by decreasing
+// magnitude (prepareZ): Householder LQ (QR of Zᵀ) is then column-wise
+// (row-wise for Zᵀ) backward stable, which keeps graded columns accurate
+// (Cox and Higham; dgejsv's row pivoting).
+type jacobiSVD struct {
+	k           int
+	z           *mat.Dense
+	tol         float64
+	maxSweeps   int
+	left, right bool // which singular vectors of Z are wanted
+
+	zp     *mat.Dense    // the matrix that f1 factors: Z or L0
+	f0     *lq.LQ        // Z = L0 Q0 when Z is much wider; else nil
+	f1     *lq.PivotedLQ // Pᵀ zp = L1 Q1
+	l1     mat.Dense     // L1, then transposed
+	f2     *lq.LQ        // L1 = Q2 R (as L1ᵀ = Rᵀ Q2ᵀ); nil without the second factorization
+	x      *mat.Dense    // X0, then the final rows Σ Wᵀ, then Wᵀ
+	x0     *mat.Dense    // a copy of X0 for the solve for J
+	acc    *mat.Dense    // the accumulated rotations, when they are
+	vz     *mat.Dense    // V_Z, whose top k x k block holds acc
+	jm     *mat.Dense    // J, k x k
+	j      rowJacobi     // the sweeps
+	sweeps int           // all the sweeps made
+
+	accumulate bool // the rotations accumulate from the start
+}
+
+// precondition is step 1: Pᵀ Z = L1 Q1. For a much wider Z, first
+// Z = L0 Q0 (no pivoting) and then Pᵀ L0 = L1 Q1', so that the pivoted
+// factorization, which runs at the speed of matrix-vector products,
+// works on a k x k triangle: Q1 = Q1' Q0.
+func (f *jacobiSVD) precondition() error {
+	f.zp = f.z
 	var err error
-	if _, q := z.Dims(); q > 2*k {
-		if f0, err = lq.FactorInPlace(z); err != nil {
-			return nil, err
+	if _, q := f.z.Dims(); q > 2*f.k {
+		if f.f0, err = lq.FactorizeInPlace(f.z); err != nil {
+			return err
 		}
 		l0 := &mat.Dense{}
-		f0.L(l0)
-		zp = l0
+		f.f0.L(l0)
+		f.zp = l0
 	}
-	f1, err := lq.FactorPivotedInPlace(zp)
-	if err != nil {
-		return nil, err
+	if f.f1, err = lq.FactorizePivotedInPlace(f.zp); err != nil {
+		return err
 	}
-	var l1 mat.Dense
-	f1.L(&l1)
-	// Which singular vectors of Z are wanted: left (U_Z, k x k) and
-	// right (V_Z, q x k).
-	left := (wantU && !tall) || (wantV && tall)
-	right := (wantV && !tall) || (wantU && tall)
+	f.f1.L(&f.l1)
+	return nil
+}
 
-	// 2. Jacobi on the rows of X0 (see above for the choice of X0).
+// sweep is steps 2 and 3: Jacobi on the rows of X0 (see Factorize for
+// the choice of X0), then J.
+func (f *jacobiSVD) sweep() error {
+	k := f.k
 	// Small matrices with both sides wanted accumulate the rotations
 	// (on the slot layout of the small Jacobi kernel they cost less than
 	// the second factorization, the triangular solve and the product with Q2).
-	accumulate := left && right && k <= slotsMax && kernels.JacobiSweepTFast()
-	var f2 *lq.LQ
-	var x *mat.Dense
-	if right && !accumulate {
+	f.accumulate = f.left && f.right && k <= slotsMax && kernels.JacobiSweepTFast()
+	if f.right && !f.accumulate {
 		// L1 = Q2 R: X0 = R, from the LQ factorization L1ᵀ = Rᵀ Q2ᵀ
 		// computed in place (the QR factorization of L1 without the
 		// copies).
-		transposeSquare(&l1)
-		if f2, err = lq.FactorInPlace(&l1); err != nil {
-			return nil, err
+		transposeSquare(&f.l1)
+		var err error
+		if f.f2, err = lq.FactorizeInPlace(&f.l1); err != nil {
+			return err
 		}
-		x = &mat.Dense{}
-		f2.L(x)
-		transposeSquare(x)
+		f.x = &mat.Dense{}
+		f.f2.L(f.x)
+		transposeSquare(f.x)
 	} else {
-		transposeSquare(&l1) // k x k
-		x = &l1
+		transposeSquare(&f.l1) // k x k
+		f.x = &f.l1
 	}
-	flushTinyRows(x)
-	var x0, acc, vz *mat.Dense
-	if right && left && !accumulate {
-		x0 = x.Clone()
+	flushTinyRows(f.x)
+	if f.right && f.left && !f.accumulate {
+		f.x0 = f.x.Clone()
 	}
-	j := rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps, threshold: true}
-	if accumulate {
+	f.j = rowJacobi{r: k, c: k, x: f.x.RawData(), ldx: f.x.Stride(), tol: f.tol, maxSweeps: f.maxSweeps, threshold: true}
+	if f.accumulate {
 		// The rotations accumulate in the top k x k block of V_Z, which
 		// then holds Gᵀ (see below).
-		_, q := z.Dims()
-		vz = mat.Zeros(q, k)
+		_, q := f.z.Dims()
+		f.vz = mat.Zeros(q, k)
 		for i := 0; i < k; i++ {
-			vz.Set(i, i, 1)
+			f.vz.Set(i, i, 1)
 		}
-		acc = vz.Slice(0, k, 0, k)
-		j.acc, j.lda, j.na = acc.RawData(), acc.Stride(), k
+		f.acc = f.vz.Slice(0, k, 0, k)
+		f.j.acc, f.j.lda, f.j.na = f.acc.RawData(), f.acc.Stride(), k
 	}
-	converged := j.run()
-	res.Sweeps = j.sweeps
+	converged := f.j.run()
+	f.sweeps = f.j.sweeps
 	if !converged {
-		return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: math.Sqrt(j.maxCos2)}
+		return &ConvergenceError{Method: "one-sided Jacobi", Sweeps: f.j.sweeps, Off: math.Sqrt(f.j.maxCos2)}
 	}
-	var jm *mat.Dense // J, k x k
 	switch {
-	case accumulate:
+	case f.accumulate:
 		// X_final = Gᵀ X0 with acc = Gᵀ: X0 = G Σ Wᵀ, J = G, in place.
-		transposeSquare(acc)
-		jm = acc
-	case right && left:
+		transposeSquare(f.acc)
+		f.jm = f.acc
+	case f.right && f.left:
 		// 3. X0ᵀ J = W Σ = X_finalᵀ; X0ᵀ = Rᵀ is lower triangular.
-		jm = solveJ(x0, x, j.nrm)
-		if jm == nil {
-			// Sweep again from X0 with the rotations accumulated (X0
-			// extracted again: solveJ may have overwritten x0).
-			f2.L(x)
-			transposeSquare(x)
-			flushTinyRows(x)
-			acc = mat.Identity(k)
-			j = rowJacobi{r: k, c: k, x: x.RawData(), ldx: x.Stride(), tol: o.Tol, maxSweeps: o.MaxSweeps,
-				acc: acc.RawData(), lda: acc.Stride(), na: k, threshold: true}
-			converged := j.run()
-			res.Sweeps += j.sweeps
-			if !converged {
-				return nil, &ConvergenceError{Method: "one-sided Jacobi", Sweeps: j.sweeps, Off: math.Sqrt(j.maxCos2)}
-			}
-			jm = acc.T()
+		f.jm = solveJ(f.x0, f.x, f.j.nrm)
+		if f.jm == nil {
+			return f.resweep()
 		}
 	}
-	for i, v := range j.nrm {
-		res.S[i] = math.Ldexp(v, -shift)
-	}
+	return nil
+}
 
-	var uz *mat.Dense
+// resweep sweeps again from X0 with the rotations accumulated, when the
+// J of the triangular solve is not orthogonal to working accuracy (X0
+// extracted again: solveJ may have overwritten x0).
+func (f *jacobiSVD) resweep() error {
+	k := f.k
+	f.f2.L(f.x)
+	transposeSquare(f.x)
+	flushTinyRows(f.x)
+	f.acc = mat.Identity(k)
+	f.j = rowJacobi{r: k, c: k, x: f.x.RawData(), ldx: f.x.Stride(), tol: f.tol, maxSweeps: f.maxSweeps,
+		acc: f.acc.RawData(), lda: f.acc.Stride(), na: k, threshold: true}
+	converged := f.j.run()
+	f.sweeps += f.j.sweeps
+	if !converged {
+		return &ConvergenceError{Method: "one-sided Jacobi", Sweeps: f.j.sweeps, Off: math.Sqrt(f.j.maxCos2)}
+	}
+	f.jm = f.acc.T()
+	return nil
+}
+
+// vectors returns the wanted singular vectors of Z, U_Z (k x k) and V_Z
+// (q x k; its rows in the order of the columns of A before prepareZ
+// sorted them by cperm), nil for those not wanted.
+func (f *jacobiSVD) vectors(cperm []int) (uz, vz *mat.Dense) {
+	if !f.left && !f.right {
+		return nil, nil
+	}
 	// Wᵀ: the normalized rows of X (in place; J has been computed).
-	wt := x
-	if left || right {
-		normalizeRows(x, j.nrm)
-		if slices.Contains(j.nrm, 0) {
-			have := make([]bool, k)
-			for i := range have {
-				have[i] = j.nrm[i] != 0
+	k := f.k
+	normalizeRows(f.x, f.j.nrm)
+	if slices.Contains(f.j.nrm, 0) {
+		have := make([]bool, k)
+		for i := range have {
+			have[i] = f.j.nrm[i] != 0
+		}
+		completeRows(f.x, have)
+	}
+	if f.left {
+		uz = f.leftVectors()
+	}
+	if f.right {
+		vz = f.rightVectors(cperm)
+	}
+	return uz, vz
+}
+
+// leftVectors returns U_Z: without the second factorization, U_Z = P W;
+// with it, U_Z = P Q2 J (L1 = Q2 R = Q2 J Σ Wᵀ). Row perm[i] of U_Z is
+// row i of W or of Q2 J.
+func (f *jacobiSVD) leftVectors() *mat.Dense {
+	if f.f2 != nil {
+		f.f2.MulQT(f.jm, f.jm) // Q2 J
+		permuteRows(f.jm, f.f1.Perm())
+		return f.jm
+	}
+	uz := mat.Zeros(f.k, f.k)
+	wd, ld := f.x.RawData(), f.x.Stride()
+	for i, p := range f.f1.Perm() {
+		row := uz.RawRow(p)
+		for c := range row {
+			row[c] = wd[c*ld+i]
+		}
+	}
+	return uz
+}
+
+// rightVectors returns V_Z = Q1_fullᵀ [W; 0] with the second
+// factorization (Pᵀ Z = Q2 J Σ Wᵀ Q1), Q1_fullᵀ [J; 0] without it, and
+// Q0_fullᵀ on top of either; then unsorts its rows by cperm.
+func (f *jacobiSVD) rightVectors(cperm []int) *mat.Dense {
+	k := f.k
+	_, q := f.z.Dims()
+	v := f.vz
+	if v == nil {
+		v = mat.Zeros(q, k)
+	}
+	vd := v.RawData()
+	if f.f2 != nil {
+		wd, ld := f.x.RawData(), f.x.Stride()
+		for i := 0; i < k; i++ {
+			row := vd[i*k : (i+1)*k]
+			for c := range row {
+				row[c] = wd[c*ld+i]
 			}
-			completeRows(x, have)
 		}
+	} else if f.jm != f.acc {
+		// Without the second factorization, Pᵀ Z = L1 Q1 = W Σ Jᵀ Q1.
+		v.Slice(0, k, 0, k).Copy(f.jm)
 	}
-	if left {
-		// Without the second factorization, U_Z = P W; with it,
-		// U_Z = P Q2 J (L1 = Q2 R = Q2 J Σ Wᵀ). Row perm[i] of U_Z is row
-		// i of W or of Q2 J.
-		if f2 != nil {
-			f2.MulQT(jm, jm) // Q2 J
-			permuteRows(jm, f1.Perm())
-			uz = jm
-		} else {
-			uz = mat.Zeros(k, k)
-			wd, ld := wt.RawData(), wt.Stride()
-			for i, p := range f1.Perm() {
-				row := uz.RawRow(p)
-				for c := range row {
-					row[c] = wd[c*ld+i]
-				}
-			}
-		}
+	_, q1 := f.zp.Dims()
+	f.f1.MulQT(v.Slice(0, q1, 0, k), v.Slice(0, q1, 0, k))
+	if f.f0 != nil {
+		f.f0.MulQT(v, v)
 	}
-	if right {
-		// V_Z = Q1_fullᵀ [W; 0] with the second factorization
-		// (Pᵀ Z = Q2 J Σ Wᵀ Q1), Q1_fullᵀ [J; 0] without it, and
-		// Q0_fullᵀ on top of either.
-		_, q := z.Dims()
-		v := vz
-		if v == nil {
-			v = mat.Zeros(q, k)
-		}
-		vd := v.RawData()
-		if f2 != nil {
-			wd, ld := wt.RawData(), wt.Stride()
-			for i := 0; i < k; i++ {
-				row := vd[i*k : (i+1)*k]
-				for c := range row {
-					row[c] = wd[c*ld+i]
-				}
-			}
-		} else if jm != acc {
-			// Without the second factorization, Pᵀ Z = L1 Q1 = W Σ Jᵀ Q1.
-			v.Slice(0, k, 0, k).Copy(jm)
-		}
-		_, q1 := zp.Dims()
-		f1.MulQT(v.Slice(0, q1, 0, k), v.Slice(0, q1, 0, k))
-		if f0 != nil {
-			f0.MulQT(v, v)
-		}
-		if cperm != nil {
-			// Z = Z_sorted Πᵀ: row cperm[i] of V_Z is row i of V_sorted.
-			permuteRows(v, cperm)
-		}
-		vz = v
+	if cperm != nil {
+		// Z = Z_sorted Πᵀ: row cperm[i] of V_Z is row i of V_sorted.
+		permuteRows(v, cperm)
 	}
-	if tall {
-		res.U, res.V = vz, uz
-	} else {
-		res.U, res.V = uz, vz
-	}
-	return res, nil
+	return v
 }
 
 // Values returns the singular values of a in decreasing order; see
@@ -626,7 +709,7 @@ func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int
 			kernels.Scal(scale, zd)
 		}
 	} else {
-		scalePow2(z, e)
+		z.ScalePow2(e, z)
 	}
 	return z, perm
 }
@@ -674,7 +757,9 @@ func maxima(a *mat.Dense) (rowMax, colMax []float64, amax float64) {
 	rowMax, colMax = make([]float64, r), make([]float64, c)
 	for i := 0; i < r; i++ {
 		row := a.RawRow(i)
-		rowMax[i] = maxAbs(row)
+		if c > 0 {
+			rowMax[i] = math.Abs(row[kernels.Iamax(row)])
+		}
 		if rowMax[i] > amax {
 			amax = rowMax[i]
 		}
@@ -748,14 +833,6 @@ func wideShift(amax float64, rowMax, colMax []float64, size int) int {
 	return min(max(e-f+wideTarget, 0), wideMax(size))
 }
 
-// maxAbs returns the largest magnitude in x.
-func maxAbs(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	return math.Abs(x[kernels.Iamax(x)])
-}
-
 // flushTinyRows sets to zero the rows of x whose norm is below 2^-1000
 // (x comes from a matrix scaled to largest magnitude about 1): such rows
 // are made of subnormal numbers, which carry too few bits for the Jacobi
@@ -770,19 +847,4 @@ func flushTinyRows(x *mat.Dense) {
 			clear(row)
 		}
 	}
-}
-
-// scalePow2 multiplies a by 2^e, exactly unless elements underflow.
-func scalePow2(a *mat.Dense, e int) {
-	for e != 0 {
-		s := min(max(e, -1000), 1000)
-		a.Scale(math.Ldexp(1, s), a)
-		e -= s
-	}
-}
-
-// finite reports whether every element of a is finite.
-func finite(a *mat.Dense) bool {
-	_, _, found := a.NonFinite()
-	return !found
 }

@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -66,9 +67,12 @@ type TopEigen struct {
 // residuals of the top k pairs are at most Tol * ||A||; after MaxIter
 // steps it returns the last approximation with Converged false and a
 // *ConvergenceError (errors.Is ErrNoConvergence). op.MulT is not used.
-// It panics if op is not square or k is not in [1, n], and returns
-// ErrNotFinite if a product gives NaN or an infinity.
-func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEigen, error) {
+// It panics if ctx is nil, op is not square or k is not in [1, n],
+// returns ErrNotFinite if a product gives NaN or an infinity, and returns
+// the operator's errors and ctx.Err() (checked before each product) as
+// they are, with no result.
+func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEigen, error) {
+	checkContext("TopEigSym", ctx)
 	n := op.Rows
 	if op.Rows != op.Cols {
 		panic(fmt.Sprintf("svd: TopEigSym: the operator is %dx%d, not square", op.Rows, op.Cols))
@@ -105,11 +109,12 @@ func TopEigSym(op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEig
 	}
 	products := 0
 	apply := func(v *mat.Dense) (*mat.Dense, error) {
-		r, c := v.Dims()
-		av := mat.Zeros(r, c)
-		op.Mul(av, v)
+		av, err := op.mul(ctx, "TopEigSym", v)
+		if err != nil {
+			return nil, err
+		}
 		products++
-		if !finite(av) {
+		if !av.IsFinite() {
 			return nil, ErrNotFinite
 		}
 		return av, nil
@@ -229,7 +234,7 @@ func rayleighRitz(x, ax, s, as *mat.Dense, l int) (theta []float64, nx, nax, p *
 		h.Slice(lx, m, lx, m).Copy(&ss)
 	}
 	h.Symmetrize()
-	if !finite(h) {
+	if !h.IsFinite() {
 		return nil, nil, nil, nil, ErrNotFinite
 	}
 	e, err := EigSym(h, nil)

@@ -4,6 +4,20 @@
 // matrices, and the robust tensor power method that decomposes a
 // whitened third moment into its components.
 //
+// # Definitions
+//
+// A symmetric tensor T of order 3 and dimension d has T[i][j][l] equal
+// for every permutation of (i, j, l). u(x)v(x)w is the outer product,
+// (u(x)v(x)w)[i][j][l] = u_i v_j w_l. For a d x k matrix W,
+// T(W, W, W) is the k x k x k tensor
+// sum_{i,j,l} T[i][j][l] W[i][a] W[j][b] W[l][c]; with vectors,
+// T(I, v, v)_i = sum_{j,l} T[i][j][l] v_j v_l and
+// T(v, v, v) = sum T[i][j][l] v_i v_j v_l. An orthogonally decomposable
+// T = sum_{m<k} λ_m v_m(x)v_m(x)v_m (orthonormal v_m, λ_m > 0) has the
+// v_m as its robust eigenvectors: the fixed points of the power map
+// v <- T(I, v, v) / ||T(I, v, v)|| to which it converges from almost
+// every start, with eigenvalues λ_m = T(v_m, v_m, v_m).
+//
 // # Storage
 //
 // A Sym of dimension d stores the d(d+1)(d+2)/6 values T[i][j][l] with
@@ -26,8 +40,10 @@
 // AddSymOuter adds the symmetrised u(x)v(x)w, AddSymMatOuter adds
 // M(x)v plus its two other placements of v.
 //
-// The whitened multi-view third moment of SPEC.md 1.1 needs, besides
-// the y(x)y(x)y terms, the corrections
+// The whitened third moment of a topic model estimated from word counts
+// c (the multi-view moment with whitened word vectors w_i and y = sum_i
+// c_i w_i for a document) needs, besides the y(x)y(x)y terms, the
+// corrections
 // sum_i c_i (w_i(x)w_i(x)y + w_i(x)y(x)w_i + y(x)w_i(x)w_i) of each
 // document: AddCountCorrection adds them for one document with sparse
 // counts, and AddCrossRows adds them for a whole corpus at once, after
@@ -44,8 +60,10 @@
 //
 // # Decomposition
 //
-// PowerMethod runs the robust tensor power method (L random starts, N
-// iterations each, the best start polished and deflated, k times) or,
+// PowerMethod runs the robust tensor power method of Anandkumar et al.
+// (L random starts, N iterations of the power map each, the start of
+// largest T(v, v, v) polished and deflated, T <- T - λ v(x)v(x)v, k
+// times) or,
 // as an option, orthogonal simultaneous power iteration. Randomness comes
 // from the caller's *rand.Rand, so the same seed gives the same bits;
 // eigenvalues come sorted in decreasing order and made non-negative by

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -87,14 +88,11 @@ func fullNorm(a []float64) float64 {
 	return math.Sqrt(s)
 }
 
+// mustPanic runs f in the subtest name and fails it unless f panics
+// with a message of this package ("tensor3: ...").
 func mustPanic(t *testing.T, name string, f func()) {
 	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", name)
-		}
-	}()
-	f()
+	t.Run(name, func(t *testing.T) { testutil.MustPanic(t, f, "tensor3: ") })
 }
 
 // emulated reports whether the tests may run on a slow target (CI runs

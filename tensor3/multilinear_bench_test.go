@@ -9,7 +9,7 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// BenchmarkMultilinear measures T(W, W, W) at the size of issue 5
+// BenchmarkMultilinear measures T(W, W, W) at a learner's size
 // (d = 400, k = 50) on one worker and on all, reporting GFLOP/s counted
 // as d^3 k (the count of the dense method, as bench/ does).
 func BenchmarkMultilinear(b *testing.B) {

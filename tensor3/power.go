@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/moments-go/moments/internal/dense"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -192,13 +193,9 @@ func robust(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, err
 		if err := p.iterate(scaled, theta, o.Polish, o.Tol); err != nil {
 			return nil, err
 		}
-		lam := math.Ldexp(scaled.ContractScalar(theta), e)
-		if math.IsNaN(lam) || math.IsInf(lam, 0) {
-			return nil, fmt.Errorf("tensor3: PowerMethod: component %d: eigenvalue %v: %w", comp, lam, ErrNotFinite)
-		}
-		if lam < 0 {
-			lam = -lam
-			kernels.Scal(-1, theta)
+		lam, err := eigenvalue(scaled, theta, e, comp)
+		if err != nil {
+			return nil, err
 		}
 		vals[comp] = lam
 		vecs[comp] = append([]float64(nil), theta...)
@@ -327,13 +324,9 @@ func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decompositio
 	}
 	vals := make([]float64, k)
 	for m, v := range vs {
-		lam := math.Ldexp(t.ContractScalar(v), e)
-		if math.IsNaN(lam) || math.IsInf(lam, 0) {
-			return nil, fmt.Errorf("tensor3: PowerMethod: component %d: eigenvalue %v: %w", m, lam, ErrNotFinite)
-		}
-		if lam < 0 {
-			lam = -lam
-			kernels.Scal(-1, v)
+		lam, err := eigenvalue(t, v, e, m)
+		if err != nil {
+			return nil, err
 		}
 		vals[m] = lam
 	}
@@ -348,6 +341,21 @@ func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decompositio
 	return dec, nil
 }
 
+// eigenvalue returns lambda = 2^e T(v, v, v) for the unit vector v of
+// component comp of the tensor t = 2^-e T, made non-negative by flipping
+// the sign of v in place; ErrNotFinite if it is NaN or infinite.
+func eigenvalue(t *Sym, v []float64, e, comp int) (float64, error) {
+	lam := math.Ldexp(t.ContractScalar(v), e)
+	if math.IsNaN(lam) || math.IsInf(lam, 0) {
+		return 0, fmt.Errorf("tensor3: PowerMethod: component %d: eigenvalue %v: %w", comp, lam, ErrNotFinite)
+	}
+	if lam < 0 {
+		lam = -lam
+		kernels.Scal(-1, v)
+	}
+	return lam, nil
+}
+
 // orthonormalize makes the vectors orthonormal in order (modified
 // Gram-Schmidt, twice). A vector that is (numerically) in the span of
 // the previous ones is replaced by a random one. The vectors must be
@@ -355,13 +363,7 @@ func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decompositio
 func orthonormalize(vs [][]float64, rng *rand.Rand) {
 	for m, v := range vs {
 		for {
-			n0 := kernels.Nrm2(v)
-			for range 2 {
-				for _, q := range vs[:m] {
-					kernels.Axpy(-kernels.Dot(q, v), q, v)
-				}
-			}
-			if n := kernels.Nrm2(v); n > 1e-10*n0 && n > 0 {
+			if n0, n := dense.Orthogonalize(v, vs[:m]); n > 1e-10*n0 && n > 0 {
 				normalize(v)
 				break
 			}

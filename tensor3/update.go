@@ -94,7 +94,8 @@ func (t *Sym) AddSymMatOuter(a float64, m *mat.Dense, v []float64) {
 }
 
 // AddCountCorrection adds, for one document, the correction term of the
-// multi-view third moment (SPEC.md 1.1, whitened):
+// whitened multi-view third moment of word counts (see the package
+// documentation):
 //
 //	a * sum_t counts[t] * (w_i(x)w_i(x)y + w_i(x)y(x)w_i + y(x)w_i(x)w_i),   i = idx[t]
 //

@@ -117,11 +117,7 @@ func LearnCorrelatedTopics(ctx context.Context, src moments.Source, k int, opts 
 	if err != nil {
 		return nil, err
 	}
-	op, passErr := moments.PairsOperator(ctx, n, dm.PairsTimes)
-	eig, err := svd.TopEigSym(op, k, &eo, rand.New(rand.NewPCG(o.DAG.Seed, 0xc7e16)))
-	if *passErr != nil {
-		return nil, *passErr
-	}
+	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, dm.PairsTimes), k, &eo, rand.New(rand.NewPCG(o.DAG.Seed, 0xc7e16)))
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("linear: LearnCorrelatedTopics: eigenpairs of Pairs: %w", err)
 	}

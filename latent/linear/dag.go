@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/moments-go/moments/internal/assign"
+	"github.com/moments-go/moments/internal/dense"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -630,59 +631,48 @@ func whitenEig(vals []float64, u *mat.Dense, k int) (*mat.Dense, *mat.Dense, flo
 	return w, winvT, gap, nil
 }
 
-// orthonormalize applies Gram-Schmidt (twice) to the columns of v in
-// order.
+// orthonormalize makes the columns of v orthonormal in order
+// (Gram-Schmidt, twice); a column in the span of the previous ones
+// becomes zero.
 func orthonormalize(v *mat.Dense) {
 	_, c := v.Dims()
 	cols := make([][]float64, c)
 	for j := range cols {
 		cols[j] = v.Col(nil, j)
-		for pass := 0; pass < 2; pass++ {
-			for i := 0; i < j; i++ {
-				kernels.Axpy(-kernels.Dot(cols[i], cols[j]), cols[i], cols[j])
-			}
-		}
-		if nv := math.Sqrt(kernels.Dot(cols[j], cols[j])); nv > 0 {
+		if _, nv := dense.Orthogonalize(cols[j], cols[:j]); nv > 0 {
 			kernels.Scal(1/nv, cols[j])
 		}
 		v.SetCol(j, cols[j])
 	}
 }
 
-// inverse returns the inverse of the square matrix a, or an error if its
-// condition number exceeds 1e14.
+// inverse returns the inverse of the square matrix a (from its singular
+// value decomposition), or an error if its condition number exceeds
+// 1e14.
 func inverse(a *mat.Dense) (*mat.Dense, error) {
 	k := checkSquare("inverse", a)
-	f, err := svd.Factorize(a, nil)
+	var inv mat.Dense
+	rank, err := svd.PseudoInverse(&inv, a, 1e-14)
 	if err != nil {
 		return nil, err
 	}
-	if f.S[0] == 0 || f.S[k-1] <= 1e-14*f.S[0] {
+	if rank < k {
 		return nil, fmt.Errorf("condition number above 1e14")
 	}
-	var inv mat.Dense
-	f.Solve(&inv, mat.Identity(k), 0)
 	return &inv, nil
 }
 
 // cholesky returns the lower triangular L with a = L L^T, or an error
-// matching ErrRankDeficient if a is not positive definite.
+// matching ErrRankDeficient if a is not positive definite (a pivot not
+// above 1e-14 times the largest diagonal entry).
 func cholesky(a *mat.Dense) (*mat.Dense, error) {
 	k := checkSquare("cholesky", a)
 	l := mat.Zeros(k, k)
-	for j := 0; j < k; j++ {
-		d := a.At(j, j)
-		lj := l.RawRow(j)
-		d -= kernels.Dot(lj[:j], lj[:j])
-		if !(d > 1e-14*math.Abs(a.At(j, j))) {
-			return nil, fmt.Errorf("%w: the hidden second moment is not positive definite (pivot %d)", ErrRankDeficient, j)
-		}
-		d = math.Sqrt(d)
-		l.Set(j, j, d)
-		for i := j + 1; i < k; i++ {
-			li := l.RawRow(i)
-			l.Set(i, j, (a.At(i, j)-kernels.Dot(li[:j], lj[:j]))/d)
-		}
+	for i := range k {
+		copy(l.RawRow(i)[:i+1], a.RawRow(i)[:i+1])
+	}
+	if !dense.Cholesky(l.RawData(), k, 1e-14) {
+		return nil, fmt.Errorf("%w: the hidden second moment is not positive definite", ErrRankDeficient)
 	}
 	return l, nil
 }
@@ -692,16 +682,7 @@ func cholesky(a *mat.Dense) (*mat.Dense, error) {
 func lowerInverse(l *mat.Dense) *mat.Dense {
 	k, _ := l.Dims()
 	inv := mat.Zeros(k, k)
-	for j := 0; j < k; j++ {
-		inv.Set(j, j, 1/l.At(j, j))
-		for i := j + 1; i < k; i++ {
-			var s float64
-			for m := j; m < i; m++ {
-				s += l.At(i, m) * inv.At(m, j)
-			}
-			inv.Set(i, j, -s/l.At(i, i))
-		}
-	}
+	dense.InvertLower(inv.RawData(), l.Clone().RawData(), k)
 	return inv
 }
 

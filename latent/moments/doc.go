@@ -36,8 +36,8 @@
 // vocabulary. DocMoments gives what the learners need instead, with
 // passes over a Source that hold nothing larger than n x k: the
 // products Pairs X with thin n x m matrices (PairsTimes), from which a
-// block eigensolver finds the top eigenpairs U, D of Pairs (see
-// PairsOperator), and, for the whitening W = U D^{-1/2} (so that W^T
+// block eigensolver finds the top eigenpairs U, D of Pairs
+// (svd.TopEigSym on svd.SymOperator(n, PairsTimes)), and, for the whitening W = U D^{-1/2} (so that W^T
 // Pairs W = I), the whitened third moment Triples(W, W, W), a k x k x k
 // symmetric tensor (WhitenedTriples). The whitened tensor of a model of
 // k components is orthogonally decomposable, sum_i lambda_i v_i(x)v_i(x)v_i

@@ -1,43 +1,11 @@
 package moments
 
 import (
-	"context"
 	"runtime"
 
 	"github.com/moments-go/moments/internal/size"
-	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
 )
-
-// PairsTimesFunc returns Pairs X for an n x m matrix X: one pass over
-// the documents for DocMoments.PairsTimes, a closed form for population
-// moments.
-type PairsTimesFunc func(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
-
-// PairsOperator returns the symmetric n x n operator X -> Pairs X that
-// the block eigensolver of package svd (svd.TopEigSym) works on, each
-// product made by times, so that the spectral learners find the top
-// eigenpairs of Pairs without forming it. An svd.Operator cannot return
-// an error: the first error of times is kept in *errp, which the caller
-// reads once the solver returns, and every later product is zero, so the
-// solver ends quickly. ctx must not be nil.
-func PairsOperator(ctx context.Context, n int, times PairsTimesFunc) (op svd.Operator, errp *error) {
-	errp = new(error)
-	op = svd.SymOperator(n, func(dst, x *mat.Dense) {
-		if *errp != nil {
-			dst.Zero()
-			return
-		}
-		p, err := times(ctx, x)
-		if err != nil {
-			*errp = err
-			dst.Zero()
-			return
-		}
-		dst.Copy(p)
-	})
-	return op, errp
-}
 
 // SpectralMemory estimates the bytes a spectral learner holds to find k
 // components on a vocabulary of n words with passes of the given workers

@@ -456,11 +456,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
 
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	op, passErr := moments.PairsOperator(ctx, n, m.PairsTimes)
-	eig, err := svd.TopEigSym(op, k, o.Eigen, rng)
-	if *passErr != nil {
-		return nil, Spectral{}, *passErr
-	}
+	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, m.PairsTimes), k, o.Eigen, rng)
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, Spectral{}, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
