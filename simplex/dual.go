@@ -682,10 +682,7 @@ func (s *solver) dualLoop() Status {
 			needRebuild = true
 		}
 		s.iter++
-		if s.logf != nil && s.iter%1000 == 0 {
-			inf, cnt := s.primalInfeasibility()
-			s.log("dual: iter %d, %d infeasibilities (max %.3g), objective %.10g", s.iter, cnt, inf, s.objective())
-		}
+		s.tick("dual")
 	}
 }
 

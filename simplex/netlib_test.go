@@ -71,12 +71,18 @@ func TestNetlib(t *testing.T) {
 			}
 			p := readNetlib(t, ref.name)
 			opts := &Options{}
-			if testing.Verbose() && os.Getenv("SIMPLEX_LOG") != "" {
-				opts.Logf = t.Logf
+			logging := testing.Verbose() && os.Getenv("SIMPLEX_LOG") != ""
+			if logging {
+				opts.Progress = func(stage string, done, total int) { t.Logf("%s: %d of at most %d iterations", stage, done, total) }
 			}
 			start := time.Now()
 			res, err := Solve(context.Background(), p, opts)
 			el := time.Since(start)
+			if logging {
+				for _, e := range res.Events {
+					t.Log(e)
+				}
+			}
 			if math.IsNaN(ref.obj) {
 				if !errors.Is(err, ErrInfeasible) || res.Status != Infeasible {
 					t.Fatalf("status %v, err %v; want Infeasible", res.Status, err)

@@ -121,6 +121,7 @@ func (s *solver) primalLoop() Status {
 			}
 		}
 		s.iter++
+		s.tick("primal")
 		if r == -2 {
 			// The entering variable reaches its other bound first.
 			if s.x[q] == s.lo[q] {

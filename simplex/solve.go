@@ -51,8 +51,11 @@ type Options struct {
 	// Seed seeds the cost perturbation (the same seed gives the same
 	// iterations).
 	Seed uint64
-	// Logf, if not nil, receives progress lines.
-	Logf func(format string, args ...any)
+	// Progress, if not nil, is called every 100 iterations with the
+	// method at work ("primal" or "dual"), the iterations done so far
+	// (all phases) and the cap MaxIterations; it has the shape of the
+	// learners' progress callbacks (moments.Progress).
+	Progress func(stage string, done, total int)
 }
 
 // Result is the outcome of Solve.
@@ -83,6 +86,12 @@ type Result struct {
 	// limits' recession cone, bounds respected, and c^T r < 0 (> 0 when
 	// maximising); nil otherwise.
 	Ray []float64
+	// Events lists, in order, what the solver did beyond plain pivoting
+	// (a singular basis repaired, the cost perturbation removed, the
+	// smallest-index rule against cycling, the phase that decided
+	// infeasibility...), at most maxEvents of them: what to read when a
+	// solve is slow or surprising.
+	Events []string
 }
 
 // Solve solves the linear program p. It returns a Result for any valid
@@ -284,7 +293,7 @@ func (d *lpData) column(j int) ([]int, []float64) {
 // result builds the Result in the terms of the original problem.
 func (s *solver) result(p *Problem, st Status) *Result {
 	m, n := s.m, s.n
-	res := &Result{Status: st, Offset: p.Offset, Iterations: s.iter}
+	res := &Result{Status: st, Offset: p.Offset, Iterations: s.iter, Events: s.events}
 	res.X = make([]float64, n)
 	xs := s.values()
 	for j := 0; j < n; j++ {

@@ -518,3 +518,37 @@ func TestRandomLPHard(t *testing.T) {
 	}
 	t.Logf("statuses %v", counts)
 }
+
+// TestProgressAndEvents: Progress reports every 100 iterations, in
+// order, with the method and the iteration cap; Events stays within
+// maxEvents.
+func TestProgressAndEvents(t *testing.T) {
+	for _, name := range []string{"afiro", "adlittle", "israel", "e226"} {
+		p := readNetlib(t, name)
+		var calls []int
+		opts := &Options{Progress: func(stage string, done, total int) {
+			if stage != "primal" && stage != "dual" {
+				t.Fatalf("%s: stage %q", name, stage)
+			}
+			if done%100 != 0 || total < done {
+				t.Fatalf("%s: progress %d of %d", name, done, total)
+			}
+			calls = append(calls, done)
+		}}
+		res, err := Solve(context.Background(), p, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := res.Iterations / 100; len(calls) != want {
+			t.Fatalf("%s: %d progress calls for %d iterations, want %d", name, len(calls), res.Iterations, want)
+		}
+		for i := 1; i < len(calls); i++ {
+			if calls[i] <= calls[i-1] {
+				t.Fatalf("%s: progress not increasing: %v", name, calls)
+			}
+		}
+		if len(res.Events) > maxEvents {
+			t.Fatalf("%s: %d events, over %d", name, len(res.Events), maxEvents)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package simplex
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -14,7 +15,8 @@ const tolFloor = 1e-4
 type solver struct {
 	*lpData
 	ctx           context.Context
-	logf          func(format string, args ...any)
+	progress      func(stage string, done, total int)
+	events        []string
 	ptol, dtol    float64
 	ptolv, dtolv  []float64 // per-variable tolerances in the scaled problem
 	maxIter       int
@@ -58,7 +60,7 @@ func newSolver(ctx context.Context, p *Problem, o *Options) *solver {
 	s := &solver{
 		lpData:        d,
 		ctx:           ctx,
-		logf:          o.Logf,
+		progress:      o.Progress,
 		ptol:          o.PrimalTol,
 		dtol:          o.DualTol,
 		maxIter:       o.MaxIterations,
@@ -216,9 +218,21 @@ func (s *solver) swapBasis(r, q int) {
 	s.moveRows(p, false)
 }
 
+// maxEvents bounds Result.Events, so that a long solve that repeats an
+// event holds a bounded log.
+const maxEvents = 64
+
+// log records an event for Result.Events.
 func (s *solver) log(format string, args ...any) {
-	if s.logf != nil {
-		s.logf(format, args...)
+	if len(s.events) < maxEvents {
+		s.events = append(s.events, fmt.Sprintf(format, args...))
+	}
+}
+
+// tick reports progress every 100 iterations of method.
+func (s *solver) tick(method string) {
+	if s.progress != nil && s.iter%100 == 0 {
+		s.progress(method, s.iter, s.maxIter)
 	}
 }
 
