@@ -76,11 +76,7 @@ func reduce[A any](ctx context.Context, total int, opts Options, stage string, n
 // reduceChunks is reduce with chunks of the given size (which must
 // depend on the data alone where the merge rounds).
 func reduceChunks[A any](ctx context.Context, total, size int, opts Options, stage string, newAcc func() A, work func(acc A, lo, hi int), merge func(dst, src A), reset func(A)) (A, error) {
-	var progress func(done, total int)
-	if opts.Progress != nil {
-		progress = func(done, total int) { opts.Progress(stage, done, total) }
-	}
-	return par.Reduce(ctx, total, size, opts.workers(), progress, newAcc, work, merge, reset)
+	return par.Reduce(ctx, total, size, opts.workers(), par.Stage(opts.Progress, stage), newAcc, work, merge, reset)
 }
 
 // parallelFor runs f(i) for i in [0, n) on up to opts.workers()
