@@ -6,103 +6,31 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/moments-go/moments/internal/sample"
 	"github.com/moments-go/moments/latent/moments"
 )
 
-// TestGamma checks the mean and variance (both equal to the shape) of
-// 200000 draws to within 5 standard errors.
-func TestGamma(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	const n = 200000
-	for _, shape := range []float64{0.05, 0.3, 1, 2.5, 10} {
-		var s, s2 float64
-		for i := 0; i < n; i++ {
-			x := Gamma(r, shape)
-			if !(x >= 0) {
-				t.Fatalf("Gamma(%v) drew %v", shape, x)
-			}
-			s += x
-			s2 += x * x
-		}
-		mean := s / n
-		vr := s2/n - mean*mean
-		// Var of the sample mean is shape/n; of the sample variance about
-		// (mu4 - sigma^4)/n with mu4 = 3 shape^2 + 6 shape for Gamma.
-		if d := math.Abs(mean - shape); d > 5*math.Sqrt(shape/n) {
-			t.Errorf("Gamma(%v): mean %v", shape, mean)
-		}
-		if d := math.Abs(vr - shape); d > 5*math.Sqrt((2*shape*shape+6*shape)/n) {
-			t.Errorf("Gamma(%v): variance %v", shape, vr)
-		}
-	}
-}
-
-func TestDirichlet(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 2))
+// TestSamplers: Gamma, Dirichlet and NewAlias are package sample's
+// (whose tests check their distributions): the same stream gives the same
+// draws.
+func TestSamplers(t *testing.T) {
+	r1, r2 := rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(1, 1))
 	alpha := []float64{0.1, 0.5, 2, 0.4}
-	a0 := 3.0
-	p := make([]float64, 4)
-	mean := make([]float64, 4)
-	const n = 100000
-	for i := 0; i < n; i++ {
-		Dirichlet(r, alpha, p)
-		var s float64
-		for j, v := range p {
-			if v < 0 {
-				t.Fatal("negative proportion")
-			}
-			s += v
-			mean[j] += v / n
+	p1, p2 := make([]float64, 4), make([]float64, 4)
+	w := []float64{1, 0, 3, 0.5}
+	a1, a2 := NewAlias(w), sample.NewAlias(w)
+	for i := range 1000 {
+		if g1, g2 := Gamma(r1, 0.3), sample.Gamma(r2, 0.3); g1 != g2 {
+			t.Fatalf("draw %d: Gamma %v, sample.Gamma %v", i, g1, g2)
 		}
-		if math.Abs(s-1) > 1e-12 {
-			t.Fatalf("sum %v", s)
+		Dirichlet(r1, alpha, p1)
+		sample.Dirichlet(r2, alpha, p2)
+		if !reflect.DeepEqual(p1, p2) {
+			t.Fatalf("draw %d: Dirichlet %v, sample.Dirichlet %v", i, p1, p2)
 		}
-	}
-	for j, a := range alpha {
-		m := a / a0
-		sd := math.Sqrt(m * (1 - m) / (a0 + 1) / n)
-		if math.Abs(mean[j]-m) > 5*sd {
-			t.Errorf("Dirichlet mean[%d] = %v, want %v", j, mean[j], m)
+		if d1, d2 := a1.Draw(r1), a2.Draw(r2); d1 != d2 {
+			t.Fatalf("draw %d: alias %d, sample's %d", i, d1, d2)
 		}
-	}
-	// Tiny alphas: every Gamma draw may underflow; the result must still
-	// be a probability vector.
-	Dirichlet(r, []float64{1e-300, 1e-300}, p[:2])
-	if p[0]+p[1] != 1 {
-		t.Fatalf("tiny alphas: %v", p[:2])
-	}
-}
-
-// TestAlias compares the frequencies of 10^6 draws with the weights by a
-// chi-square statistic (seven non-zero weights: 6 degrees of freedom,
-// whose 0.9999 quantile is about 27.9).
-func TestAlias(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 3))
-	w := []float64{1, 0, 3, 0.5, 7, 2, 0.01, 4}
-	a := NewAlias(w)
-	const n = 1000000
-	counts := make([]float64, len(w))
-	for i := 0; i < n; i++ {
-		counts[a.Draw(r)]++
-	}
-	var s, chi float64
-	for _, v := range w {
-		s += v
-	}
-	df := -1
-	for i, v := range w {
-		e := n * v / s
-		if e == 0 {
-			if counts[i] != 0 {
-				t.Fatalf("drew index %d of weight 0", i)
-			}
-			continue
-		}
-		chi += (counts[i] - e) * (counts[i] - e) / e
-		df++
-	}
-	if df != 6 || chi > 27.9 {
-		t.Fatalf("chi-square %v with %d degrees of freedom", chi, df)
 	}
 }
 

@@ -18,24 +18,25 @@ func singularValues(a *mat.Dense) ([]float64, error) {
 
 // leftSingular returns the top k left singular vectors of a, as the
 // columns of a rows x k matrix.
-func leftSingular(a *mat.Dense, k int) (*mat.Dense, error) {
-	f, err := svd.Factorize(a, &svd.Options{Want: svd.WantU})
-	if err != nil {
-		return nil, err
-	}
-	m, _ := a.Dims()
-	return f.U.Slice(0, m, 0, k).Clone(), nil
-}
+func leftSingular(a *mat.Dense, k int) (*mat.Dense, error) { return topSingular(a, k, svd.WantU) }
 
 // rightSingular returns the top k right singular vectors of a, as the
 // columns of a cols x k matrix.
-func rightSingular(a *mat.Dense, k int) (*mat.Dense, error) {
-	f, err := svd.Factorize(a, &svd.Options{Want: svd.WantV})
+func rightSingular(a *mat.Dense, k int) (*mat.Dense, error) { return topSingular(a, k, svd.WantV) }
+
+// topSingular returns the top k singular vectors of a on the side want
+// (svd.WantU or svd.WantV), computing only that side.
+func topSingular(a *mat.Dense, k int, want svd.Want) (*mat.Dense, error) {
+	f, err := svd.Factorize(a, &svd.Options{Want: want})
 	if err != nil {
 		return nil, err
 	}
-	_, n := a.Dims()
-	return f.V.Slice(0, n, 0, k).Clone(), nil
+	vecs := f.U
+	if want == svd.WantV {
+		vecs = f.V
+	}
+	n, _ := vecs.Dims()
+	return vecs.Slice(0, n, 0, k).Clone(), nil
 }
 
 // pseudoInverse returns the pseudo-inverse of a (rows x cols, full
