@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/jacobi"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/lq"
@@ -202,7 +203,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	// Small matrices with both sides wanted accumulate the rotations
 	// (on the slot layout of the small Jacobi kernel they cost less than
 	// the second factorization, the triangular solve and the product with Q2).
-	accumulate := left && right && k <= slotsMax && kernels.JacobiSweepTFast()
+	accumulate := left && right && k <= slotsMax && jacobi.SweepTFast()
 	var f2 *lq.LQ
 	var x *mat.Dense
 	if right && !accumulate {

@@ -1,4 +1,4 @@
-package kernels
+package jacobi
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 // One-sided Jacobi on a small matrix stored by slots.
 //
-// JacobiSweepT orthogonalizes up to 32 rows at once. The rows are stored
+// SweepT orthogonalizes up to 32 rows at once. The rows are stored
 // transposed: for m pairs per step and w = ceil(m/8) (1 or 2), column k
 // of the matrix occupies t[k*16w : (k+1)*16w], the first 8w values the
 // slots A_0, A_1, ... of side A and the next 8w the slots B_0, B_1, ...
@@ -19,40 +19,44 @@ import (
 // every pair of the 2m slots has met once and every row is back in its
 // slot. Slots beyond m on either side are unused and must hold zeros.
 
-// JacobiSweepTFast reports whether JacobiSweepT runs in assembly on the
+// SweepTFast reports whether SweepT runs in assembly on the
 // active path (AVX-512). Elsewhere it runs the Go reference, and
-// JacobiSteps (which has vector code on every path) is the faster way
+// Steps (which has vector code on every path) is the faster way
 // to orthogonalize small matrices.
-func JacobiSweepTFast() bool { return jacobiSweepTFast() }
+func SweepTFast() bool { return cur().sweepTFast }
 
 // jacobiTSteps returns the number of steps of a sweep over m pairs.
 func jacobiTSteps(m int) int { return max(2*m-1, 0) }
 
-// JacobiSweepT performs one sweep of the round-robin one-sided Jacobi
+// SweepT performs one sweep of the round-robin one-sided Jacobi
 // method on the rows stored by slots in t (see above): m pairs per step
 // (1 <= m <= 16), the first n columns making up the rows that are
 // orthogonalized, the columns n to ntot-1 rotated along (they hold, for
 // example, an accumulated transformation). sq (16w values, laid out as a
 // column) receives the squared norms of the slots, computed afresh at
-// the start of the sweep and then updated as in JacobiSteps (by the
+// the start of the sweep and then updated as in Steps (by the
 // formula, recomputed where it cancels).
 //
-// A pair is rotated as in JacobiSteps (same decision and same rotation)
-// when both squared norms lie in [JacobiSqMin, JacobiSqMax]; a pair with
+// A pair is rotated as in Steps (same decision and same rotation)
+// when both squared norms lie in [SqMin, SqMax]; a pair with
 // a norm outside (counted in left, unless a norm is exactly 0) is left
 // alone, to the caller. It returns the rotated and left counts, the
 // largest squared cosine and the largest |s| over the rotated pairs, for
-// finite input. JacobiSweepT panics if m is out of range or t and sq do
+// finite input. SweepT panics if m is out of range or t and sq do
 // not have the size the layout implies.
-func JacobiSweepT(t []float64, m, n, ntot int, sq []float64, tol float64) (rotated, left int, maxCos2, maxSin float64) {
+func SweepT(t []float64, m, n, ntot int, sq []float64, tol float64) (rotated, left int, maxCos2, maxSin float64) {
+	return cur().SweepT(t, m, n, ntot, sq, tol)
+}
+
+func (im *impl) SweepT(t []float64, m, n, ntot int, sq []float64, tol float64) (rotated, left int, maxCos2, maxSin float64) {
 	if m < 1 || m > 16 || n < 0 || ntot < n {
-		panic(fmt.Sprintf("kernels: JacobiSweepT: m = %d, n = %d, ntot = %d", m, n, ntot))
+		panic(fmt.Sprintf("jacobi: SweepT: m = %d, n = %d, ntot = %d", m, n, ntot))
 	}
 	w := (m + 7) / 8
 	if len(t) < ntot*16*w || len(sq) < 16*w {
-		panic(fmt.Sprintf("kernels: JacobiSweepT: %d values and %d norms for %d columns of %d slots", len(t), len(sq), ntot, 16*w))
+		panic(fmt.Sprintf("jacobi: SweepT: %d values and %d norms for %d columns of %d slots", len(t), len(sq), ntot, 16*w))
 	}
-	return jacobiSweepT(t[:ntot*16*w], m, n, ntot, sq[:16*w], tol*tol)
+	return im.sweepT(t[:ntot*16*w], m, n, ntot, sq[:16*w], tol*tol)
 }
 
 // jacobiSweepTGeneric computes, for tol2 = tol² and s = 8w slots a side,
@@ -61,13 +65,13 @@ func JacobiSweepT(t []float64, m, n, ntot int, sq []float64, tol float64) (rotat
 //	for step := 0; step < 2*m-1; step++ {
 //		for i := 0; i < m; i++ {
 //			a, b := sq[i], sq[s+i]
-//			if a or b is outside [JacobiSqMin, JacobiSqMax] {
+//			if a or b is outside [SqMin, SqMax] {
 //				if a != 0 && b != 0 { left++ }
 //				continue
 //			}
 //			g := sum_{k<n} t[k*2s+i]*t[k*2s+s+i]
 //			if !(g*g > tol2*a*b) { continue }
-//			c, sn, h := the rotation and update of JacobiSteps for a, b, g
+//			c, sn, h := the rotation and update of Steps for a, b, g
 //			for k := 0; k < ntot; k++ { rotate t[k*2s+i], t[k*2s+s+i] by (c, sn) as Rot }
 //			sq[i], sq[s+i] = a+h, b-h, or both recomputed from the rows
 //			if either is below a hundredth of its old value
@@ -90,7 +94,7 @@ func jacobiSweepTGeneric(t []float64, m, n, ntot int, sq []float64, tol2 float64
 	for step := 0; step < jacobiTSteps(m); step++ {
 		for i := 0; i < m; i++ {
 			a, b := sq[i], sq[s+i]
-			if !(a >= JacobiSqMin && a <= JacobiSqMax && b >= JacobiSqMin && b <= JacobiSqMax) {
+			if !(a >= SqMin && a <= SqMax && b >= SqMin && b <= SqMax) {
 				if a != 0 && b != 0 {
 					left++
 				}
@@ -135,7 +139,7 @@ func jacobiSweepTGeneric(t []float64, m, n, ntot int, sq []float64, tol2 float64
 }
 
 // ringShift moves the slots of one column one place round the ring (see
-// JacobiSweepT): A_0 stays, B_0 -> A_1, A_i -> A_{i+1}, A_{m-1} ->
+// SweepT): A_0 stays, B_0 -> A_1, A_i -> A_{i+1}, A_{m-1} ->
 // B_{m-1}, B_i -> B_{i-1}; s is the number of slots a side.
 func ringShift(col []float64, m, s int) {
 	a, b := col[:s], col[s:2*s]

@@ -1,40 +1,47 @@
-package kernels
+package sym3
 
-import "fmt"
+import (
+	"context"
+	"fmt"
 
-// Packed storage of a symmetric d x d x d tensor T, as Sym3Rows and the
+	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/kernels"
+)
+
+// Packed storage of a symmetric d x d x d tensor T, as Rows and the
 // tensor3 package use it: only the entries T[i][j][l] with i <= j <= l
 // are stored, d(d+1)(d+2)/6 values, grouped by the middle index j. Group
 // j is a dense (j+1) x (d-j) row-major block: row i (0 <= i <= j),
 // column l-j (j <= l < d). So
 //
-//	index(i, j, l) = Sym3Base(d, j) + i*(d-j) + (l-j)   for i <= j <= l
+//	index(i, j, l) = Base(d, j) + i*(d-j) + (l-j)   for i <= j <= l
 //
-// with Sym3Base(d, j) = sum over g < j of (g+1)(d-g). Every row of the
+// with Base(d, j) = sum over g < j of (g+1)(d-g). Every row of the
 // block of group j has the same column range, which is what lets the
 // update below run as register-blocked products.
 
-// Sym3Len returns the number of values a packed symmetric d x d x d
+// Len returns the number of values a packed symmetric d x d x d
 // tensor holds, d(d+1)(d+2)/6. It panics if d is negative.
-func Sym3Len(d int) int {
+func Len(d int) int {
 	if d < 0 {
-		panic(fmt.Sprintf("kernels: Sym3Len: negative dimension %d", d))
+		panic(fmt.Sprintf("sym3: Len: negative dimension %d", d))
 	}
 	return d * (d + 1) * (d + 2) / 6
 }
 
-// Sym3Base returns the index in the packed storage of the first value of
+// Base returns the index in the packed storage of the first value of
 // group j, T[0][j][j]: sum over g < j of (g+1)(d-g). It panics unless
 // 0 <= j <= d.
-func Sym3Base(d, j int) int {
+func Base(d, j int) int {
 	if j < 0 || j > d {
-		panic(fmt.Sprintf("kernels: Sym3Base: group %d out of range for dimension %d", j, d))
+		panic(fmt.Sprintf("sym3: Base: group %d out of range for dimension %d", j, d))
 	}
 	return d*j*(j+1)/2 - (j-1)*j*(j+1)/3
 }
 
-// Sym3Rows adds alpha * sum_s w[s] * y_s (x) y_s (x) y_s to the packed
-// symmetric tensor t (see Sym3Len for the layout), where y_s, s < n, are
+// Rows adds alpha * sum_s w[s] * y_s (x) y_s (x) y_s to the packed
+// symmetric tensor t (see Len for the layout), where y_s, s < n, are
 // the rows of the n x d matrix stored in y with row stride ldy. If w is
 // nil every weight is 1; otherwise len(w) must be at least n.
 //
@@ -47,25 +54,33 @@ func Sym3Base(d, j int) int {
 // which does a sixth of the work of the full d^3 outer products. The
 // work is split over goroutines by blocks of t, never by samples, so the
 // result is bit-identical for any number of workers (see SetMaxWorkers).
-// NaN and Inf propagate. Sym3Rows panics if a size is negative, the
+// NaN and Inf propagate. Rows panics if a size is negative, the
 // stride is too small, or a slice is too short.
-func Sym3Rows(d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) {
+func Rows(d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) {
+	cur().Rows(d, n, alpha, y, ldy, w, t)
+}
+
+func (im *sym3Impl) Rows(d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) {
 	if d < 0 || n < 0 {
-		panic(fmt.Sprintf("kernels: Sym3Rows: negative size d=%d n=%d", d, n))
+		panic(fmt.Sprintf("sym3: Rows: negative size d=%d n=%d", d, n))
 	}
-	checkMatrix("Sym3Rows", "Y", n, d, y, ldy)
+	if ldy < max(d, 1) || n > 0 && d > 0 && len(y) < (n-1)*ldy+d {
+		panic(fmt.Sprintf("sym3: Rows: Y is %dx%d with stride %d but has %d values", n, d, ldy, len(y)))
+	}
 	if w != nil && len(w) < n {
-		panic(fmt.Sprintf("kernels: Sym3Rows: %d weights for %d rows", len(w), n))
+		panic(fmt.Sprintf("sym3: Rows: %d weights for %d rows", len(w), n))
 	}
-	if len(t) < Sym3Len(d) {
-		panic(fmt.Sprintf("kernels: Sym3Rows: tensor of dimension %d needs %d values, have %d", d, Sym3Len(d), len(t)))
+	if len(t) < Len(d) {
+		panic(fmt.Sprintf("sym3: Rows: tensor of dimension %d needs %d values, have %d", d, Len(d), len(t)))
 	}
 	if d == 0 || n == 0 || alpha == 0 {
 		return
 	}
-	im := sym3For(active)
-	flops := float64(n) * float64(Sym3Len(d)) * 2
-	sym3Run(&im, sym3Block, workersFor(flops), d, n, alpha, y, ldy, w, t)
+	// Each worker gets at least 2^21 flops, so that starting it costs
+	// little next to its share.
+	flops := float64(n) * float64(Len(d)) * 2
+	workers := max(1, min(kernels.Workers(), int(flops/(1<<21))))
+	sym3Run(im, sym3Block, workers, d, n, alpha, y, ldy, w, t)
 }
 
 // sym3Block is the number of samples one call of the micro-kernel sums
@@ -90,7 +105,7 @@ type sym3Tile struct {
 	j, i0, mr int
 }
 
-// sym3Run is Sym3Rows on the micro-kernel im, with blocks of bs samples
+// sym3Run is Rows on the micro-kernel im, with blocks of bs samples
 // and at most workers goroutines. The tests call it directly with small
 // blocks and several worker counts.
 func sym3Run(im *sym3Impl, bs, workers int, d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) {
@@ -141,7 +156,8 @@ func sym3Run(im *sym3Impl, bs, workers int, d, n int, alpha float64, y []float64
 	for ; q < workers; q++ {
 		bounds[q] = len(tiles)
 	}
-	parallel(workers, func(wk int) {
+	// par.For carries a panic of a worker back to this goroutine.
+	_ = par.For(context.Background(), workers, workers, func(wk int) {
 		mine := tiles[bounds[wk]:bounds[wk+1]]
 		if len(mine) == 0 {
 			return
@@ -174,7 +190,7 @@ func sym3Run(im *sym3Impl, bs, workers int, d, n int, alpha float64, y []float64
 			for _, tl := range mine {
 				j, i0 := tl.j, tl.i0
 				cols := d - j
-				base := Sym3Base(d, j) + i0*cols
+				base := Base(d, j) + i0*cols
 				a := src[i0 : span+i0+mr]
 				zc := src[j : span+j+1]
 				for c0 := 0; c0 < cols; c0 += chunk {
@@ -265,4 +281,19 @@ func sym3KernelGeneric(k int, a, b, zc []float64, ld int, wa []float64, dst []fl
 			dst[r*ldc+c] += t0
 		}
 	}
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+func roundUp(a, b int) int { return ceilDiv(a, b) * b }
+
+var table simd.Table[sym3Impl]
+
+// cur returns the selected implementation. The package-level Rows runs
+// on it; the method Rows of sym3Impl runs on one implementation, which is
+// how the tests run every one.
+func cur() *sym3Impl { return table.Get() }
+
+func init() {
+	table.Register(simd.Generic, &sym3Generic)
+	registerArch()
 }

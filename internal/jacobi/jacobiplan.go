@@ -1,11 +1,11 @@
-package kernels
+package jacobi
 
 import (
 	"fmt"
 	"math"
 )
 
-// JacobiPlan is a schedule of JacobiSteps (pairs of rows grouped into
+// Plan is a schedule of Steps (pairs of rows grouped into
 // steps of disjoint pairs) prepared for repeated use: a Jacobi sweep
 // runs the same schedule every time. What the preparation buys is speed.
 // Where a pair of the next step has a row that the current step rotates,
@@ -14,11 +14,11 @@ import (
 // pair's dot product while it rotates the current pair, from the rotated
 // row still in registers, instead of reading both rows again: a step
 // whose pairs all rotate reads each row once instead of twice. On the
-// other paths Steps is JacobiSteps.
+// other paths Steps is Steps.
 //
 // A plan does not change once made: one plan may be run by several
 // goroutines at once (on different data).
-type JacobiPlan struct {
+type Plan struct {
 	rows, steps []int
 	maxRow      int
 	// groups holds the schedule as the kernel reads it: records of
@@ -48,32 +48,32 @@ const (
 	planGroup = planToQ + 8
 )
 
-// NewJacobiPlan prepares the schedule (rows, steps) of JacobiSteps; the
+// NewPlan prepares the schedule (rows, steps) of Steps; the
 // plan keeps both slices, which must not change after. It panics if the
 // counts in steps do not add up to len(rows)/2, if a row index is
 // negative or above 2^31-1, or if a step holds a row twice.
-func NewJacobiPlan(rows, steps []int) *JacobiPlan {
+func NewPlan(rows, steps []int) *Plan {
 	if len(rows)%2 != 0 {
-		panic(fmt.Sprintf("kernels: NewJacobiPlan: odd number of row indices %d", len(rows)))
+		panic(fmt.Sprintf("jacobi: NewPlan: odd number of row indices %d", len(rows)))
 	}
 	np := 0
 	for _, c := range steps {
 		if c < 0 {
-			panic(fmt.Sprintf("kernels: NewJacobiPlan: step of %d pairs", c))
+			panic(fmt.Sprintf("jacobi: NewPlan: step of %d pairs", c))
 		}
 		np += c
 	}
 	if 2*np != len(rows) || len(rows) > math.MaxInt32 {
-		panic(fmt.Sprintf("kernels: NewJacobiPlan: steps of %d pairs in all, but %d row indices", np, len(rows)))
+		panic(fmt.Sprintf("jacobi: NewPlan: steps of %d pairs in all, but %d row indices", np, len(rows)))
 	}
 	maxRow := -1
 	for _, r := range rows {
 		if r < 0 || r > math.MaxInt32 {
-			panic(fmt.Sprintf("kernels: NewJacobiPlan: row %d", r))
+			panic(fmt.Sprintf("jacobi: NewPlan: row %d", r))
 		}
 		maxRow = max(maxRow, r)
 	}
-	p := &JacobiPlan{rows: rows, steps: steps, maxRow: maxRow}
+	p := &Plan{rows: rows, steps: steps, maxRow: maxRow}
 	at := p.makeGroups(np)
 	// pos[r] is one more than the position of row r's pair in the
 	// current step, when seen[r] is that step's number plus one.
@@ -84,7 +84,7 @@ func NewJacobiPlan(rows, steps []int) *JacobiPlan {
 		for i := start; i < start+c; i++ {
 			for _, r := range rows[2*i : 2*i+2] {
 				if seen[r] == int32(s+1) {
-					panic(fmt.Sprintf("kernels: NewJacobiPlan: row %d twice in step %d", r, s))
+					panic(fmt.Sprintf("jacobi: NewPlan: row %d twice in step %d", r, s))
 				}
 				seen[r], pos[r] = int32(s+1), int32(i+1)
 			}
@@ -100,7 +100,7 @@ func NewJacobiPlan(rows, steps []int) *JacobiPlan {
 // makeGroups writes the group records of the pairs, every pair's dot
 // product computed on its own, and returns where each pair sits: pair i
 // is lane at[i]%8 of record at[i]/8.
-func (p *JacobiPlan) makeGroups(np int) (at []int) {
+func (p *Plan) makeGroups(np int) (at []int) {
 	ng := 0
 	for _, c := range p.steps {
 		ng += (c + 7) / 8
@@ -128,7 +128,7 @@ func (p *JacobiPlan) makeGroups(np int) (at []int) {
 // seen) that rotates its later row, when there is one: that pair's
 // record gets the row to multiply with and the place in cs, and pair j
 // leaves the mask of those computed on their own.
-func (p *JacobiPlan) planNext(j0, c int, s int32, pos, seen []int32, at []int) {
+func (p *Plan) planNext(j0, c int, s int32, pos, seen []int32, at []int) {
 	for j := j0; j < j0+c; j++ {
 		a, b := p.rows[2*j], p.rows[2*j+1]
 		var ia, ib int32
@@ -159,25 +159,34 @@ func (p *JacobiPlan) planNext(j0, c int, s int32, pos, seen []int32, at []int) {
 }
 
 // Rows returns the pairs of the plan's schedule (rows[2i], rows[2i+1]),
-// the slice given to NewJacobiPlan.
-func (p *JacobiPlan) Rows() []int { return p.rows }
+// the slice given to NewPlan.
+func (p *Plan) Rows() []int { return p.rows }
 
-// Steps runs the plan on x as JacobiSteps(x, n, ld, rows, steps, sq, tol,
+// Steps runs the plan on x as Steps(x, n, ld, rows, steps, sq, tol,
 // cs) does, with the same results up to the rounding of the dot products
 // (the fused ones are summed in another order), and panics where it
 // would.
-func (p *JacobiPlan) Steps(x []float64, n, ld int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
+func (p *Plan) Steps(x []float64, n, ld int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
+	return cur().planSteps(p, x, n, ld, sq, tol, cs)
+}
+
+// planSteps is Plan.Steps on im.
+func (im *impl) planSteps(p *Plan, x []float64, n, ld int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
 	if n < 0 || ld < max(n, 1) {
-		panic(fmt.Sprintf("kernels: JacobiPlan.Steps: row length %d with stride %d", n, ld))
+		panic(fmt.Sprintf("jacobi: Plan.Steps: row length %d with stride %d", n, ld))
 	}
 	if len(cs) < len(p.rows) {
-		panic(fmt.Sprintf("kernels: JacobiPlan.Steps: %d row indices and %d rotation slots", len(p.rows), len(cs)))
+		panic(fmt.Sprintf("jacobi: Plan.Steps: %d row indices and %d rotation slots", len(p.rows), len(cs)))
 	}
 	if r := p.maxRow; r >= 0 && (r >= len(sq) || r*ld+n > len(x)) {
-		panic(fmt.Sprintf("kernels: JacobiPlan.Steps: row %d out of range (%d norms, len(x) = %d, stride %d)", r, len(sq), len(x), ld))
+		panic(fmt.Sprintf("jacobi: Plan.Steps: row %d out of range (%d norms, len(x) = %d, stride %d)", r, len(sq), len(x), ld))
 	}
 	if len(p.rows) == 0 {
 		return 0, 0, 0, 0
 	}
-	return jacobiPlanRun(p, x, n, ld, sq, tol*tol, cs[:len(p.rows)])
+	tol2, cs := tol*tol, cs[:len(p.rows)]
+	if im.plan != nil && n > 0 && n%8 == 0 && ld < 1<<28 {
+		return im.plan(x, n, ld, p.groups, sq, tol2, cs)
+	}
+	return im.steps(x, n, ld, p.rows, p.steps, sq, tol2, cs)
 }

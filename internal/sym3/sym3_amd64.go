@@ -1,16 +1,12 @@
 //go:build !purego
 
-package kernels
+package sym3
 
-// sym3For returns the update micro-kernel of path p.
-func sym3For(p Path) sym3Impl {
-	switch p {
-	case AVX512:
-		return sym3Impl{mr: 8, vl: 8, nv: 3, kernel: sym3KernelAVX512}
-	case AVX2:
-		return sym3Impl{mr: 4, vl: 4, nv: 3, kernel: sym3KernelAVX2}
-	}
-	return sym3Generic
+import "github.com/moments-go/moments/internal/simd"
+
+func registerArch() {
+	table.Register(simd.AVX2, &sym3Impl{mr: 4, vl: 4, nv: 3, kernel: sym3KernelAVX2})
+	table.Register(simd.AVX512, &sym3Impl{mr: 8, vl: 8, nv: 3, kernel: sym3KernelAVX512})
 }
 
 // sym3KernelAVX512 (8 rows, up to 3 vectors of 8 columns) and

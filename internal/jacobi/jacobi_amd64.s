@@ -178,8 +178,8 @@ done:
 #define C_ONE   $0x3ff0000000000000 // 1
 #define C_SIGN  $0x8000000000000000 // sign bit
 #define C_ABS   $0x7fffffffffffffff // all but the sign bit
-#define C_HI    $0x58f0000000000000 // JacobiSqMax = 2^400
-#define C_LO    $0x26f0000000000000 // JacobiSqMin = 2^-400
+#define C_HI    $0x58f0000000000000 // SqMax = 2^400
+#define C_LO    $0x26f0000000000000 // SqMin = 2^-400
 #define C_CENT  $0x3f847ae147ae147b // 0.01
 
 // Lane permutations that interleave c and s for cs.

@@ -1,4 +1,4 @@
-package kernels
+package sym3
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 // sym3Naive is the reference update, one sample and one stored value at
 // a time, with the bound on each value's rounding error.
 func sym3Naive(d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) (ref, bound []float64) {
-	ref = append([]float64(nil), t[:Sym3Len(d)]...)
+	ref = append([]float64(nil), t[:Len(d)]...)
 	bound = make([]float64, len(ref))
 	for j := 0; j < d; j++ {
 		for i := 0; i <= j; i++ {
 			for l := j; l < d; l++ {
-				idx := Sym3Base(d, j) + i*(d-j) + l - j
+				idx := Base(d, j) + i*(d-j) + l - j
 				var s, sa float64
 				for p := 0; p < n; p++ {
 					wp := alpha
@@ -40,13 +40,13 @@ func TestSym3Layout(t *testing.T) {
 	for d := 0; d <= 12; d++ {
 		next := 0
 		for j := 0; j < d; j++ {
-			if Sym3Base(d, j) != next {
-				t.Fatalf("d=%d: Sym3Base(%d) = %d, want %d", d, j, Sym3Base(d, j), next)
+			if Base(d, j) != next {
+				t.Fatalf("d=%d: Base(%d) = %d, want %d", d, j, Base(d, j), next)
 			}
 			next += (j + 1) * (d - j)
 		}
-		if Sym3Base(d, d) != next || Sym3Len(d) != next {
-			t.Fatalf("d=%d: Sym3Base(d, d) = %d, Sym3Len = %d, want %d", d, Sym3Base(d, d), Sym3Len(d), next)
+		if Base(d, d) != next || Len(d) != next {
+			t.Fatalf("d=%d: Base(d, d) = %d, Len = %d, want %d", d, Base(d, d), Len(d), next)
 		}
 	}
 }
@@ -142,8 +142,8 @@ func TestSym3Run(t *testing.T) {
 						if weighted {
 							w = randSlice(r, n)
 						}
-						tt := randSlice(r, Sym3Len(d)+3)
-						for i := Sym3Len(d); i < len(tt); i++ {
+						tt := randSlice(r, Len(d)+3)
+						for i := Len(d); i < len(tt); i++ {
 							tt[i] = sentinel
 						}
 						ref, bound := sym3Naive(d, n, -0.75, y, ldy, w, tt)
@@ -165,13 +165,13 @@ func TestSym3Rows(t *testing.T) {
 			d, n := sz[0], sz[1]
 			y := randSlice(r, n*d)
 			w := randSlice(r, n)
-			tt := randSlice(r, Sym3Len(d))
+			tt := randSlice(r, Len(d))
 			ld := max(d, 1)
 			ref, bound := sym3Naive(d, n, 1.5, y, ld, w, tt)
-			Sym3Rows(d, n, 1.5, y, ld, w, tt)
+			Rows(d, n, 1.5, y, ld, w, tt)
 			checkSym3(t, fmt.Sprintf("d=%d n=%d", d, n), tt, ref, bound)
 			before := append([]float64(nil), tt...)
-			Sym3Rows(d, n, 0, y, ld, w, tt)
+			Rows(d, n, 0, y, ld, w, tt)
 			for i := range tt {
 				if tt[i] != before[i] {
 					t.Fatalf("alpha = 0 changed the tensor")
@@ -198,8 +198,8 @@ func TestSym3Workers(t *testing.T) {
 			var first []float64
 			for _, w := range []int{1, 2, 3, 5, 8, 2} {
 				SetMaxWorkers(w)
-				tt := make([]float64, Sym3Len(d))
-				Sym3Rows(d, n, 1, y, d, nil, tt)
+				tt := make([]float64, Len(d))
+				Rows(d, n, 1, y, d, nil, tt)
 				if first == nil {
 					first = tt
 					continue
@@ -223,12 +223,12 @@ func TestSym3NaNInf(t *testing.T) {
 		}
 		y[5*d+3] = math.NaN()
 		y[7*d+11] = math.Inf(1)
-		tt := make([]float64, Sym3Len(d))
-		Sym3Rows(d, n, 1, y, d, nil, tt)
+		tt := make([]float64, Len(d))
+		Rows(d, n, 1, y, d, nil, tt)
 		for j := 0; j < d; j++ {
 			for i := 0; i <= j; i++ {
 				for l := j; l < d; l++ {
-					v := tt[Sym3Base(d, j)+i*(d-j)+l-j]
+					v := tt[Base(d, j)+i*(d-j)+l-j]
 					has3 := i == 3 || j == 3 || l == 3
 					has11 := i == 11 || j == 11 || l == 11
 					switch {
@@ -247,13 +247,13 @@ func TestSym3NaNInf(t *testing.T) {
 
 func TestSym3Panics(t *testing.T) {
 	cases := map[string]func(){
-		"negative d": func() { Sym3Rows(-1, 1, 1, nil, 1, nil, nil) },
-		"short y":    func() { Sym3Rows(3, 2, 1, make([]float64, 5), 3, nil, make([]float64, 10)) },
-		"small ldy":  func() { Sym3Rows(3, 2, 1, make([]float64, 6), 2, nil, make([]float64, 10)) },
-		"short w":    func() { Sym3Rows(3, 2, 1, make([]float64, 6), 3, []float64{1}, make([]float64, 10)) },
-		"short t":    func() { Sym3Rows(3, 2, 1, make([]float64, 6), 3, nil, make([]float64, 9)) },
-		"Sym3Len":    func() { Sym3Len(-2) },
-		"Sym3Base":   func() { Sym3Base(3, 4) },
+		"negative d": func() { Rows(-1, 1, 1, nil, 1, nil, nil) },
+		"short y":    func() { Rows(3, 2, 1, make([]float64, 5), 3, nil, make([]float64, 10)) },
+		"small ldy":  func() { Rows(3, 2, 1, make([]float64, 6), 2, nil, make([]float64, 10)) },
+		"short w":    func() { Rows(3, 2, 1, make([]float64, 6), 3, []float64{1}, make([]float64, 10)) },
+		"short t":    func() { Rows(3, 2, 1, make([]float64, 6), 3, nil, make([]float64, 9)) },
+		"Len":    func() { Len(-2) },
+		"Base":   func() { Base(3, 4) },
 	}
 	for name, f := range cases {
 		func() {
@@ -278,11 +278,11 @@ func BenchmarkSym3Rows(b *testing.B) {
 			b.Run(fmt.Sprintf("%v/d=%d", p, d), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(1, 1))
 				y := randSlice(r, n*d)
-				tt := make([]float64, Sym3Len(d))
+				tt := make([]float64, Len(d))
 				for b.Loop() {
 					sym3Run(&im, sym3Block, 1, d, n, 1, y, d, nil, tt)
 				}
-				b.ReportMetric(2*float64(n)*float64(Sym3Len(d))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(2*float64(n)*float64(Len(d))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
 	}
@@ -300,7 +300,7 @@ func sym3Axpy(d, n int, y []float64, w []float64, t []float64) {
 		row := y[p*d : p*d+d]
 		for j := 0; j < d; j++ {
 			z := w[p] * row[j]
-			base := Sym3Base(d, j)
+			base := Base(d, j)
 			for i := 0; i <= j; i++ {
 				axpy(z*row[i], row[j:], t[base+i*(d-j):base+(i+1)*(d-j)])
 			}
@@ -322,7 +322,7 @@ func sym3Gemm(d, n, bs int, y []float64, w []float64, t []float64) {
 					bz[p*cols+c] = z * yb[p*d+j+c]
 				}
 			}
-			base := Sym3Base(d, j)
+			base := Base(d, j)
 			Gemm(true, false, j+1, cols, sc, 1, yb, d, bz, cols, 1, t[base:], cols)
 		}
 	}
@@ -337,11 +337,11 @@ func BenchmarkSym3Formulations(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		y := randSlice(r, n*d)
 		w := randSlice(r, n)
-		tt := make([]float64, Sym3Len(d))
-		flops := 2 * float64(n) * float64(Sym3Len(d))
+		tt := make([]float64, Len(d))
+		flops := 2 * float64(n) * float64(Len(d))
 		b.Run(fmt.Sprintf("d=%d/kernel", d), func(b *testing.B) {
 			for b.Loop() {
-				Sym3Rows(d, n, 1, y, d, w, tt)
+				Rows(d, n, 1, y, d, w, tt)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

@@ -1,13 +1,11 @@
 //go:build !purego
 
-package kernels
+package sym3
 
-// sym3For returns the update micro-kernel of path p.
-func sym3For(p Path) sym3Impl {
-	if p == NEON {
-		return sym3Impl{mr: 4, vl: 2, nv: 4, kernel: sym3KernelNEON}
-	}
-	return sym3Generic
+import "github.com/moments-go/moments/internal/simd"
+
+func registerArch() {
+	table.Register(simd.NEON, &sym3Impl{mr: 4, vl: 2, nv: 4, kernel: sym3KernelNEON})
 }
 
 // sym3KernelNEON is the NEON update micro-kernel (4 rows, up to 4

@@ -1,4 +1,4 @@
-package kernels_test
+package jacobi_test
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func ExampleJacobiPlan() {
 	for i := range sq {
 		sq[i] = kernels.Dot(x[4*i:4*i+4], x[4*i:4*i+4])
 	}
-	plan := kernels.NewJacobiPlan([]int{0, 1, 0, 2, 1, 2}, []int{1, 1, 1})
+	plan := jacobi.NewPlan([]int{0, 1, 0, 2, 1, 2}, []int{1, 1, 1})
 	cs := make([]float64, 6)
 	sweeps := 0
 	for {

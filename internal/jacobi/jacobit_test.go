@@ -1,4 +1,4 @@
-package kernels
+package jacobi
 
 import (
 	"math"
@@ -100,7 +100,7 @@ func TestJacobiSweepT(t *testing.T) {
 					tol := 1e-8
 					wantT, wantSq := append([]float64(nil), tt...), append([]float64(nil), sq...)
 					wr, wl, wc, ws := jacobiSweepTGeneric(wantT, m, n, ntot, wantSq, tol*tol)
-					gr, gl, gc, gs := JacobiSweepT(tt, m, n, ntot, sq, tol)
+					gr, gl, gc, gs := SweepT(tt, m, n, ntot, sq, tol)
 					if gr != wr || gl != wl {
 						t.Fatalf("m=%d n=%d ntot=%d: rotated, left = %d, %d; reference %d, %d", m, n, ntot, gr, gl, wr, wl)
 					}
@@ -147,11 +147,11 @@ func TestJacobiSweepT(t *testing.T) {
 
 func TestJacobiSweepTPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"m = 0":        func() { JacobiSweepT(make([]float64, 16), 0, 1, 1, make([]float64, 16), 0) },
-		"m = 17":       func() { JacobiSweepT(make([]float64, 64), 17, 1, 1, make([]float64, 64), 0) },
-		"short t":      func() { JacobiSweepT(make([]float64, 31), 4, 2, 2, make([]float64, 16), 0) },
-		"short sq":     func() { JacobiSweepT(make([]float64, 32), 9, 1, 1, make([]float64, 16), 0) },
-		"ntot below n": func() { JacobiSweepT(make([]float64, 64), 4, 3, 2, make([]float64, 16), 0) },
+		"m = 0":        func() { SweepT(make([]float64, 16), 0, 1, 1, make([]float64, 16), 0) },
+		"m = 17":       func() { SweepT(make([]float64, 64), 17, 1, 1, make([]float64, 64), 0) },
+		"short t":      func() { SweepT(make([]float64, 31), 4, 2, 2, make([]float64, 16), 0) },
+		"short sq":     func() { SweepT(make([]float64, 32), 9, 1, 1, make([]float64, 16), 0) },
+		"ntot below n": func() { SweepT(make([]float64, 64), 4, 3, 2, make([]float64, 16), 0) },
 	} {
 		func() {
 			defer func() {

@@ -1,4 +1,4 @@
-package kernels
+package jacobi
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkJacobiSteps times one step of np disjoint pairs of rows of
-// length n (tol 0: every pair is rotated), on every path, by JacobiSteps
+// length n (tol 0: every pair is rotated), on every path, by Steps
 // and by a plan of the same step.
 func BenchmarkJacobiSteps(b *testing.B) {
 	for _, n := range []int{32, 104, 304} {
@@ -29,12 +29,12 @@ func BenchmarkJacobiSteps(b *testing.B) {
 							rows[i] = i
 						}
 						cs := make([]float64, 2*np)
-						plan := NewJacobiPlan(rows, []int{np})
+						plan := NewPlan(rows, []int{np})
 						for b.Loop() {
 							if kind == "plan" {
 								plan.Steps(x, n, n, sq, 0, cs)
 							} else {
-								JacobiSteps(x, n, n, rows, []int{np}, sq, 0, cs)
+								Steps(x, n, n, rows, []int{np}, sq, 0, cs)
 							}
 						}
 						b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(np), "ns/pair")
@@ -57,7 +57,7 @@ func BenchmarkJacobiSweepT(b *testing.B) {
 				m := (r + 1) / 2
 				tt, sq := slotCase(rnd, m, r, r)
 				for b.Loop() {
-					JacobiSweepT(tt, m, r, r, sq, 0)
+					SweepT(tt, m, r, r, sq, 0)
 				}
 			})
 		}

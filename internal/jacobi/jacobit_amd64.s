@@ -16,8 +16,8 @@
 DATA jtc<>+0(SB)/8, $0x4010000000000000  // 4
 DATA jtc<>+8(SB)/8, $0x7fffffffffffffff  // |.| mask
 DATA jtc<>+16(SB)/8, $0x8000000000000000 // sign bit
-DATA jtc<>+24(SB)/8, $0x58f0000000000000 // JacobiSqMax = 2^400
-DATA jtc<>+32(SB)/8, $0x26f0000000000000 // JacobiSqMin = 2^-400
+DATA jtc<>+24(SB)/8, $0x58f0000000000000 // SqMax = 2^400
+DATA jtc<>+32(SB)/8, $0x26f0000000000000 // SqMin = 2^-400
 DATA jtc<>+40(SB)/8, $0x3ff0000000000000 // 1
 DATA jtc<>+48(SB)/8, $0x3f847ae147ae147b // 0.01
 GLOBL jtc<>(SB), RODATA|NOPTR, $56

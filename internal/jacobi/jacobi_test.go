@@ -1,4 +1,4 @@
-package kernels
+package jacobi
 
 import (
 	"fmt"
@@ -151,9 +151,9 @@ func TestJacobiPanics(t *testing.T) {
 		"too few offsets":  func() { RotPairs(x, 4, []int{0}, []float64{1, 0}) },
 		"odd cs":           func() { RotPairs(x, 4, []int{0, 4}, []float64{1}) },
 		"negative n":       func() { RotPairs(x, -1, []int{0, 4}, []float64{1, 0}) },
-		"steps mismatch":   func() { JacobiSteps(x, 4, 4, []int{0, 1}, []int{2}, make([]float64, 2), 0, make([]float64, 2)) },
-		"row out of range": func() { JacobiSteps(x, 4, 4, []int{0, 2}, []int{1}, make([]float64, 3), 0, make([]float64, 2)) },
-		"short cs":         func() { JacobiSteps(x, 4, 4, []int{0, 1}, []int{1}, make([]float64, 2), 0, make([]float64, 1)) },
+		"steps mismatch":   func() { Steps(x, 4, 4, []int{0, 1}, []int{2}, make([]float64, 2), 0, make([]float64, 2)) },
+		"row out of range": func() { Steps(x, 4, 4, []int{0, 2}, []int{1}, make([]float64, 3), 0, make([]float64, 2)) },
+		"short cs":         func() { Steps(x, 4, 4, []int{0, 1}, []int{1}, make([]float64, 2), 0, make([]float64, 1)) },
 	} {
 		func() {
 			defer func() {
@@ -193,7 +193,7 @@ func stepCase(r *rand.Rand, nrows, n, ld int) (x []float64, sq []float64, rows [
 			clear(row)
 		case 3:
 			for k := range row {
-				row[k] *= 0x1p-300 // squared norm below JacobiSqMin
+				row[k] *= 0x1p-300 // squared norm below SqMin
 			}
 		case 4:
 			if i > 0 {
@@ -255,14 +255,14 @@ func TestJacobiSteps(t *testing.T) {
 				}
 				checkJacobiRun(t, fmt.Sprintf("n=%d rows=%d", n, nrows), x, n, ld, nrows, rows, steps, sq, tol,
 					func(x, sq, cs []float64) (int, int, float64, float64) {
-						return JacobiSteps(x, n, ld, rows, steps, sq, tol, cs)
+						return Steps(x, n, ld, rows, steps, sq, tol, cs)
 					})
 			}
 		}
 	})
 }
 
-// checkJacobiRun runs f (JacobiSteps or a plan of the same schedule) on
+// checkJacobiRun runs f (Steps or a plan of the same schedule) on
 // copies of x and sq and compares its results with jacobiStepsGeneric's:
 // counts exactly, the rest to rounding.
 func checkJacobiRun(t *testing.T, label string, x []float64, n, ld, nrows int, rows, steps []int, sq []float64, tol float64,
@@ -352,7 +352,7 @@ func TestJacobiPlan(t *testing.T) {
 					ld = n
 				}
 				check := func(what string, x, sq []float64, rows, steps []int) {
-					plan := NewJacobiPlan(rows, steps)
+					plan := NewPlan(rows, steps)
 					if what == "wavefront" && len(steps) > 3 && fusedDots(plan) == 0 {
 						t.Fatalf("wavefront of %d steps: no dot product fused", len(steps))
 					}
@@ -410,7 +410,7 @@ func TestJacobiPlan(t *testing.T) {
 
 // fusedDots returns the number of the plan's dot products formed in the
 // rotation of an earlier pair: those not in the records' own masks.
-func fusedDots(p *JacobiPlan) int {
+func fusedDots(p *Plan) int {
 	n := 0
 	for g := 0; g < len(p.groups); g += planGroup {
 		n += int(p.groups[g+planCount]) - bits.OnesCount32(uint32(p.groups[g+planOwn]))
@@ -451,10 +451,10 @@ func TestJacobiPlanPanics(t *testing.T) {
 					t.Errorf("%s: no panic", c.name)
 				}
 			}()
-			NewJacobiPlan(c.rows, c.steps)
+			NewPlan(c.rows, c.steps)
 		}()
 	}
-	p := NewJacobiPlan([]int{0, 3}, []int{1})
+	p := NewPlan([]int{0, 3}, []int{1})
 	for _, f := range []func(){
 		func() { p.Steps(make([]float64, 30), 8, 8, make([]float64, 3), 1e-8, make([]float64, 2)) }, // row 3 beyond x and sq
 		func() { p.Steps(make([]float64, 32), 8, 8, make([]float64, 4), 1e-8, make([]float64, 1)) }, // cs too short

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package kernels
+package jacobi
 
 // jacobiSweepT1AVX512 and jacobiSweepT2AVX512 compute
 // jacobiSweepTGeneric (see its comment for the loop) for m <= 8 (one
@@ -22,14 +22,11 @@ var jacobiTPerms = func() (p [17][4][8]uint64) {
 	return p
 }()
 
-func jacobiSweepT(t []float64, m, n, ntot int, sq []float64, tol2 float64) (int, int, float64, float64) {
-	if active == AVX512 {
-		if m <= 8 {
-			return jacobiSweepT1AVX512(t, m, n, ntot, sq, tol2, &jacobiTPerms[m])
-		}
-		return jacobiSweepT2AVX512(t, m, n, ntot, sq, tol2, &jacobiTPerms[m])
+// sweepTAVX512 runs jacobiSweepT1AVX512 or jacobiSweepT2AVX512, as m
+// needs.
+func sweepTAVX512(t []float64, m, n, ntot int, sq []float64, tol2 float64) (int, int, float64, float64) {
+	if m <= 8 {
+		return jacobiSweepT1AVX512(t, m, n, ntot, sq, tol2, &jacobiTPerms[m])
 	}
-	return jacobiSweepTGeneric(t, m, n, ntot, sq, tol2)
+	return jacobiSweepT2AVX512(t, m, n, ntot, sq, tol2, &jacobiTPerms[m])
 }
-
-func jacobiSweepTFast() bool { return active == AVX512 }

@@ -1,13 +1,16 @@
-package kernels
+package jacobi
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 )
 
 // Batched kernels for one-sided Jacobi methods: a step of a sweep
 // rotates a set of disjoint pairs of rows, and one call does the whole
-// step (JacobiSteps: dot products, rotations, rows; JacobiPlan, the same
+// step (Steps: dot products, rotations, rows; Plan, the same
 // on a schedule prepared for repeated sweeps, which is what the AVX-512
 // kernel batches) or applies its rotations to another matrix (RotPairs),
 // so that the call overhead is paid once per step.
@@ -21,28 +24,30 @@ import (
 // u[k], v[k] = c*u[k] + s*v[k], c*v[k] - s*u[k]. The pairs are processed
 // in order, so a vector may appear in several pairs. o must hold at least
 // len(cs) offsets (len(cs) even).
-func RotPairs(x []float64, n int, o []int, cs []float64) {
+func RotPairs(x []float64, n int, o []int, cs []float64) { cur().RotPairs(x, n, o, cs) }
+
+func (im *impl) RotPairs(x []float64, n int, o []int, cs []float64) {
 	if len(cs)%2 != 0 {
-		panic(fmt.Sprintf("kernels: RotPairs: odd len(cs) = %d", len(cs)))
+		panic(fmt.Sprintf("jacobi: RotPairs: odd len(cs) = %d", len(cs)))
 	}
 	np := len(cs) / 2
 	checkPairs("RotPairs", x, n, o, np)
 	if n == 0 || np == 0 {
 		return
 	}
-	rotPairs(x, n, o[:2*np], cs)
+	im.rotPairs(x, n, o[:2*np], cs)
 }
 
 // The squared norms that JacobiStep handles itself: for rows whose
-// squared norms lie in [JacobiSqMin, JacobiSqMax], none of the
+// squared norms lie in [SqMin, SqMax], none of the
 // quantities it forms from the 2x2 Gram matrix of a pair (products,
 // squares, sums) can overflow or lose accuracy to underflow.
 const (
-	JacobiSqMin = 0x1p-400
-	JacobiSqMax = 0x1p400
+	SqMin = 0x1p-400
+	SqMax = 0x1p400
 )
 
-// JacobiSteps performs steps of a one-sided Jacobi method on the rows of
+// Steps performs steps of a one-sided Jacobi method on the rows of
 // the matrix x (rows of n elements, row stride ld): it rotates the pairs
 // of rows (p, q) = (rows[2i], rows[2i+1]) in order, each so that the two
 // rows become orthogonal. The pairs are grouped into steps: the first
@@ -53,7 +58,7 @@ const (
 // rotate the rows. sq[r] is the squared norm of row r on entry and is
 // updated. For pair i, with a = sq[p], b = sq[q]:
 //
-//   - if a or b lies outside [JacobiSqMin, JacobiSqMax] (a zero row, or
+//   - if a or b lies outside [SqMin, SqMax] (a zero row, or
 //     norms too extreme to square), nothing is done and cs[2i], cs[2i+1]
 //     are set to 0, 0: the caller handles such pairs;
 //   - otherwise, with g the dot product of the rows, if
@@ -72,33 +77,37 @@ const (
 // (outside the range), and over the rotated pairs the largest
 // g²/(a*b) (squared cosine) and the largest |s|, for finite input. cs
 // must hold len(rows) elements, and every row index must lie in
-// [0, len(sq)) and name a row of x; JacobiSteps panics otherwise.
-func JacobiSteps(x []float64, n, ld int, rows, steps []int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
+// [0, len(sq)) and name a row of x; Steps panics otherwise.
+func Steps(x []float64, n, ld int, rows, steps []int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
+	return cur().Steps(x, n, ld, rows, steps, sq, tol, cs)
+}
+
+func (im *impl) Steps(x []float64, n, ld int, rows, steps []int, sq []float64, tol float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
 	if n < 0 || ld < max(n, 1) {
-		panic(fmt.Sprintf("kernels: JacobiSteps: row length %d with stride %d", n, ld))
+		panic(fmt.Sprintf("jacobi: Steps: row length %d with stride %d", n, ld))
 	}
 	if len(rows)%2 != 0 || len(cs) < len(rows) {
-		panic(fmt.Sprintf("kernels: JacobiSteps: %d row indices and %d rotation slots", len(rows), len(cs)))
+		panic(fmt.Sprintf("jacobi: Steps: %d row indices and %d rotation slots", len(rows), len(cs)))
 	}
 	np := 0
 	for _, c := range steps {
 		if c < 0 {
-			panic(fmt.Sprintf("kernels: JacobiSteps: step of %d pairs", c))
+			panic(fmt.Sprintf("jacobi: Steps: step of %d pairs", c))
 		}
 		np += c
 	}
 	if 2*np != len(rows) {
-		panic(fmt.Sprintf("kernels: JacobiSteps: steps of %d pairs in all, but %d row indices", np, len(rows)))
+		panic(fmt.Sprintf("jacobi: Steps: steps of %d pairs in all, but %d row indices", np, len(rows)))
 	}
 	for _, r := range rows {
 		if r < 0 || r >= len(sq) || r*ld+n > len(x) {
-			panic(fmt.Sprintf("kernels: JacobiSteps: row %d out of range (%d norms, len(x) = %d, stride %d)", r, len(sq), len(x), ld))
+			panic(fmt.Sprintf("jacobi: Steps: row %d out of range (%d norms, len(x) = %d, stride %d)", r, len(sq), len(x), ld))
 		}
 	}
 	if np == 0 {
 		return 0, 0, 0, 0
 	}
-	return jacobiSteps(x, n, ld, rows, steps, sq, tol*tol, cs[:len(rows)])
+	return im.steps(x, n, ld, rows, steps, sq, tol*tol, cs[:len(rows)])
 }
 
 // jacobiStepsGeneric computes, for tol2 = tol² (the steps only group the
@@ -108,7 +117,7 @@ func JacobiSteps(x []float64, n, ld int, rows, steps []int, sq []float64, tol fl
 //		p, q := rows[2*i], rows[2*i+1]
 //		a, b := sq[p], sq[q]
 //		cs[2*i], cs[2*i+1] = 0, 0
-//		if !(a >= JacobiSqMin && a <= JacobiSqMax && b >= JacobiSqMin && b <= JacobiSqMax) {
+//		if !(a >= SqMin && a <= SqMax && b >= SqMin && b <= SqMax) {
 //			left++
 //			continue
 //		}
@@ -135,9 +144,11 @@ func JacobiSteps(x []float64, n, ld int, rows, steps []int, sq []float64, tol fl
 //		maxSin = max(maxSin, math.Abs(s))
 //	}
 //
-// with the loops over k those of dotGeneric, rotGeneric and sumSqGeneric.
+// with the loops over k those of internal/vec's generic Dot, Rot and
+// SumSq.
 func jacobiStepsGeneric(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
-	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, dotGeneric, rotGeneric, sumSqGeneric)
+	g := vec.For(simd.Generic)
+	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, g.Dot, g.Rot, g.SumSq)
 }
 
 // jacobiRotation returns the rotation that makes two rows of squared
@@ -157,14 +168,6 @@ func jacobiRotation(a, b, g, gg float64) (c, s, h float64) {
 	return c, s, h
 }
 
-// jacobiStepsVec computes what jacobiStepsGeneric does with the dot
-// products, rotations and sums of squares of the active path's vector
-// kernels (dot, rot, sumSq): the paths without a batched assembly kernel
-// use it.
-func jacobiStepsVec(x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
-	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, dot, rot, sumSq)
-}
-
 // jacobiPairs is the loop of jacobiStepsGeneric's comment, pair by pair,
 // with the given kernels for the loops over the rows.
 func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64,
@@ -173,7 +176,7 @@ func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64,
 		p, q := rows[2*i], rows[2*i+1]
 		a, b := sq[p], sq[q]
 		cs[2*i], cs[2*i+1] = 0, 0
-		if !(a >= JacobiSqMin && a <= JacobiSqMax && b >= JacobiSqMin && b <= JacobiSqMax) {
+		if !(a >= SqMin && a <= SqMax && b >= SqMin && b <= SqMax) {
 			left++
 			continue
 		}
@@ -204,15 +207,15 @@ func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64,
 
 func checkPairs(name string, x []float64, n int, o []int, np int) {
 	if n < 0 {
-		panic(fmt.Sprintf("kernels: %s: negative length %d", name, n))
+		panic(fmt.Sprintf("jacobi: %s: negative length %d", name, n))
 	}
 	if len(o) < 2*np {
-		panic(fmt.Sprintf("kernels: %s: %d pairs need %d offsets, have %d", name, np, 2*np, len(o)))
+		panic(fmt.Sprintf("jacobi: %s: %d pairs need %d offsets, have %d", name, np, 2*np, len(o)))
 	}
 	hi := len(x) - n
 	for _, v := range o[:2*np] {
 		if v < 0 || v > hi {
-			panic(fmt.Sprintf("kernels: %s: offset %d with length %d is outside x (len %d)", name, v, n, len(x)))
+			panic(fmt.Sprintf("jacobi: %s: offset %d with length %d is outside x (len %d)", name, v, n, len(x)))
 		}
 	}
 }
