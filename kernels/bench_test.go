@@ -3,13 +3,16 @@ package kernels
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
 )
 
 // BenchmarkFMAPeak measures the floating-point peak of one core on each
 // path: independent FMAs on registers, no memory traffic.
 func BenchmarkFMAPeak(b *testing.B) {
-	for _, p := range Available() {
-		probe, flops := peakProbe(p)
+	for _, p := range simd.Available() {
+		im := table.For(p)
+		probe, flops := im.peak, im.peakFlops
 		if probe == nil {
 			continue
 		}
@@ -27,8 +30,8 @@ func BenchmarkFMAPeak(b *testing.B) {
 // of depth KC that stay in L1/L2, as the blocked GEMM feeds it: the
 // ratio to BenchmarkFMAPeak is the micro-kernel's fraction of peak.
 func BenchmarkMicroKernel(b *testing.B) {
-	for _, p := range Available() {
-		g := gemmFor(p)
+	for _, p := range simd.Available() {
+		g := &table.For(p).gemm
 		mr, nr := g.mr, g.nr
 		b.Run(p.String(), func(b *testing.B) {
 			l1, l2, l3 := cacheSizes()

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
 func randSlice(r *rand.Rand, n int) []float64 {
@@ -20,8 +23,10 @@ func randSlice(r *rand.Rand, n int) []float64 {
 // the reference loop, for several depths, both store and add, with guard
 // cells around the tile in C.
 func TestGemmKernel(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		mr, nr := g.mr, g.nr
 		r := rand.New(rand.NewPCG(6, uint64(p)))
 		for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 64, 129} {
@@ -69,8 +74,10 @@ func TestGemmKernel(t *testing.T) {
 }
 
 func TestPackPanel(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		r := rand.New(rand.NewPCG(7, uint64(p)))
 		for _, ws := range []int{g.mr, g.nr} {
 			for _, kc := range []int{1, 3, 4, 7, 8, 9, 16, 17, 31, 100} {
@@ -186,8 +193,10 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 // TestGemmShapes covers every edge shape of the tiling with a small
 // blocking, so that each loop of the driver runs more than once.
 func TestGemmShapes(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		mr, nr := g.mr, g.nr
 		r := rand.New(rand.NewPCG(8, uint64(p)))
 		bl := Blocking{MR: mr, NR: nr, KC: 16, MC: 2 * mr, NC: 2 * nr}
@@ -213,13 +222,15 @@ func TestGemmShapes(t *testing.T) {
 
 // TestGemm exercises the public entry point with the default blocking.
 func TestGemm(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(9, uint64(p)))
 		for _, sz := range [][3]int{{0, 5, 5}, {5, 0, 5}, {5, 5, 0}, {1, 1, 1}, {3, 4, 5}, {64, 64, 64},
 			{129, 67, 300}, {300, 129, 67}, {7, 9, 9000}, {257, 255, 513}} {
 			for tr := 0; tr < 4; tr++ {
 				for _, ab := range [][2]float64{{1, 0}, {-2, 1}, {0.5, -0.25}, {0, 2}} {
-					checkGemmCase(t, r, Gemm, tr&1 != 0, tr&2 != 0, sz[0], sz[1], sz[2], ab[0], ab[1])
+					checkGemmCase(t, r, im.Gemm, tr&1 != 0, tr&2 != 0, sz[0], sz[1], sz[2], ab[0], ab[1])
 				}
 			}
 		}
@@ -232,7 +243,8 @@ func TestGemm(t *testing.T) {
 func TestGemmWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	defer SetMaxWorkers(SetMaxWorkers(0))
-	forEachPath(t, func(t *testing.T, p Path) {
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(10, uint64(p)))
 		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {3, 5, 300000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
 			m, n, k := sz[0], sz[1], sz[2]
@@ -242,7 +254,7 @@ func TestGemmWorkers(t *testing.T) {
 			for _, w := range []int{1, 2, 3, 5, 8, 2, 3, 8} {
 				SetMaxWorkers(w)
 				c := make([]float64, m*n)
-				Gemm(false, true, m, n, k, 1, a, k, b, k, 0, c, n)
+				im.Gemm(false, true, m, n, k, 1, a, k, b, k, 0, c, n)
 				if first == nil {
 					first = c
 					continue
@@ -263,7 +275,8 @@ func TestGemmWorkers(t *testing.T) {
 func TestSyrk(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer SetMaxWorkers(SetMaxWorkers(0))
-	forEachPath(t, func(t *testing.T, p Path) {
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(11, uint64(p)))
 		for _, sz := range [][2]int{{1, 1}, {5, 3}, {25, 100}, {130, 70}, {300, 257}, {40, 10000}} {
 			n, k := sz[0], sz[1]
@@ -281,8 +294,8 @@ func TestSyrk(t *testing.T) {
 					ldc := n + 2
 					c := randSlice(r, n*ldc)
 					c2 := append([]float64(nil), c...)
-					Syrk(trans, n, k, 0.5, a, lda, 0, c, ldc)
-					Gemm(trans, !trans, n, n, k, 0.5, a, lda, a, lda, 0, c2, ldc)
+					im.Syrk(trans, n, k, 0.5, a, lda, 0, c, ldc)
+					im.Gemm(trans, !trans, n, n, k, 0.5, a, lda, a, lda, 0, c2, ldc)
 					for i := 0; i < n; i++ {
 						for j := 0; j < ldc; j++ {
 							switch {
@@ -304,6 +317,7 @@ func TestSyrk(t *testing.T) {
 }
 
 func TestChooseBlocking(t *testing.T) {
+	t.Parallel()
 	for _, caches := range [][3]int{{32 << 10, 256 << 10, 8 << 20}, {48 << 10, 1 << 20, 32 << 20}, {16 << 10, 128 << 10, 0}, {1 << 20, 1 << 30, 1 << 30}} {
 		for _, tile := range [][2]int{{2, 4}, {4, 12}, {8, 24}, {6, 8}} {
 			b := chooseBlocking(tile[0], tile[1], caches[0], caches[1], caches[2])
@@ -312,10 +326,10 @@ func TestChooseBlocking(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint(GemmBlocking())
+	_ = fmt.Sprint(Info().Blocking)
 	// The packing routines of every path must cover its tile.
-	for _, p := range Available() {
-		g := gemmFor(p)
+	for _, p := range simd.Available() {
+		g := &table.For(p).gemm
 		if g.transRows != 0 && (g.mr%g.transRows != 0 || g.nr%g.transRows != 0) {
 			t.Errorf("%v: tile %dx%d is not a multiple of the %d rows packTrans handles", p, g.mr, g.nr, g.transRows)
 		}

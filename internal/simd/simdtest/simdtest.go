@@ -9,18 +9,15 @@ import (
 	"github.com/moments-go/moments/internal/simd"
 )
 
-// EachLevel runs f(t, l) as a parallel subtest named l for every level l
-// that can run here. It selects nothing: f passes l to the kernel
-// package's Table.For (or to a function taking the implementation) and
-// calls that implementation directly, so tests of different levels, and
-// other parallel tests, run side by side.
+// EachLevel runs f(t, l) as a subtest named l for every level l that
+// can run here. It selects nothing: f passes l to the kernel package's
+// Table.For and calls that implementation directly, so a test that uses
+// it can call t.Parallel (unless it changes other process state, such as
+// GOMAXPROCS).
 func EachLevel(t *testing.T, f func(t *testing.T, l simd.Level)) {
 	t.Helper()
 	for _, l := range simd.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			t.Parallel()
-			f(t, l)
-		})
+		t.Run(l.String(), func(t *testing.T) { f(t, l) })
 	}
 }
 
