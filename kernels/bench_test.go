@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
 // BenchmarkFMAPeak measures the floating-point peak of one core on each
@@ -37,8 +38,8 @@ func BenchmarkMicroKernel(b *testing.B) {
 			l1, l2, l3 := cacheSizes()
 			kc := chooseBlocking(mr, nr, l1, l2, l3).KC
 			r := rand.New(rand.NewPCG(1, 1))
-			a := randSlice(r, 8*kc*mr) // eight A micro-panels, cycled
-			bp := randSlice(r, kc*nr)
+			a := simdtest.RandSlice(r, 8*kc*mr) // eight A micro-panels, cycled
+			bp := simdtest.RandSlice(r, kc*nr)
 			c := make([]float64, mr*nr)
 			for b.Loop() {
 				for i := 0; i < 8; i++ {

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 )
 
-
 // gemmImpl is the GEMM building blocks of one path.
 type gemmImpl struct {
 	mr, nr int

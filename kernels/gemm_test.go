@@ -11,13 +11,6 @@ import (
 	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
-func randSlice(r *rand.Rand, n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = r.NormFloat64()
-	}
-	return s
-}
 
 // TestGemmKernel runs each path's micro-kernel on random panels against
 // the reference loop, for several depths, both store and add, with guard
@@ -31,12 +24,12 @@ func TestGemmKernel(t *testing.T) {
 		r := rand.New(rand.NewPCG(6, uint64(p)))
 		for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 64, 129} {
 			for add := 0; add <= 1; add++ {
-				a := randSlice(r, k*mr)
-				b := randSlice(r, k*nr)
+				a := simdtest.RandSlice(r, k*mr)
+				b := simdtest.RandSlice(r, k*nr)
 				ldc := nr + 5
 				c := make([]float64, (mr+2)*ldc)
 				for i := range c {
-					c[i] = sentinel
+					c[i] = simdtest.Sentinel
 				}
 				want := make([]float64, len(c))
 				for i := 0; i < mr; i++ {
@@ -52,7 +45,7 @@ func TestGemmKernel(t *testing.T) {
 					i, j := idx/ldc-1, idx%ldc-2
 					inside := i >= 0 && i < mr && j >= 0 && j < nr
 					if !inside {
-						if c[idx] != sentinel {
+						if c[idx] != simdtest.Sentinel {
 							t.Fatalf("k=%d add=%d: wrote outside the tile at (%d,%d)", k, add, i, j)
 						}
 						continue
@@ -64,7 +57,7 @@ func TestGemmKernel(t *testing.T) {
 					if add == 1 {
 						s += math.Abs(want[idx])
 					}
-					if d := math.Abs(c[idx] - want[idx]); d > sumBound(k+1, s) {
+					if d := math.Abs(c[idx] - want[idx]); d > simdtest.SumBound(k+1, s) {
 						t.Fatalf("k=%d add=%d: c[%d,%d] = %v, reference %v", k, add, i, j, c[idx], want[idx])
 					}
 				}
@@ -87,11 +80,11 @@ func TestPackPanel(t *testing.T) {
 					}
 					for _, contiguous := range []bool{true, false} {
 						ld := max(w, kc) + 3
-						src := randSlice(r, (max(w, kc)+1)*ld)
+						src := simdtest.RandSlice(r, (max(w, kc)+1)*ld)
 						want := make([]float64, kc*ws+4)
 						got := make([]float64, kc*ws+4)
 						for i := range got {
-							got[i], want[i] = sentinel, sentinel
+							got[i], want[i] = simdtest.Sentinel, simdtest.Sentinel
 						}
 						if contiguous {
 							packCopyGeneric(kc, w, ws, -1.5, src, ld, want)
@@ -141,7 +134,7 @@ func naiveGemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda
 				bd += math.Abs(beta * c[i*ldc+j])
 			}
 			ref[i*n+j] = v
-			bound[i*n+j] = sumBound(k+2, bd)
+			bound[i*n+j] = simdtest.SumBound(k+2, bd)
 		}
 	}
 	return ref, bound
@@ -160,12 +153,12 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 		br, bc = n, k
 	}
 	lda, ldb, ldc := ac+1, bc+2, n+3
-	a := randSlice(r, max(ar*lda, 1))
-	b := randSlice(r, max(br*ldb, 1))
-	c := randSlice(r, max(m*ldc, 1))
+	a := simdtest.RandSlice(r, max(ar*lda, 1))
+	b := simdtest.RandSlice(r, max(br*ldb, 1))
+	c := simdtest.RandSlice(r, max(m*ldc, 1))
 	for i := 0; i < m; i++ {
 		for j := n; j < ldc; j++ {
-			c[i*ldc+j] = sentinel
+			c[i*ldc+j] = simdtest.Sentinel
 		}
 	}
 	if beta == 0 && m > 0 && n > 0 {
@@ -177,7 +170,7 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 		for j := 0; j < ldc; j++ {
 			v := c[i*ldc+j]
 			if j >= n {
-				if v != sentinel {
+				if v != simdtest.Sentinel {
 					t.Fatalf("tA=%v tB=%v %dx%dx%d: wrote C[%d,%d] in the padding", transA, transB, m, n, k, i, j)
 				}
 				continue
@@ -248,8 +241,8 @@ func TestGemmWorkers(t *testing.T) {
 		r := rand.New(rand.NewPCG(10, uint64(p)))
 		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {3, 5, 300000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
 			m, n, k := sz[0], sz[1], sz[2]
-			a := randSlice(r, m*k)
-			b := randSlice(r, k*n)
+			a := simdtest.RandSlice(r, m*k)
+			b := simdtest.RandSlice(r, k*n)
 			var first []float64
 			for _, w := range []int{1, 2, 3, 5, 8, 2, 3, 8} {
 				SetMaxWorkers(w)
@@ -287,12 +280,12 @@ func TestSyrk(t *testing.T) {
 					lda := k + 1
 					if trans {
 						lda = n + 1
-						a = randSlice(r, k*lda)
+						a = simdtest.RandSlice(r, k*lda)
 					} else {
-						a = randSlice(r, n*lda)
+						a = simdtest.RandSlice(r, n*lda)
 					}
 					ldc := n + 2
-					c := randSlice(r, n*ldc)
+					c := simdtest.RandSlice(r, n*ldc)
 					c2 := append([]float64(nil), c...)
 					im.Syrk(trans, n, k, 0.5, a, lda, 0, c, ldc)
 					im.Gemm(trans, !trans, n, n, k, 0.5, a, lda, a, lda, 0, c2, ldc)

@@ -12,90 +12,29 @@ import (
 	"github.com/moments-go/moments/internal/vec"
 )
 
-const eps = 0x1p-53 // unit roundoff of float64
+const eps = simdtest.Eps
 
 // ref is the generic implementation of the vector kernels, the reference
 // of the tests.
 var ref = vec.For(simd.Generic)
-
-// testLengths are all lengths up to three times the widest unrolled loop
-// (32 elements on AVX-512) and a few large ones.
-func testLengths() []int {
-	var ns []int
-	for n := 0; n <= 3*32+1; n++ {
-		ns = append(ns, n)
-	}
-	return append(ns, 255, 256, 257, 1000, 4099)
-}
-
-const guard = 8 // guard elements on each side of every output
-
-// guarded returns a slice of n elements that starts off elements past a
-// 64-byte boundary, with guard sentinel values on both sides, filled by
-// fill.
-type guarded struct {
-	raw []float64
-	lo  int
-	n   int
-}
-
-const sentinel = -7.0e300
-
-func newGuarded(n, off int, fill func(i int) float64) *guarded {
-	raw := make([]float64, n+2*guard+16)
-	base := alignOffset(raw) + guard + off
-	for i := range raw {
-		raw[i] = sentinel
-	}
-	g := &guarded{raw: raw, lo: base, n: n}
-	s := g.s()
-	for i := range s {
-		s[i] = fill(i)
-	}
-	return g
-}
-
-// s is the slice itself, with its capacity cut so that nothing past it
-// can be reached from Go.
-func (g *guarded) s() []float64 { return g.raw[g.lo : g.lo+g.n : g.lo+g.n] }
-
-func (g *guarded) check(t *testing.T, what string) {
-	t.Helper()
-	for i, v := range g.raw {
-		if (i < g.lo || i >= g.lo+g.n) && v != sentinel && !(v != v && sentinel != sentinel) {
-			t.Fatalf("%s: wrote outside its output: raw[%d] = %v (slice is raw[%d:%d])", what, i, v, g.lo, g.lo+g.n)
-		}
-	}
-}
-
-func randVec(r *rand.Rand) func(int) float64 {
-	return func(int) float64 { return r.NormFloat64() }
-}
-
-// sumBound is the classical bound for a computed sum of n terms whose
-// absolute values add to s: the reference and the kernel each err by at
-// most n*eps*s (to first order), so they differ by at most twice that.
-func sumBound(n int, s float64) float64 {
-	return 2*float64(n+2)*eps*s + 1e-300
-}
 
 func TestDot(t *testing.T) {
 	t.Parallel()
 	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
 		im := table.For(p)
 		r := rand.New(rand.NewPCG(1, uint64(p)))
-		for _, n := range testLengths() {
+		for _, n := range simdtest.Lengths() {
 			for off := 0; off < 8; off += 3 {
-				x := newGuarded(n, off, randVec(r))
-				y := newGuarded(n, (off+5)%8, randVec(r))
-				got := im.Dot(x.s(), y.s())
-				want := ref.Dot(x.s(), y.s())
+				x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
+				y := simdtest.NewGuarded(n, (off+5)%8, simdtest.RandVec(r))
+				got := im.Dot(x.S(), y.S())
+				want := ref.Dot(x.S(), y.S())
 				var s float64
 				for i := range n {
-					s += math.Abs(x.s()[i] * y.s()[i])
+					s += math.Abs(x.S()[i] * y.S()[i])
 				}
-				if math.Abs(got-want) > sumBound(n, s) {
-					t.Fatalf("n=%d off=%d: Dot = %v, reference %v (bound %v)", n, off, got, want, sumBound(n, s))
+				if math.Abs(got-want) > simdtest.SumBound(n, s) {
+					t.Fatalf("n=%d off=%d: Dot = %v, reference %v (bound %v)", n, off, got, want, simdtest.SumBound(n, s))
 				}
 			}
 		}
@@ -107,49 +46,49 @@ func TestAxpyScalRot(t *testing.T) {
 	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
 		im := table.For(p)
 		r := rand.New(rand.NewPCG(2, uint64(p)))
-		for _, n := range testLengths() {
+		for _, n := range simdtest.Lengths() {
 			off := n % 8
 			alpha := r.NormFloat64()
-			x := newGuarded(n, off, randVec(r))
-			y := newGuarded(n, 7-off, randVec(r))
-			want := append([]float64(nil), y.s()...)
-			ref.Axpy(alpha, x.s(), want)
-			im.Axpy(alpha, x.s(), y.s())
-			y.check(t, "Axpy")
-			x.check(t, "Axpy (x)")
+			x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
+			y := simdtest.NewGuarded(n, 7-off, simdtest.RandVec(r))
+			want := append([]float64(nil), y.S()...)
+			ref.Axpy(alpha, x.S(), want)
+			im.Axpy(alpha, x.S(), y.S())
+			y.Check(t, "Axpy")
+			x.Check(t, "Axpy (x)")
 			for i := range want {
 				// One rounding of alpha*x[i] and one of the sum, or a
 				// single fused one: they differ by at most 2 ulps of
 				// the larger term.
-				if tol := 2 * eps * (math.Abs(alpha*x.s()[i]) + math.Abs(want[i])); math.Abs(y.s()[i]-want[i]) > tol {
-					t.Fatalf("Axpy n=%d i=%d: %v, reference %v", n, i, y.s()[i], want[i])
+				if tol := 2 * eps * (math.Abs(alpha*x.S()[i]) + math.Abs(want[i])); math.Abs(y.S()[i]-want[i]) > tol {
+					t.Fatalf("Axpy n=%d i=%d: %v, reference %v", n, i, y.S()[i], want[i])
 				}
 			}
 
-			want = append(want[:0], x.s()...)
+			want = append(want[:0], x.S()...)
 			ref.Scal(alpha, want)
-			im.Scal(alpha, x.s())
-			x.check(t, "Scal")
+			im.Scal(alpha, x.S())
+			x.Check(t, "Scal")
 			for i := range want {
-				if x.s()[i] != want[i] { // a single rounded product: exact match
-					t.Fatalf("Scal n=%d i=%d: %v, reference %v", n, i, x.s()[i], want[i])
+				if x.S()[i] != want[i] { // a single rounded product: exact match
+					t.Fatalf("Scal n=%d i=%d: %v, reference %v", n, i, x.S()[i], want[i])
 				}
 			}
 
 			th := r.Float64() * 2 * math.Pi
 			c, s := math.Cos(th), math.Sin(th)
-			wx := append([]float64(nil), x.s()...)
-			wy := append([]float64(nil), y.s()...)
+			wx := append([]float64(nil), x.S()...)
+			wy := append([]float64(nil), y.S()...)
 			ref.Rot(wx, wy, c, s)
-			xs := append([]float64(nil), x.s()...)
-			ys := append([]float64(nil), y.s()...)
-			im.Rot(x.s(), y.s(), c, s)
-			x.check(t, "Rot x")
-			y.check(t, "Rot y")
+			xs := append([]float64(nil), x.S()...)
+			ys := append([]float64(nil), y.S()...)
+			im.Rot(x.S(), y.S(), c, s)
+			x.Check(t, "Rot x")
+			y.Check(t, "Rot y")
 			for i := range wx {
 				tol := 4 * eps * (math.Abs(xs[i]) + math.Abs(ys[i]))
-				if math.Abs(x.s()[i]-wx[i]) > tol || math.Abs(y.s()[i]-wy[i]) > tol {
-					t.Fatalf("Rot n=%d i=%d: (%v, %v), reference (%v, %v)", n, i, x.s()[i], y.s()[i], wx[i], wy[i])
+				if math.Abs(x.S()[i]-wx[i]) > tol || math.Abs(y.S()[i]-wy[i]) > tol {
+					t.Fatalf("Rot n=%d i=%d: (%v, %v), reference (%v, %v)", n, i, x.S()[i], y.S()[i], wx[i], wy[i])
 				}
 			}
 		}
@@ -161,13 +100,13 @@ func TestAsumNrm2Iamax(t *testing.T) {
 	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
 		im := table.For(p)
 		r := rand.New(rand.NewPCG(3, uint64(p)))
-		for _, n := range testLengths() {
-			x := newGuarded(n, n%7, randVec(r)).s()
+		for _, n := range simdtest.Lengths() {
+			x := simdtest.NewGuarded(n, n%7, simdtest.RandVec(r)).S()
 			var s float64
 			for _, v := range x {
 				s += math.Abs(v)
 			}
-			if got, want := im.Asum(x), ref.Asum(x); math.Abs(got-want) > sumBound(n, s) {
+			if got, want := im.Asum(x), ref.Asum(x); math.Abs(got-want) > simdtest.SumBound(n, s) {
 				t.Fatalf("Asum n=%d: %v, reference %v", n, got, want)
 			}
 			if got, want := im.Nrm2(x), math.Sqrt(ref.SumSq(x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
@@ -338,13 +277,13 @@ func TestStrided(t *testing.T) {
 					for i := range n {
 						s += math.Abs(xc[i] * yc[i])
 					}
-					if got, want := im.DotInc(n, x, incX, y, incY), ref.Dot(xc, yc); math.Abs(got-want) > sumBound(n, s) {
+					if got, want := im.DotInc(n, x, incX, y, incY), ref.Dot(xc, yc); math.Abs(got-want) > simdtest.SumBound(n, s) {
 						t.Fatalf("DotInc n=%d inc=%d,%d: %v want %v", n, incX, incY, got, want)
 					}
 					if got, want := im.Nrm2Inc(n, x, incX), math.Sqrt(ref.SumSq(xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
 						t.Fatalf("Nrm2Inc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
-					if got, want := im.AsumInc(n, x, incX), ref.Asum(xc); math.Abs(got-want) > sumBound(n, want) {
+					if got, want := im.AsumInc(n, x, incX), ref.Asum(xc); math.Abs(got-want) > simdtest.SumBound(n, want) {
 						t.Fatalf("AsumInc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
 					if got, want := im.IamaxInc(n, x, incX), im.Iamax(xc); got != want {
@@ -409,31 +348,31 @@ func TestGemvGer(t *testing.T) {
 					if trans {
 						lx, ly = m, n
 					}
-					x := newGuarded(lx, 1, randVec(r))
-					y := newGuarded(ly, 3, randVec(r))
+					x := simdtest.NewGuarded(lx, 1, simdtest.RandVec(r))
+					y := simdtest.NewGuarded(ly, 3, simdtest.RandVec(r))
 					alpha, beta := r.NormFloat64(), r.NormFloat64()
 					want := make([]float64, ly)
 					bound := make([]float64, ly)
 					for i := range ly {
-						want[i] = beta * y.s()[i]
+						want[i] = beta * y.S()[i]
 						bound[i] = math.Abs(want[i])
 					}
 					for i := range m {
 						for j := range n {
 							if trans {
-								want[j] += alpha * a[i*lda+j] * x.s()[i]
-								bound[j] += math.Abs(alpha * a[i*lda+j] * x.s()[i])
+								want[j] += alpha * a[i*lda+j] * x.S()[i]
+								bound[j] += math.Abs(alpha * a[i*lda+j] * x.S()[i])
 							} else {
-								want[i] += alpha * a[i*lda+j] * x.s()[j]
-								bound[i] += math.Abs(alpha * a[i*lda+j] * x.s()[j])
+								want[i] += alpha * a[i*lda+j] * x.S()[j]
+								bound[i] += math.Abs(alpha * a[i*lda+j] * x.S()[j])
 							}
 						}
 					}
-					im.Gemv(trans, m, n, alpha, a, lda, x.s(), beta, y.s())
-					y.check(t, "Gemv")
+					im.Gemv(trans, m, n, alpha, a, lda, x.S(), beta, y.S())
+					y.Check(t, "Gemv")
 					for i := range ly {
-						if d := math.Abs(y.s()[i] - want[i]); d > sumBound(m+n, bound[i]) {
-							t.Fatalf("Gemv trans=%v %dx%d: y[%d]=%v want %v", trans, m, n, i, y.s()[i], want[i])
+						if d := math.Abs(y.S()[i] - want[i]); d > simdtest.SumBound(m+n, bound[i]) {
+							t.Fatalf("Gemv trans=%v %dx%d: y[%d]=%v want %v", trans, m, n, i, y.S()[i], want[i])
 						}
 					}
 				}

@@ -12,7 +12,7 @@ import (
 // starts at offset off[j], with a gap of sentinels after each vector and
 // unaligned starts, so that writes outside the vectors show up.
 type pairLayout struct {
-	x   *guarded
+	x   *simdtest.Guarded
 	off []int
 	n   int
 }
@@ -33,11 +33,11 @@ func newPairLayout(r *rand.Rand, n, nvec int) *pairLayout {
 			inVec[k] = true
 		}
 	}
-	l.x = newGuarded(pos, r.IntN(8), func(i int) float64 {
+	l.x = simdtest.NewGuarded(pos, r.IntN(8), func(i int) float64 {
 		if inVec[i] {
 			return r.NormFloat64()
 		}
-		return sentinel
+		return simdtest.Sentinel
 	})
 	return l
 }
@@ -45,8 +45,8 @@ func newPairLayout(r *rand.Rand, n, nvec int) *pairLayout {
 // checkGaps reports writes into the gaps between the vectors.
 func (l *pairLayout) checkGaps(t *testing.T, what string) {
 	t.Helper()
-	l.x.check(t, what)
-	x := l.x.s()
+	l.x.Check(t, what)
+	x := l.x.S()
 	inVec := make([]bool, len(x))
 	for _, o := range l.off {
 		for k := o; k < o+l.n; k++ {
@@ -54,7 +54,7 @@ func (l *pairLayout) checkGaps(t *testing.T, what string) {
 		}
 	}
 	for i, v := range x {
-		if !inVec[i] && v != sentinel {
+		if !inVec[i] && v != simdtest.Sentinel {
 			t.Fatalf("%s: wrote between the vectors: x[%d] = %v", what, i, v)
 		}
 	}
@@ -105,15 +105,15 @@ func TestRotPairs(t *testing.T) {
 					th := r.Float64() * 2 * math.Pi
 					cs[2*i], cs[2*i+1] = math.Cos(th), math.Sin(th)
 				}
-				want := append([]float64(nil), l.x.s()...)
+				want := append([]float64(nil), l.x.S()...)
 				rotPairsGeneric(want, n, o, cs)
-				RotPairs(l.x.s(), n, o, cs)
+				RotPairs(l.x.S(), n, o, cs)
 				l.checkGaps(t, "RotPairs")
 				// Each application errs by about 2 eps |u|+|v| per
 				// element; chains of up to np rotations accumulate.
-				x := l.x.s()
+				x := l.x.S()
 				for k := range x {
-					if x[k] == sentinel {
+					if x[k] == simdtest.Sentinel {
 						continue
 					}
 					if d := math.Abs(x[k] - want[k]); d > 8*float64(np+1)*eps*(math.Abs(want[k])+3) {
@@ -274,9 +274,9 @@ func checkJacobiRun(t *testing.T, label string, x []float64, n, ld, nrows int, r
 	wantCs := make([]float64, len(rows))
 	wr, wl, wc, ws := jacobiStepsGeneric(wantX, n, ld, rows, steps, wantSq, tol*tol, wantCs)
 	cs := make([]float64, len(rows)+1)
-	cs[len(rows)] = sentinel
+	cs[len(rows)] = simdtest.Sentinel
 	gr, gl, gc, gs := f(x, sq, cs)
-	if cs[len(rows)] != sentinel {
+	if cs[len(rows)] != simdtest.Sentinel {
 		t.Fatalf("%s: wrote past cs", label)
 	}
 	if gr != wr || gl != wl {

@@ -63,12 +63,12 @@ func TestSym3Kernel(t *testing.T) {
 			for mr := 1; mr <= im.mr; mr++ {
 				for nc := 1; nc <= chunk; nc++ {
 					ld := im.mr + chunk + 3
-					src := randSlice(r, k*ld+ld)
-					wa := randSlice(r, k)
+					src := simdtest.RandSlice(r, k*ld+ld)
+					wa := simdtest.RandSlice(r, k)
 					ldc := nc + 2
 					raw := make([]float64, (im.mr+2)*ldc+4)
 					for i := range raw {
-						raw[i] = sentinel
+						raw[i] = simdtest.Sentinel
 					}
 					off := ldc + 1
 					for i := 0; i < mr; i++ {
@@ -85,7 +85,7 @@ func TestSym3Kernel(t *testing.T) {
 						i, c := (idx-off)/ldc, (idx-off)%ldc
 						inside := idx >= off && i < mr && c < nc
 						if !inside {
-							if raw[idx] != sentinel {
+							if raw[idx] != simdtest.Sentinel {
 								t.Fatalf("k=%d mr=%d nc=%d: wrote outside the tile at %d", k, mr, nc, idx-off)
 							}
 							continue
@@ -95,7 +95,7 @@ func TestSym3Kernel(t *testing.T) {
 							s += math.Abs(a[q*ld+i] * wa[q] * zc[q*ld] * b[q*ld+c])
 						}
 						s += math.Abs(want[idx])
-						if d := math.Abs(raw[idx] - want[idx]); d > sumBound(k+3, s) {
+						if d := math.Abs(raw[idx] - want[idx]); d > simdtest.SumBound(k+3, s) {
 							t.Fatalf("k=%d mr=%d nc=%d: (%d,%d) = %v, reference %v", k, mr, nc, i, c, raw[idx], want[idx])
 						}
 					}
@@ -113,7 +113,7 @@ func checkSym3(t *testing.T, what string, got, ref, bound []float64) {
 		}
 	}
 	for i := len(ref); i < len(got); i++ {
-		if got[i] != sentinel {
+		if got[i] != simdtest.Sentinel {
 			t.Fatalf("%s: wrote past the tensor at %d", what, i)
 		}
 	}
@@ -137,14 +137,14 @@ func TestSym3Run(t *testing.T) {
 					for _, weighted := range []bool{false, true} {
 						workers := 1 + (d+n+bs)%3
 						ldy := d + (n % 3)
-						y := randSlice(r, (n-1)*ldy+d) // exact length: the tail is copied
+						y := simdtest.RandSlice(r, (n-1)*ldy+d) // exact length: the tail is copied
 						var w []float64
 						if weighted {
-							w = randSlice(r, n)
+							w = simdtest.RandSlice(r, n)
 						}
-						tt := randSlice(r, Len(d)+3)
+						tt := simdtest.RandSlice(r, Len(d)+3)
 						for i := Len(d); i < len(tt); i++ {
-							tt[i] = sentinel
+							tt[i] = simdtest.Sentinel
 						}
 						ref, bound := sym3Naive(d, n, -0.75, y, ldy, w, tt)
 						sym3Run(&im, bs, workers, d, n, -0.75, y, ldy, w, tt)
@@ -163,9 +163,9 @@ func TestSym3Rows(t *testing.T) {
 		r := rand.New(rand.NewPCG(33, uint64(p)))
 		for _, sz := range [][2]int{{0, 5}, {4, 0}, {1, 1}, {10, 1000}, {50, 300}, {7, 129}} {
 			d, n := sz[0], sz[1]
-			y := randSlice(r, n*d)
-			w := randSlice(r, n)
-			tt := randSlice(r, Len(d))
+			y := simdtest.RandSlice(r, n*d)
+			w := simdtest.RandSlice(r, n)
+			tt := simdtest.RandSlice(r, Len(d))
 			ld := max(d, 1)
 			ref, bound := sym3Naive(d, n, 1.5, y, ld, w, tt)
 			Rows(d, n, 1.5, y, ld, w, tt)
@@ -194,7 +194,7 @@ func TestSym3Workers(t *testing.T) {
 		}
 		for _, sz := range sizes {
 			d, n := sz[0], sz[1]
-			y := randSlice(r, n*d)
+			y := simdtest.RandSlice(r, n*d)
 			var first []float64
 			for _, w := range []int{1, 2, 3, 5, 8, 2} {
 				SetMaxWorkers(w)
@@ -277,7 +277,7 @@ func BenchmarkSym3Rows(b *testing.B) {
 			d, n := sz[0], sz[1]
 			b.Run(fmt.Sprintf("%v/d=%d", p, d), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(1, 1))
-				y := randSlice(r, n*d)
+				y := simdtest.RandSlice(r, n*d)
 				tt := make([]float64, Len(d))
 				for b.Loop() {
 					sym3Run(&im, sym3Block, 1, d, n, 1, y, d, nil, tt)
@@ -335,8 +335,8 @@ func BenchmarkSym3Formulations(b *testing.B) {
 	for _, sz := range [][2]int{{10, 100000}, {50, 20000}, {100, 5000}} {
 		d, n := sz[0], sz[1]
 		r := rand.New(rand.NewPCG(1, 1))
-		y := randSlice(r, n*d)
-		w := randSlice(r, n)
+		y := simdtest.RandSlice(r, n*d)
+		w := simdtest.RandSlice(r, n)
 		tt := make([]float64, Len(d))
 		flops := 2 * float64(n) * float64(Len(d))
 		b.Run(fmt.Sprintf("d=%d/kernel", d), func(b *testing.B) {
