@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 )
 
 // BenchmarkJacobiSteps times one step of np disjoint pairs of rows of
@@ -13,10 +16,9 @@ func BenchmarkJacobiSteps(b *testing.B) {
 	for _, n := range []int{32, 104, 304} {
 		for _, np := range []int{1, 8, 16} {
 			for _, kind := range []string{"steps", "plan"} {
-				for _, p := range Available() {
+				for _, p := range simd.Available() {
 					b.Run(fmt.Sprintf("n=%d/np=%d/%s/%v", n, np, kind, p), func(b *testing.B) {
-						defer Use(Active())
-						Use(p)
+						im := table.For(p)
 						r := rand.New(rand.NewPCG(1, 2))
 						x := make([]float64, 2*np*n)
 						for i := range x {
@@ -25,16 +27,16 @@ func BenchmarkJacobiSteps(b *testing.B) {
 						sq := make([]float64, 2*np)
 						rows := make([]int, 2*np)
 						for i := range sq {
-							sq[i] = Dot(x[i*n:(i+1)*n], x[i*n:(i+1)*n])
+							sq[i] = vec.For(p).Dot(x[i*n:(i+1)*n], x[i*n:(i+1)*n])
 							rows[i] = i
 						}
 						cs := make([]float64, 2*np)
 						plan := NewPlan(rows, []int{np})
 						for b.Loop() {
 							if kind == "plan" {
-								plan.Steps(x, n, n, sq, 0, cs)
+								im.planSteps(plan, x, n, n, sq, 0, cs)
 							} else {
-								Steps(x, n, n, rows, []int{np}, sq, 0, cs)
+								im.Steps(x, n, n, rows, []int{np}, sq, 0, cs)
 							}
 						}
 						b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(np), "ns/pair")
@@ -49,15 +51,14 @@ func BenchmarkJacobiSteps(b *testing.B) {
 // r columns.
 func BenchmarkJacobiSweepT(b *testing.B) {
 	for _, r := range []int{10, 16, 25, 32} {
-		for _, p := range Available() {
+		for _, p := range simd.Available() {
 			b.Run(fmt.Sprintf("r=%d/%v", r, p), func(b *testing.B) {
-				defer Use(Active())
-				Use(p)
+				im := table.For(p)
 				rnd := rand.New(rand.NewPCG(3, 4))
 				m := (r + 1) / 2
 				tt, sq := slotCase(rnd, m, r, r)
 				for b.Loop() {
-					SweepT(tt, m, r, r, sq, 0)
+					im.SweepT(tt, m, r, r, sq, 0)
 				}
 			})
 		}

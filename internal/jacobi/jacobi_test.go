@@ -6,7 +6,12 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 )
+
+const eps = simdtest.Eps
 
 // pairLayout places np pairs of n-vectors in one guarded buffer: vector j
 // starts at offset off[j], with a gap of sentinels after each vector and
@@ -84,7 +89,9 @@ func jacobiLengths() []int {
 }
 
 func TestRotPairs(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(32, uint64(p)))
 		for _, n := range jacobiLengths() {
 			for _, np := range []int{0, 1, 3, 6} {
@@ -107,7 +114,7 @@ func TestRotPairs(t *testing.T) {
 				}
 				want := append([]float64(nil), l.x.S()...)
 				rotPairsGeneric(want, n, o, cs)
-				RotPairs(l.x.S(), n, o, cs)
+				im.RotPairs(l.x.S(), n, o, cs)
 				l.checkGaps(t, "RotPairs")
 				// Each application errs by about 2 eps |u|+|v| per
 				// element; chains of up to np rotations accumulate.
@@ -126,7 +133,9 @@ func TestRotPairs(t *testing.T) {
 }
 
 func TestPairsNaNInf(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		for _, n := range []int{1, 7, 8, 9, 33} {
 			for _, bad := range []float64{math.NaN(), math.Inf(1)} {
 				x := make([]float64, 2*n)
@@ -134,7 +143,7 @@ func TestPairsNaNInf(t *testing.T) {
 					x[i] = 1
 				}
 				x[n-1] = bad
-				RotPairs(x, n, []int{0, n}, []float64{0.6, 0.8})
+				im.RotPairs(x, n, []int{0, n}, []float64{0.6, 0.8})
 				if v := x[2*n-1]; !(v != v || math.IsInf(v, 0)) {
 					t.Errorf("n=%d: RotPairs with %v left %v", n, bad, v)
 				}
@@ -144,6 +153,7 @@ func TestPairsNaNInf(t *testing.T) {
 }
 
 func TestJacobiPanics(t *testing.T) {
+	t.Parallel()
 	x := make([]float64, 10)
 	for name, f := range map[string]func(){
 		"offset past end":  func() { RotPairs(x, 4, []int{0, 7}, []float64{1, 0}) },
@@ -226,7 +236,9 @@ func stepCase(r *rand.Rand, nrows, n, ld int) (x []float64, sq []float64, rows [
 }
 
 func TestJacobiSteps(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(33, uint64(p)))
 		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 64, 65, 100, 257} {
 			for _, nrows := range []int{2, 3, 6, 16, 17, 34, 40} {
@@ -255,7 +267,7 @@ func TestJacobiSteps(t *testing.T) {
 				}
 				checkJacobiRun(t, fmt.Sprintf("n=%d rows=%d", n, nrows), x, n, ld, nrows, rows, steps, sq, tol,
 					func(x, sq, cs []float64) (int, int, float64, float64) {
-						return Steps(x, n, ld, rows, steps, sq, tol, cs)
+						return im.Steps(x, n, ld, rows, steps, sq, tol, cs)
 					})
 			}
 		}
@@ -343,7 +355,9 @@ func randomSteps(r *rand.Rand, np int) []int {
 // rounding (where fused dot products meet rows not rotated, both rows of
 // a pair fused, and rows outside the fast range).
 func TestJacobiPlan(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(34, uint64(p)))
 		for _, n := range []int{1, 7, 8, 16, 24, 40, 64, 72, 104, 257, 304} {
 			for _, nrows := range []int{2, 3, 9, 17, 40, 75} {
@@ -358,7 +372,7 @@ func TestJacobiPlan(t *testing.T) {
 					}
 					checkJacobiRun(t, fmt.Sprintf("%s n=%d rows=%d", what, n, nrows), x, n, ld, nrows, rows, steps, sq, 1e-8,
 						func(x, sq, cs []float64) (int, int, float64, float64) {
-							return plan.Steps(x, n, ld, sq, 1e-8, cs)
+							return im.planSteps(plan, x, n, ld, sq, 1e-8, cs)
 						})
 				}
 				x, sq, rows0, kinds := stepCase(r, nrows, n, ld)
@@ -435,6 +449,7 @@ func wavefront(i0, i1, nrows int) (rows, steps []int) {
 }
 
 func TestJacobiPlanPanics(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name        string
 		rows, steps []int

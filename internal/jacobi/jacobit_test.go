@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
 // permute2 emulates a two-source lane permute: lane i of the result is
@@ -23,6 +26,7 @@ func permute2(t1, t2 []float64, idx [8]uint64) []float64 {
 // TestJacobiTPerm checks the permute tables of the assembly against
 // ringShift, the reference move round the ring.
 func TestJacobiTPerm(t *testing.T) {
+	t.Parallel()
 	for m := 1; m <= 16; m++ {
 		s := 8 * ((m + 7) / 8)
 		col := make([]float64, 2*s)
@@ -85,7 +89,9 @@ func slotCase(r *rand.Rand, m, n, ntot int) (tt, sq []float64) {
 }
 
 func TestJacobiSweepT(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(34, uint64(p)))
 		for m := 1; m <= 16; m++ {
 			for _, n := range []int{0, 1, 2, 3, 5, 8, 13, 25, 40} {
@@ -100,7 +106,7 @@ func TestJacobiSweepT(t *testing.T) {
 					tol := 1e-8
 					wantT, wantSq := append([]float64(nil), tt...), append([]float64(nil), sq...)
 					wr, wl, wc, ws := jacobiSweepTGeneric(wantT, m, n, ntot, wantSq, tol*tol)
-					gr, gl, gc, gs := SweepT(tt, m, n, ntot, sq, tol)
+					gr, gl, gc, gs := im.SweepT(tt, m, n, ntot, sq, tol)
 					if gr != wr || gl != wl {
 						t.Fatalf("m=%d n=%d ntot=%d: rotated, left = %d, %d; reference %d, %d", m, n, ntot, gr, gl, wr, wl)
 					}
@@ -146,6 +152,7 @@ func TestJacobiSweepT(t *testing.T) {
 }
 
 func TestJacobiSweepTPanics(t *testing.T) {
+	t.Parallel()
 	for name, f := range map[string]func(){
 		"m = 0":        func() { SweepT(make([]float64, 16), 0, 1, 1, make([]float64, 16), 0) },
 		"m = 17":       func() { SweepT(make([]float64, 64), 17, 1, 1, make([]float64, 64), 0) },

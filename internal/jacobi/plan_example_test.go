@@ -3,12 +3,13 @@ package jacobi_test
 import (
 	"fmt"
 
+	"github.com/moments-go/moments/internal/jacobi"
 	"github.com/moments-go/moments/kernels"
 )
 
 // A sweep of one-sided Jacobi over three rows: the pairs (0, 1), (0, 2),
 // (1, 2), one per step, prepared once and run until no pair rotates.
-func ExampleJacobiPlan() {
+func ExamplePlan() {
 	x := []float64{
 		3, 1, 0, 1,
 		1, 2, 1, 0,
