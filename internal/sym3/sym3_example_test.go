@@ -3,14 +3,14 @@ package sym3_test
 import (
 	"fmt"
 
-	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/internal/sym3"
 )
 
 // Rows accumulates the third moment sum_s w_s y_s(x)y_s(x)y_s of the
 // rows of a matrix into a packed symmetric tensor: here two samples in 3
 // dimensions. The value T[i][j][l], i <= j <= l, is at
 // Base(d, j) + i*(d-j) + l-j.
-func ExampleSym3Rows() {
+func ExampleRows() {
 	const d = 3
 	y := []float64{
 		1, 2, 3,

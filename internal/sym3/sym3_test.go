@@ -6,10 +6,16 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
+	"github.com/moments-go/moments/kernels"
 )
 
 // sym3Naive is the reference update, one sample and one stored value at
 // a time, with the bound on each value's rounding error.
+const eps = simdtest.Eps
+
 func sym3Naive(d, n int, alpha float64, y []float64, ldy int, w []float64, t []float64) (ref, bound []float64) {
 	ref = append([]float64(nil), t[:Len(d)]...)
 	bound = make([]float64, len(ref))
@@ -37,6 +43,7 @@ func sym3Naive(d, n int, alpha float64, y []float64, ldy int, w []float64, t []f
 }
 
 func TestSym3Layout(t *testing.T) {
+	t.Parallel()
 	for d := 0; d <= 12; d++ {
 		next := 0
 		for j := 0; j < d; j++ {
@@ -55,8 +62,9 @@ func TestSym3Layout(t *testing.T) {
 // be given, against the generic loop, with guard cells around the
 // destination.
 func TestSym3Kernel(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		im := sym3For(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(31, uint64(p)))
 		chunk := im.nv * im.vl
 		for _, k := range []int{0, 1, 2, 3, 5, 8, 17, 64} {
@@ -124,8 +132,9 @@ func checkSym3(t *testing.T, what string, got, ref, bound []float64) {
 // strides, y cut exactly at its last row (the copied tail), and several
 // workers.
 func TestSym3Run(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		im := sym3For(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(32, uint64(p)))
 		dims := []int{1, 2, 3, im.mr - 1, im.mr, im.mr + 1, 2*im.mr + 3, im.nv*im.vl + 1, 37}
 		for _, d := range dims {
@@ -147,7 +156,7 @@ func TestSym3Run(t *testing.T) {
 							tt[i] = simdtest.Sentinel
 						}
 						ref, bound := sym3Naive(d, n, -0.75, y, ldy, w, tt)
-						sym3Run(&im, bs, workers, d, n, -0.75, y, ldy, w, tt)
+						sym3Run(im, bs, workers, d, n, -0.75, y, ldy, w, tt)
 						checkSym3(t, fmt.Sprintf("d=%d n=%d bs=%d weighted=%v workers=%d", d, n, bs, weighted, workers), tt, ref, bound)
 					}
 				}
@@ -159,7 +168,9 @@ func TestSym3Run(t *testing.T) {
 // TestSym3Rows checks the public entry point, including its early
 // returns.
 func TestSym3Rows(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(33, uint64(p)))
 		for _, sz := range [][2]int{{0, 5}, {4, 0}, {1, 1}, {10, 1000}, {50, 300}, {7, 129}} {
 			d, n := sz[0], sz[1]
@@ -168,10 +179,10 @@ func TestSym3Rows(t *testing.T) {
 			tt := simdtest.RandSlice(r, Len(d))
 			ld := max(d, 1)
 			ref, bound := sym3Naive(d, n, 1.5, y, ld, w, tt)
-			Rows(d, n, 1.5, y, ld, w, tt)
+			im.Rows(d, n, 1.5, y, ld, w, tt)
 			checkSym3(t, fmt.Sprintf("d=%d n=%d", d, n), tt, ref, bound)
 			before := append([]float64(nil), tt...)
-			Rows(d, n, 0, y, ld, w, tt)
+			im.Rows(d, n, 0, y, ld, w, tt)
 			for i := range tt {
 				if tt[i] != before[i] {
 					t.Fatalf("alpha = 0 changed the tensor")
@@ -185,8 +196,9 @@ func TestSym3Rows(t *testing.T) {
 // of goroutines, bit for bit.
 func TestSym3Workers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-	defer SetMaxWorkers(SetMaxWorkers(0))
-	forEachPath(t, func(t *testing.T, p Path) {
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(0))
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(34, uint64(p)))
 		sizes := [][2]int{{50, 2000}, {13, 5000}, {90, 300}}
 		if testing.Short() || runtime.GOARCH != "amd64" { // CI runs arm64 under qemu
@@ -197,9 +209,9 @@ func TestSym3Workers(t *testing.T) {
 			y := simdtest.RandSlice(r, n*d)
 			var first []float64
 			for _, w := range []int{1, 2, 3, 5, 8, 2} {
-				SetMaxWorkers(w)
+				kernels.SetMaxWorkers(w)
 				tt := make([]float64, Len(d))
-				Rows(d, n, 1, y, d, nil, tt)
+				im.Rows(d, n, 1, y, d, nil, tt)
 				if first == nil {
 					first = tt
 					continue
@@ -215,7 +227,9 @@ func TestSym3Workers(t *testing.T) {
 }
 
 func TestSym3NaNInf(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		d, n := 20, 30
 		y := make([]float64, n*d)
 		for i := range y {
@@ -224,7 +238,7 @@ func TestSym3NaNInf(t *testing.T) {
 		y[5*d+3] = math.NaN()
 		y[7*d+11] = math.Inf(1)
 		tt := make([]float64, Len(d))
-		Rows(d, n, 1, y, d, nil, tt)
+		im.Rows(d, n, 1, y, d, nil, tt)
 		for j := 0; j < d; j++ {
 			for i := 0; i <= j; i++ {
 				for l := j; l < d; l++ {
@@ -246,14 +260,15 @@ func TestSym3NaNInf(t *testing.T) {
 }
 
 func TestSym3Panics(t *testing.T) {
+	t.Parallel()
 	cases := map[string]func(){
 		"negative d": func() { Rows(-1, 1, 1, nil, 1, nil, nil) },
 		"short y":    func() { Rows(3, 2, 1, make([]float64, 5), 3, nil, make([]float64, 10)) },
 		"small ldy":  func() { Rows(3, 2, 1, make([]float64, 6), 2, nil, make([]float64, 10)) },
 		"short w":    func() { Rows(3, 2, 1, make([]float64, 6), 3, []float64{1}, make([]float64, 10)) },
 		"short t":    func() { Rows(3, 2, 1, make([]float64, 6), 3, nil, make([]float64, 9)) },
-		"Len":    func() { Len(-2) },
-		"Base":   func() { Base(3, 4) },
+		"Len":        func() { Len(-2) },
+		"Base":       func() { Base(3, 4) },
 	}
 	for name, f := range cases {
 		func() {
@@ -270,9 +285,9 @@ func TestSym3Panics(t *testing.T) {
 // BenchmarkSym3Rows measures the update on every path, one goroutine,
 // in useful GFLOP/s (2 flops per stored value and sample).
 func BenchmarkSym3Rows(b *testing.B) {
-	defer SetMaxWorkers(SetMaxWorkers(1))
-	for _, p := range Available() {
-		im := sym3For(p)
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
+	for _, p := range simd.Available() {
+		im := table.For(p)
 		for _, sz := range [][2]int{{10, 100000}, {50, 20000}, {100, 5000}} {
 			d, n := sz[0], sz[1]
 			b.Run(fmt.Sprintf("%v/d=%d", p, d), func(b *testing.B) {
@@ -280,7 +295,7 @@ func BenchmarkSym3Rows(b *testing.B) {
 				y := simdtest.RandSlice(r, n*d)
 				tt := make([]float64, Len(d))
 				for b.Loop() {
-					sym3Run(&im, sym3Block, 1, d, n, 1, y, d, nil, tt)
+					sym3Run(im, sym3Block, 1, d, n, 1, y, d, nil, tt)
 				}
 				b.ReportMetric(2*float64(n)*float64(Len(d))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
@@ -302,7 +317,7 @@ func sym3Axpy(d, n int, y []float64, w []float64, t []float64) {
 			z := w[p] * row[j]
 			base := Base(d, j)
 			for i := 0; i <= j; i++ {
-				axpy(z*row[i], row[j:], t[base+i*(d-j):base+(i+1)*(d-j)])
+				kernels.Axpy(z*row[i], row[j:], t[base+i*(d-j):base+(i+1)*(d-j)])
 			}
 		}
 	}
@@ -323,7 +338,7 @@ func sym3Gemm(d, n, bs int, y []float64, w []float64, t []float64) {
 				}
 			}
 			base := Base(d, j)
-			Gemm(true, false, j+1, cols, sc, 1, yb, d, bz, cols, 1, t[base:], cols)
+			kernels.Gemm(true, false, j+1, cols, sc, 1, yb, d, bz, cols, 1, t[base:], cols)
 		}
 	}
 }
@@ -331,7 +346,7 @@ func sym3Gemm(d, n, bs int, y []float64, w []float64, t []float64) {
 // BenchmarkSym3Formulations compares the micro-kernel with the two
 // formulations above on one goroutine.
 func BenchmarkSym3Formulations(b *testing.B) {
-	defer SetMaxWorkers(SetMaxWorkers(1))
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
 	for _, sz := range [][2]int{{10, 100000}, {50, 20000}, {100, 5000}} {
 		d, n := sz[0], sz[1]
 		r := rand.New(rand.NewPCG(1, 1))
