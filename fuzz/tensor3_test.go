@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/internal/sym3"
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/tensor3"
 )
@@ -46,7 +47,7 @@ func FuzzSym3Rows(f *testing.F) {
 		alpha := []float64{1, -0.5, 3, 0}[flags>>3&3]
 		size := sym3.Len(d)
 		t0 := gen(size)
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			tt := append(append([]float64(nil), t0...), 7, 7)
 			sym3.Rows(d, n, alpha, y, ldy, w, tt[:size])
 			if tt[size] != 7 || tt[size+1] != 7 {
@@ -100,7 +101,7 @@ func FuzzTensor3Contract(f *testing.F) {
 			v[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(11)-5)
 		}
 		a := x.Dense()
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			var m mat.Dense
 			x.ContractMat(&m, v)
 			vec := x.ContractVec(nil, v)

@@ -11,7 +11,6 @@ import (
 	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
-
 // TestGemmKernel runs each path's micro-kernel on random panels against
 // the reference loop, for several depths, both store and add, with guard
 // cells around the tile in C.

@@ -36,18 +36,27 @@ var selecting sync.Mutex
 // selections), and f must not either.
 func EachSelected(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
+	ForSelected(t, func(l simd.Level) { t.Run(l.String(), f) })
+}
+
+// ForSelected calls f(l) for every level l that can run here, with l
+// selected process-wide, and restores the selection afterwards: the
+// form of EachSelected for fuzz targets and benchmarks, which report the
+// level themselves. The rules of EachSelected apply.
+func ForSelected(tb testing.TB, f func(l simd.Level)) {
+	tb.Helper()
 	selecting.Lock()
 	defer selecting.Unlock()
 	saved := simd.Current()
 	defer func() {
 		if err := simd.Use(saved); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}()
 	for _, l := range simd.Available() {
 		if err := simd.Use(l); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
-		t.Run(l.String(), f)
+		f(l)
 	}
 }
