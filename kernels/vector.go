@@ -5,12 +5,6 @@ import (
 	"math"
 )
 
-// The unit-stride kernels work on the first len(x) elements of every
-// slice argument and panic if another vector is shorter than x. The Inc
-// variants take n elements at positive strides (x[0], x[inc], ...,
-// x[(n-1)*inc]) and panic if a slice is too short or a stride is not
-// positive; with unit strides they run the unit-stride kernels.
-
 func (im *impl) Dot(x, y []float64) float64 {
 	checkLen("Dot", len(x), len(y))
 	return im.v.Dot(x, y[:len(x)])

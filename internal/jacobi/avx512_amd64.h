@@ -1,5 +1,6 @@
-// Macros of the AVX-512 vector kernels (avx512_amd64.s) and the batched
-// Jacobi kernels (jacobi_amd64.s), which share their loop bodies.
+// Macros of the batched Jacobi kernels (jacobi_amd64.s): a twin of the
+// header of internal/vec's AVX-512 vector kernels, whose loop bodies
+// they share.
 
 // TAILMASK sets K1 to the low CX bits (CX < 8).
 #define TAILMASK MOVQ $1, AX; SHLQ CX, AX; DECQ AX; KMOVW AX, K1

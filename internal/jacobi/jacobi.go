@@ -8,19 +8,12 @@ import (
 	"github.com/moments-go/moments/internal/vec"
 )
 
-// Batched kernels for one-sided Jacobi methods: a step of a sweep
-// rotates a set of disjoint pairs of rows, and one call does the whole
-// step (Steps: dot products, rotations, rows; Plan, the same
-// on a schedule prepared for repeated sweeps, which is what the AVX-512
-// kernel batches) or applies its rotations to another matrix (RotPairs),
-// so that the call overhead is paid once per step.
-//
 // RotPairs names its vectors by element offsets into one slice x: pair i
 // is the n-vectors x[o[2i] : o[2i]+n] and x[o[2i+1] : o[2i+1]+n]. Every
 // offset must lie in [0, len(x)-n]; it panics otherwise.
 
 // RotPairs applies the plane rotation (c, s) = (cs[2i], cs[2i+1]) to the
-// vectors (u, v) of pair i, for i < len(cs)/2, as Rot does:
+// vectors (u, v) of pair i, for i < len(cs)/2, as kernels.Rot does:
 // u[k], v[k] = c*u[k] + s*v[k], c*v[k] - s*u[k]. The pairs are processed
 // in order, so a vector may appear in several pairs. o must hold at least
 // len(cs) offsets (len(cs) even).
