@@ -28,16 +28,38 @@ func rotPairsAVX512(x []float64, n int, o []int, cs []float64)
 //go:noescape
 func rotPairsAVX2(x []float64, n int, o []int, cs []float64)
 
-// jacobiPlanAVX512 computes jacobiStepsGeneric (see its comment for the
-// loop) on the schedule of the plan, read from its group records (see
-// planGroup), a group of up to 8 pairs at a time: the group's dot
-// products, its rotations in the lanes of one vector, then its rows. The dot product
-// of pair i is taken from cs[2*i+1], where the rotation of an earlier
-// pair stored it, and is computed on its own only for the pairs of the
-// planOwn mask. When it rotates (or passes over) a pair of the planHasP
-// mask, it stores the dot product of the (rotated) row p with the row
-// planWithP into cs[planToP], and the same for q. It needs n > 0 and a
-// multiple of 8, and 8*ld < 2^31.
+// jacobiPlanAVX512 computes, with rotate(i, p, q, g) the body of the
+// loop of jacobiStepsGeneric's comment for pair i from the line "a, b :=
+// sq[p], sq[q]" on, with the dot product g given,
+//
+//	i := 0
+//	for at := 0; at < len(groups); at += planGroup {
+//		r := groups[at : at+planGroup]
+//		for l := 0; l < int(r[planCount]); l, i = l+1, i+1 {
+//			p, q := int(r[planP+l]), int(r[planQ+l])
+//			u, v := x[p*ld:p*ld+n], x[q*ld:q*ld+n]
+//			g := cs[2*i+1] // stored there by an earlier pair
+//			if r[planOwn]>>l&1 != 0 { g = 0; for k := range u { g += u[k] * v[k] } }
+//			rotate(i, p, q, g)
+//			if r[planHasP]>>l&1 != 0 {
+//				w := x[int(r[planWithP+l])*ld:]
+//				var d float64
+//				for k := range u { d += u[k] * w[k] }
+//				cs[r[planToP+l]] = d
+//			}
+//			if r[planHasQ]>>l&1 != 0 {
+//				w := x[int(r[planWithQ+l])*ld:]
+//				var d float64
+//				for k := range v { d += v[k] * w[k] }
+//				cs[r[planToQ+l]] = d
+//			}
+//		}
+//	}
+//
+// a group of up to 8 pairs of one step at a time: the group's own dot
+// products, its rotations in the lanes of one vector, then its rows,
+// forming the stored dot products from the rotated rows while they are
+// in registers. It needs n > 0 and a multiple of 8, and 8*ld < 2^31.
 //
 //go:noescape
 func jacobiPlanAVX512(x []float64, n, ld int, groups []int32, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64)
