@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 )
 
-// gemmImpl is the GEMM building blocks of one path.
+// gemmImpl is the GEMM building blocks of one implementation.
 type gemmImpl struct {
 	mr, nr int
 	// kernel computes one mr x nr tile; see gemmKernelGeneric.
