@@ -11,13 +11,13 @@ import (
 // forPaths runs f as a sub-benchmark on every kernel path of this
 // machine.
 func forPaths(b *testing.B, f func(b *testing.B)) {
-	saved := kernels.Active()
-	defer kernels.Use(saved)
-	for _, p := range kernels.Available() {
+	info := kernels.Info()
+	defer kernels.Use(info.Active)
+	for _, p := range info.Implementations {
 		if err := kernels.Use(p); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(p.String(), f)
+		b.Run(p, f)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -17,18 +19,6 @@ func floats(b []byte) []float64 {
 		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
 	return x
-}
-
-// onEveryPath runs f with each kernel path of this machine active.
-func onEveryPath(t *testing.T, f func(p kernels.Path)) {
-	saved := kernels.Active()
-	defer kernels.Use(saved)
-	for _, p := range kernels.Available() {
-		if err := kernels.Use(p); err != nil {
-			t.Fatal(err)
-		}
-		f(p)
-	}
 }
 
 func seedFloats(f *testing.F, xs ...[]float64) {
@@ -50,7 +40,7 @@ func FuzzNrm2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		x := floats(b)
 		want := ExactNorm(x)
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			got := kernels.Nrm2(x)
 			switch {
 			case math.IsNaN(want):
@@ -83,7 +73,7 @@ func FuzzDot(f *testing.F) {
 		for i := range x {
 			s += math.Abs(x[i] * y[i])
 		}
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			got := kernels.Dot(x, y)
 			if math.IsNaN(want) || math.IsInf(s, 0) {
 				// Intermediate overflow or NaN input: the order of the
@@ -159,7 +149,7 @@ func FuzzGemm(f *testing.F) {
 			}
 			return b[p*ldb+j]
 		}
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			c := append([]float64(nil), c0...)
 			kernels.Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 			for i := 0; i < m; i++ {

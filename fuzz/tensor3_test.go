@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
+	"github.com/moments-go/moments/internal/sym3"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/tensor3"
 )
@@ -43,18 +45,18 @@ func FuzzSym3Rows(f *testing.F) {
 			}
 		}
 		alpha := []float64{1, -0.5, 3, 0}[flags>>3&3]
-		size := kernels.Sym3Len(d)
+		size := sym3.Len(d)
 		t0 := gen(size)
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			tt := append(append([]float64(nil), t0...), 7, 7)
-			kernels.Sym3Rows(d, n, alpha, y, ldy, w, tt[:size])
+			sym3.Rows(d, n, alpha, y, ldy, w, tt[:size])
 			if tt[size] != 7 || tt[size+1] != 7 {
 				t.Fatalf("%v: wrote past the tensor", p)
 			}
 			for j := 0; j < d; j++ {
 				for i := 0; i <= j; i++ {
 					for l := j; l < d; l++ {
-						idx := kernels.Sym3Base(d, j) + i*(d-j) + l - j
+						idx := sym3.Base(d, j) + i*(d-j) + l - j
 						var s, sa float64
 						for q := 0; q < n; q++ {
 							wq := alpha
@@ -99,7 +101,7 @@ func FuzzTensor3Contract(f *testing.F) {
 			v[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(11)-5)
 		}
 		a := x.Dense()
-		onEveryPath(t, func(p kernels.Path) {
+		simdtest.ForSelected(t, func(p simd.Level) {
 			var m mat.Dense
 			x.ContractMat(&m, v)
 			vec := x.ContractVec(nil, v)
@@ -147,10 +149,10 @@ func FuzzTensor3PowerMethod(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		vals := floats(b)
 		d := 0
-		for kernels.Sym3Len(d+1) <= len(vals) && d < 6 {
+		for sym3.Len(d+1) <= len(vals) && d < 6 {
 			d++
 		}
-		x := tensor3.New(d, vals[:kernels.Sym3Len(d)])
+		x := tensor3.New(d, vals[:sym3.Len(d)])
 		finite := true
 		for _, v := range x.RawData() {
 			finite = finite && !math.IsNaN(v) && !math.IsInf(v, 0)

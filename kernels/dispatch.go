@@ -3,138 +3,103 @@ package kernels
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
-	"sync/atomic"
 
 	"github.com/klauspost/cpuid/v2"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 )
 
-// Path names one implementation of the kernels.
-type Path uint8
-
-// The implementations. Generic is always compiled and is the reference
-// the others are tested against.
-const (
-	Generic Path = iota // portable Go
-	AVX2                // amd64 with AVX2 and FMA3, 256-bit vectors
-	AVX512              // amd64 with AVX-512F, 512-bit vectors
-	NEON                // arm64 Advanced SIMD, 128-bit vectors
-)
-
-var pathNames = [...]string{Generic: "generic", AVX2: "avx2", AVX512: "avx512", NEON: "neon"}
-
-// String returns the name MOMENTS_KERNELS uses for p.
-func (p Path) String() string {
-	if int(p) < len(pathNames) {
-		return pathNames[p]
-	}
-	return fmt.Sprintf("Path(%d)", p)
+// impl is one implementation of the kernels: the vector kernels of its
+// level, its GEMM building blocks and their blocking.
+type impl struct {
+	level    simd.Level
+	v        *vec.Ops
+	gemm     gemmImpl
+	blocking Blocking
+	// peak, if not nil, runs n iterations of peakFlops independent
+	// fused multiply-add flops touching no memory (the benchmarks'
+	// measure of the peak the micro-kernels are compared with).
+	peak      func(n int)
+	peakFlops float64
 }
 
-// ParsePath returns the path named s ("generic", "avx2", "avx512" or
-// "neon", case-insensitive).
-func ParsePath(s string) (Path, error) {
-	for p, name := range pathNames {
-		if strings.EqualFold(s, name) {
-			return Path(p), nil
-		}
-	}
-	return Generic, fmt.Errorf("kernels: unknown path %q (want generic, avx2, avx512 or neon)", s)
+var table simd.Table[impl]
+
+// cur returns the selected implementation.
+func cur() *impl { return table.Get() }
+
+// register records the implementation of level l from its GEMM building
+// blocks: the vector kernels are internal/vec's of the same level, and
+// the blocking is sized from the caches for g's micro-tile.
+func register(l simd.Level, g gemmImpl, peak func(int), peakFlops float64) {
+	v := vec.For(l)
+	g.scal = v.Scal
+	l1, l2, l3 := cacheSizes()
+	table.Register(l, &impl{
+		level: l, v: v, gemm: g,
+		blocking: chooseBlocking(g.mr, g.nr, l1, l2, l3),
+		peak:     peak, peakFlops: peakFlops,
+	})
 }
 
-// CPU features this build can use, set once at start-up. They are false
-// in a purego build, which compiles no assembly, and on other
-// architectures.
-var (
-	HasAVX2   bool // amd64: AVX2 and FMA3, enabled by the OS
-	HasAVX512 bool // amd64: AVX-512F (plus AVX2 and FMA3), enabled by the OS
-	HasNEON   bool // arm64: Advanced SIMD with double precision
-)
-
-// EnvVar is the environment variable that forces a path at start-up.
-const EnvVar = "MOMENTS_KERNELS"
-
-// active is the path every kernel call dispatches on. It is written only
-// by Use (at init, or by a caller that has stopped all other work).
-var active Path
-
-// Supported reports whether p can run on this CPU in this build.
-func Supported(p Path) bool {
-	switch p {
-	case Generic:
-		return true
-	case AVX2:
-		return HasAVX2
-	case AVX512:
-		return HasAVX512
-	case NEON:
-		return HasNEON
-	}
-	return false
+func init() {
+	register(simd.Generic, gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}, nil, 0)
+	registerArch()
 }
 
-// Available lists the paths that can run here, the generic one first and
-// the one chosen by default last.
-func Available() []Path {
-	var ps []Path
-	for _, p := range []Path{Generic, NEON, AVX2, AVX512} {
-		if Supported(p) {
-			ps = append(ps, p)
-		}
+// Use makes every kernel run on the implementation named name: "generic"
+// (the portable Go reference), "avx2", "avx512" or "neon"
+// (case-insensitive). It returns an error, and changes nothing, if the
+// name is unknown or the implementation cannot run on this CPU in this
+// build. Use is meant for benchmarks and tests that compare
+// implementations; it is safe to call while kernels run (each call runs
+// on one implementation, the old or the new), but it affects every
+// caller in the process. Info().Implementations lists the names Use
+// accepts here.
+func Use(name string) error {
+	l, err := simd.Parse(name)
+	if err == nil {
+		err = simd.Use(l)
 	}
-	return ps
-}
-
-// Active returns the path the kernels use now.
-func Active() Path { return active }
-
-// Use makes every kernel run on path p. It returns an error, and changes
-// nothing, if p cannot run here. Use is meant for start-up, tests and
-// benchmarks: it must not run concurrently with any kernel call.
-func Use(p Path) error {
-	if !Supported(p) {
-		return fmt.Errorf("kernels: path %v is not supported on this CPU/build (%s; available: %v)", p, cpuSummary(), Available())
+	if err != nil {
+		return fmt.Errorf("kernels: %w", err)
 	}
-	active = p
-	setBlocking(p)
 	return nil
 }
 
-func cpuSummary() string {
-	s := fmt.Sprintf("%s/%s", runtime.GOARCH, strings.TrimSpace(cpuid.CPU.BrandName))
-	if purego {
-		s += ", built with -tags purego"
-	}
-	return s
-}
-
-// CPUInfo describes the processor as the kernels saw it at start-up.
+// CPUInfo describes the processor as the kernels saw it at start-up and
+// the implementation in use.
 type CPUInfo struct {
-	Brand    string   // processor brand string, or the architecture if the CPU reports none
-	L1D      int      // L1 data cache per core in bytes (0 if unknown; the blocking then assumes 32 KiB)
-	L2       int      // L2 cache in bytes (0 if unknown; assumed 512 KiB)
-	L3       int      // L3 cache in bytes (0 if unknown; assumed 4 MiB)
-	Cores    int      // physical cores (0 if unknown)
-	AVX512   []string // AVX-512 subsets the CPU reports (F, CD, BW, DQ, VL, ...)
-	Paths    []Path   // paths that can run here
-	Active   Path     // path in use
-	Blocking Blocking // GEMM blocking of the active path
+	Brand           string   // processor brand string, or the architecture if the CPU reports none
+	L1D             int      // L1 data cache per core in bytes (0 if unknown; the blocking then assumes 32 KiB)
+	L2              int      // L2 cache in bytes (0 if unknown; assumed 512 KiB)
+	L3              int      // L3 cache in bytes (0 if unknown; assumed 4 MiB)
+	Cores           int      // physical cores (0 if unknown)
+	AVX512          []string // AVX-512 subsets the CPU reports (F, CD, BW, DQ, VL, ...)
+	Purego          bool     // built with -tags purego (or for an architecture without assembly)
+	Implementations []string // names Use accepts here: "generic" first, the default last
+	Active          string   // name of the implementation in use
+	Blocking        Blocking // GEMM blocking of the active implementation
 }
 
 // Info returns what the kernels know about this machine.
 func Info() CPUInfo {
 	c := cpuid.CPU
+	im := cur()
 	info := CPUInfo{
 		Brand:    cmp.Or(strings.TrimSpace(c.BrandName), runtime.GOARCH+" (no brand string)"),
 		L1D:      max(c.Cache.L1D, 0),
 		L2:       max(c.Cache.L2, 0),
 		L3:       max(c.Cache.L3, 0),
 		Cores:    c.PhysicalCores,
-		Paths:    Available(),
-		Active:   active,
-		Blocking: GemmBlocking(),
+		Purego:   simd.Purego(),
+		Active:   im.level.String(),
+		Blocking: im.blocking,
+	}
+	for _, l := range simd.Available() {
+		info.Implementations = append(info.Implementations, l.String())
 	}
 	for _, f := range []struct {
 		id   cpuid.FeatureID
@@ -154,8 +119,12 @@ func Info() CPUInfo {
 // String formats the information on one line.
 func (i CPUInfo) String() string {
 	b := i.Blocking
-	return fmt.Sprintf("%s; L1d %s, L2 %s, L3 %s; paths %v, active %v; gemm mr=%d nr=%d kc=%d mc=%d nc=%d",
-		i.Brand, cacheString(i.L1D), cacheString(i.L2), cacheString(i.L3), i.Paths, i.Active, b.MR, b.NR, b.KC, b.MC, b.NC)
+	s := fmt.Sprintf("%s; L1d %s, L2 %s, L3 %s; implementations %v, active %s; gemm mr=%d nr=%d kc=%d mc=%d nc=%d",
+		i.Brand, cacheString(i.L1D), cacheString(i.L2), cacheString(i.L3), i.Implementations, i.Active, b.MR, b.NR, b.KC, b.MC, b.NC)
+	if i.Purego {
+		s += "; purego build"
+	}
+	return s
 }
 
 func cacheString(bytes int) string {
@@ -171,18 +140,6 @@ func cacheString(bytes int) string {
 type Blocking struct {
 	MR, NR     int
 	KC, MC, NC int
-}
-
-var blocking atomic.Pointer[Blocking]
-
-// GemmBlocking returns the blocking the GEMM uses on the active path.
-func GemmBlocking() Blocking { return *blocking.Load() }
-
-func setBlocking(p Path) {
-	g := gemmFor(p)
-	l1, l2, l3 := cacheSizes()
-	b := chooseBlocking(g.mr, g.nr, l1, l2, l3)
-	blocking.Store(&b)
 }
 
 // cacheSizes returns L1D, L2 and L3 in bytes, with defaults where cpuid
@@ -218,24 +175,3 @@ func chooseBlocking(mr, nr, l1, l2, l3 int) Blocking {
 }
 
 func clamp(x, lo, hi int) int { return min(max(x, lo), hi) }
-
-func init() {
-	detectCPU()
-	p := Available()[len(Available())-1]
-	if env, ok := os.LookupEnv(EnvVar); ok && env != "" {
-		q, err := ParsePath(env)
-		if err == nil && !Supported(q) {
-			err = fmt.Errorf("%s=%s, but this CPU/build cannot run it (%s; available: %v)", EnvVar, env, cpuSummary(), Available())
-		}
-		if err != nil {
-			// A forced path that cannot run is a configuration error;
-			// running another path silently would mislabel every
-			// measurement made under it.
-			panic("moments/kernels: " + err.Error())
-		}
-		p = q
-	}
-	if err := Use(p); err != nil {
-		panic(err)
-	}
-}

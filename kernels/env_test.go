@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
 )
 
 // TestEnvChild is run by TestEnvVar in a child process with
@@ -14,7 +16,7 @@ func TestEnvChild(t *testing.T) {
 	if os.Getenv("MOMENTS_KERNELS_CHILD") == "" {
 		t.Skip("run by TestEnvVar")
 	}
-	os.Stdout.WriteString("active=" + Active().String() + "\n")
+	os.Stdout.WriteString("active=" + Info().Active + "\n")
 }
 
 // TestEnvVar checks that MOMENTS_KERNELS selects a supported path and
@@ -26,7 +28,7 @@ func TestEnvVar(t *testing.T) {
 	}
 	run := func(value string) (string, error) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestEnvChild$", "-test.v")
-		cmd.Env = append(os.Environ(), "MOMENTS_KERNELS_CHILD=1", EnvVar+"="+value)
+		cmd.Env = append(os.Environ(), "MOMENTS_KERNELS_CHILD=1", simd.EnvVar+"="+value)
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError
 		if err != nil && !errors.As(err, &exit) {
@@ -36,22 +38,22 @@ func TestEnvVar(t *testing.T) {
 		}
 		return string(out), err
 	}
-	for _, p := range Available() {
+	for _, p := range simd.Available() {
 		out, err := run(strings.ToUpper(p.String()))
 		if err != nil || !strings.Contains(out, "active="+p.String()) {
-			t.Errorf("%s=%s: err %v, output:\n%s", EnvVar, p, err, out)
+			t.Errorf("%s=%s: err %v, output:\n%s", simd.EnvVar, p, err, out)
 		}
 	}
-	for _, p := range []Path{AVX2, AVX512, NEON} {
-		if Supported(p) {
+	for _, p := range []simd.Level{simd.AVX2, simd.AVX512, simd.NEON} {
+		if simd.Supported(p) {
 			continue
 		}
 		out, err := run(p.String())
-		if err == nil || !strings.Contains(out, "cannot run it") || !strings.Contains(out, EnvVar) {
-			t.Errorf("%s=%s on a CPU without it: err %v, output:\n%s", EnvVar, p, err, out)
+		if err == nil || !strings.Contains(out, "cannot run it") || !strings.Contains(out, simd.EnvVar) {
+			t.Errorf("%s=%s on a CPU without it: err %v, output:\n%s", simd.EnvVar, p, err, out)
 		}
 	}
-	if out, err := run("sse9"); err == nil || !strings.Contains(out, "unknown path") {
-		t.Errorf("%s=sse9: err %v, output:\n%s", EnvVar, err, out)
+	if out, err := run("sse9"); err == nil || !strings.Contains(out, "unknown implementation") {
+		t.Errorf("%s=sse9: err %v, output:\n%s", simd.EnvVar, err, out)
 	}
 }

@@ -42,8 +42,8 @@ func ExampleNrm2() {
 // to rounding.
 func ExampleUse() {
 	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	saved := kernels.Active()
-	for _, p := range kernels.Available() {
+	info := kernels.Info()
+	for _, p := range info.Implementations {
 		if err := kernels.Use(p); err != nil {
 			panic(err)
 		}
@@ -51,7 +51,7 @@ func ExampleUse() {
 			fmt.Println(p, "disagrees")
 		}
 	}
-	kernels.Use(saved)
+	kernels.Use(info.Active)
 	fmt.Println(kernels.Dot(x, x), kernels.Iamax([]float64{1, -9, 9, 3}))
 	// Output: 385 1
 }

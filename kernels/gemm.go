@@ -6,10 +6,7 @@ import (
 	"sync/atomic"
 )
 
-// gemmGeneric is the GEMM of the generic path, on every architecture.
-var gemmGeneric = gemmImpl{mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric}
-
-// gemmImpl is the GEMM building blocks of one path.
+// gemmImpl is the GEMM building blocks of one implementation.
 type gemmImpl struct {
 	mr, nr int
 	// kernel computes one mr x nr tile; see gemmKernelGeneric.
@@ -22,6 +19,8 @@ type gemmImpl struct {
 	// transRows.
 	packTrans func(kc int, alpha float64, src []float64, ld int, dst []float64, ws int)
 	transRows int
+	// scal is the vector kernel Scal of the same implementation.
+	scal func(alpha float64, x []float64)
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per
@@ -67,36 +66,19 @@ func (g *gemmImpl) packPanel(contiguous bool, kc, w, ws int, alpha float64, src 
 	}
 }
 
-// Gemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices,
-// where op(X) is X, or X^T when transX is true. C is m x n with row
-// stride ldc; op(A) is m x k, stored in a with row stride lda (A is k x m
-// when transA); op(B) is k x n, stored in b with row stride ldb.
-//
-// As in BLAS, beta == 0 means C is written without being read (NaN in C
-// does not propagate), and alpha == 0 or k == 0 leaves beta*C without
-// reading A or B. The result is bit-identical for any number of workers
-// (see SetMaxWorkers). Gemm panics if a size is negative, a stride is
-// too small, or a slice is too short.
-func Gemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+func (im *impl) Gemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	checkGemm("Gemm", transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
-	gemmEntry(false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	im.gemmEntry(false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// Syrk computes the symmetric C = alpha*A*A^T + beta*C (n x n, A n x k)
-// or, when trans is true, C = alpha*A^T*A + beta*C (A k x n). It does
-// about half the work of Gemm: only tiles that touch the upper triangle
-// are computed, and the lower triangle is then copied from the upper, so
-// C comes out exactly symmetric. With beta != 0 only the upper triangle
-// of C is read.
-func Syrk(trans bool, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+func (im *impl) Syrk(trans bool, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	checkGemm("Syrk", trans, !trans, n, n, k, a, lda, a, lda, c, ldc)
-	gemmEntry(true, trans, !trans, n, n, k, alpha, a, lda, a, lda, beta, c, ldc)
+	im.gemmEntry(true, trans, !trans, n, n, k, alpha, a, lda, a, lda, beta, c, ldc)
 }
 
-func gemmEntry(upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	g := gemmFor(active)
+func (im *impl) gemmEntry(upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	workers := workersFor(2 * float64(m) * float64(n) * float64(k))
-	gemmRun(g, GemmBlocking(), workers, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemmRun(&im.gemm, im.blocking, workers, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // gemmRun is Gemm (or, with upper, Syrk) on the building blocks g with
@@ -113,7 +95,7 @@ func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, 
 	case 1:
 	default:
 		for i := 0; i < m; i++ {
-			scal(beta, c[i*ldc:i*ldc+n])
+			g.scal(beta, c[i*ldc:i*ldc+n])
 		}
 	}
 	switch {

@@ -6,32 +6,29 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-)
 
-func randSlice(r *rand.Rand, n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = r.NormFloat64()
-	}
-	return s
-}
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
+)
 
 // TestGemmKernel runs each path's micro-kernel on random panels against
 // the reference loop, for several depths, both store and add, with guard
 // cells around the tile in C.
 func TestGemmKernel(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		mr, nr := g.mr, g.nr
 		r := rand.New(rand.NewPCG(6, uint64(p)))
 		for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 64, 129} {
 			for add := 0; add <= 1; add++ {
-				a := randSlice(r, k*mr)
-				b := randSlice(r, k*nr)
+				a := simdtest.RandSlice(r, k*mr)
+				b := simdtest.RandSlice(r, k*nr)
 				ldc := nr + 5
 				c := make([]float64, (mr+2)*ldc)
 				for i := range c {
-					c[i] = sentinel
+					c[i] = simdtest.Sentinel
 				}
 				want := make([]float64, len(c))
 				for i := 0; i < mr; i++ {
@@ -47,7 +44,7 @@ func TestGemmKernel(t *testing.T) {
 					i, j := idx/ldc-1, idx%ldc-2
 					inside := i >= 0 && i < mr && j >= 0 && j < nr
 					if !inside {
-						if c[idx] != sentinel {
+						if c[idx] != simdtest.Sentinel {
 							t.Fatalf("k=%d add=%d: wrote outside the tile at (%d,%d)", k, add, i, j)
 						}
 						continue
@@ -59,7 +56,7 @@ func TestGemmKernel(t *testing.T) {
 					if add == 1 {
 						s += math.Abs(want[idx])
 					}
-					if d := math.Abs(c[idx] - want[idx]); d > sumBound(k+1, s) {
+					if d := math.Abs(c[idx] - want[idx]); d > simdtest.SumBound(k+1, s) {
 						t.Fatalf("k=%d add=%d: c[%d,%d] = %v, reference %v", k, add, i, j, c[idx], want[idx])
 					}
 				}
@@ -69,8 +66,10 @@ func TestGemmKernel(t *testing.T) {
 }
 
 func TestPackPanel(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		r := rand.New(rand.NewPCG(7, uint64(p)))
 		for _, ws := range []int{g.mr, g.nr} {
 			for _, kc := range []int{1, 3, 4, 7, 8, 9, 16, 17, 31, 100} {
@@ -80,11 +79,11 @@ func TestPackPanel(t *testing.T) {
 					}
 					for _, contiguous := range []bool{true, false} {
 						ld := max(w, kc) + 3
-						src := randSlice(r, (max(w, kc)+1)*ld)
+						src := simdtest.RandSlice(r, (max(w, kc)+1)*ld)
 						want := make([]float64, kc*ws+4)
 						got := make([]float64, kc*ws+4)
 						for i := range got {
-							got[i], want[i] = sentinel, sentinel
+							got[i], want[i] = simdtest.Sentinel, simdtest.Sentinel
 						}
 						if contiguous {
 							packCopyGeneric(kc, w, ws, -1.5, src, ld, want)
@@ -134,7 +133,7 @@ func naiveGemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda
 				bd += math.Abs(beta * c[i*ldc+j])
 			}
 			ref[i*n+j] = v
-			bound[i*n+j] = sumBound(k+2, bd)
+			bound[i*n+j] = simdtest.SumBound(k+2, bd)
 		}
 	}
 	return ref, bound
@@ -153,12 +152,12 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 		br, bc = n, k
 	}
 	lda, ldb, ldc := ac+1, bc+2, n+3
-	a := randSlice(r, max(ar*lda, 1))
-	b := randSlice(r, max(br*ldb, 1))
-	c := randSlice(r, max(m*ldc, 1))
+	a := simdtest.RandSlice(r, max(ar*lda, 1))
+	b := simdtest.RandSlice(r, max(br*ldb, 1))
+	c := simdtest.RandSlice(r, max(m*ldc, 1))
 	for i := 0; i < m; i++ {
 		for j := n; j < ldc; j++ {
-			c[i*ldc+j] = sentinel
+			c[i*ldc+j] = simdtest.Sentinel
 		}
 	}
 	if beta == 0 && m > 0 && n > 0 {
@@ -170,7 +169,7 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 		for j := 0; j < ldc; j++ {
 			v := c[i*ldc+j]
 			if j >= n {
-				if v != sentinel {
+				if v != simdtest.Sentinel {
 					t.Fatalf("tA=%v tB=%v %dx%dx%d: wrote C[%d,%d] in the padding", transA, transB, m, n, k, i, j)
 				}
 				continue
@@ -186,8 +185,10 @@ func checkGemmCase(t *testing.T, r *rand.Rand, f func(transA, transB bool, m, n,
 // TestGemmShapes covers every edge shape of the tiling with a small
 // blocking, so that each loop of the driver runs more than once.
 func TestGemmShapes(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
-		g := gemmFor(p)
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		g := &im.gemm
 		mr, nr := g.mr, g.nr
 		r := rand.New(rand.NewPCG(8, uint64(p)))
 		bl := Blocking{MR: mr, NR: nr, KC: 16, MC: 2 * mr, NC: 2 * nr}
@@ -213,13 +214,15 @@ func TestGemmShapes(t *testing.T) {
 
 // TestGemm exercises the public entry point with the default blocking.
 func TestGemm(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(9, uint64(p)))
 		for _, sz := range [][3]int{{0, 5, 5}, {5, 0, 5}, {5, 5, 0}, {1, 1, 1}, {3, 4, 5}, {64, 64, 64},
 			{129, 67, 300}, {300, 129, 67}, {7, 9, 9000}, {257, 255, 513}} {
 			for tr := 0; tr < 4; tr++ {
 				for _, ab := range [][2]float64{{1, 0}, {-2, 1}, {0.5, -0.25}, {0, 2}} {
-					checkGemmCase(t, r, Gemm, tr&1 != 0, tr&2 != 0, sz[0], sz[1], sz[2], ab[0], ab[1])
+					checkGemmCase(t, r, im.Gemm, tr&1 != 0, tr&2 != 0, sz[0], sz[1], sz[2], ab[0], ab[1])
 				}
 			}
 		}
@@ -232,17 +235,18 @@ func TestGemm(t *testing.T) {
 func TestGemmWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	defer SetMaxWorkers(SetMaxWorkers(0))
-	forEachPath(t, func(t *testing.T, p Path) {
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(10, uint64(p)))
 		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {3, 5, 300000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
 			m, n, k := sz[0], sz[1], sz[2]
-			a := randSlice(r, m*k)
-			b := randSlice(r, k*n)
+			a := simdtest.RandSlice(r, m*k)
+			b := simdtest.RandSlice(r, k*n)
 			var first []float64
 			for _, w := range []int{1, 2, 3, 5, 8, 2, 3, 8} {
 				SetMaxWorkers(w)
 				c := make([]float64, m*n)
-				Gemm(false, true, m, n, k, 1, a, k, b, k, 0, c, n)
+				im.Gemm(false, true, m, n, k, 1, a, k, b, k, 0, c, n)
 				if first == nil {
 					first = c
 					continue
@@ -263,7 +267,8 @@ func TestGemmWorkers(t *testing.T) {
 func TestSyrk(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer SetMaxWorkers(SetMaxWorkers(0))
-	forEachPath(t, func(t *testing.T, p Path) {
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(11, uint64(p)))
 		for _, sz := range [][2]int{{1, 1}, {5, 3}, {25, 100}, {130, 70}, {300, 257}, {40, 10000}} {
 			n, k := sz[0], sz[1]
@@ -274,15 +279,15 @@ func TestSyrk(t *testing.T) {
 					lda := k + 1
 					if trans {
 						lda = n + 1
-						a = randSlice(r, k*lda)
+						a = simdtest.RandSlice(r, k*lda)
 					} else {
-						a = randSlice(r, n*lda)
+						a = simdtest.RandSlice(r, n*lda)
 					}
 					ldc := n + 2
-					c := randSlice(r, n*ldc)
+					c := simdtest.RandSlice(r, n*ldc)
 					c2 := append([]float64(nil), c...)
-					Syrk(trans, n, k, 0.5, a, lda, 0, c, ldc)
-					Gemm(trans, !trans, n, n, k, 0.5, a, lda, a, lda, 0, c2, ldc)
+					im.Syrk(trans, n, k, 0.5, a, lda, 0, c, ldc)
+					im.Gemm(trans, !trans, n, n, k, 0.5, a, lda, a, lda, 0, c2, ldc)
 					for i := 0; i < n; i++ {
 						for j := 0; j < ldc; j++ {
 							switch {
@@ -304,6 +309,7 @@ func TestSyrk(t *testing.T) {
 }
 
 func TestChooseBlocking(t *testing.T) {
+	t.Parallel()
 	for _, caches := range [][3]int{{32 << 10, 256 << 10, 8 << 20}, {48 << 10, 1 << 20, 32 << 20}, {16 << 10, 128 << 10, 0}, {1 << 20, 1 << 30, 1 << 30}} {
 		for _, tile := range [][2]int{{2, 4}, {4, 12}, {8, 24}, {6, 8}} {
 			b := chooseBlocking(tile[0], tile[1], caches[0], caches[1], caches[2])
@@ -312,10 +318,10 @@ func TestChooseBlocking(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint(GemmBlocking())
+	_ = fmt.Sprint(Info().Blocking)
 	// The packing routines of every path must cover its tile.
-	for _, p := range Available() {
-		g := gemmFor(p)
+	for _, p := range simd.Available() {
+		g := &table.For(p).gemm
 		if g.transRows != 0 && (g.mr%g.transRows != 0 || g.nr%g.transRows != 0) {
 			t.Errorf("%v: tile %dx%d is not a multiple of the %d rows packTrans handles", p, g.mr, g.nr, g.transRows)
 		}

@@ -4,101 +4,37 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
+	"github.com/moments-go/moments/internal/vec"
 )
 
-const eps = 0x1p-53 // unit roundoff of float64
+const eps = simdtest.Eps
 
-// forEachPath runs f once on every path this machine can run, with that
-// path active, and restores the default afterwards.
-func forEachPath(t *testing.T, f func(t *testing.T, p Path)) {
-	t.Helper()
-	saved := Active()
-	defer Use(saved)
-	for _, p := range Available() {
-		if err := Use(p); err != nil {
-			t.Fatal(err)
-		}
-		t.Run(p.String(), func(t *testing.T) { f(t, p) })
-	}
-}
-
-// testLengths are all lengths up to three times the widest unrolled loop
-// (32 elements on AVX-512) and a few large ones.
-func testLengths() []int {
-	var ns []int
-	for n := 0; n <= 3*32+1; n++ {
-		ns = append(ns, n)
-	}
-	return append(ns, 255, 256, 257, 1000, 4099)
-}
-
-const guard = 8 // guard elements on each side of every output
-
-// guarded returns a slice of n elements that starts off elements past a
-// 64-byte boundary, with guard sentinel values on both sides, filled by
-// fill.
-type guarded struct {
-	raw []float64
-	lo  int
-	n   int
-}
-
-const sentinel = -7.0e300
-
-func newGuarded(n, off int, fill func(i int) float64) *guarded {
-	raw := make([]float64, n+2*guard+16)
-	base := alignOffset(raw) + guard + off
-	for i := range raw {
-		raw[i] = sentinel
-	}
-	g := &guarded{raw: raw, lo: base, n: n}
-	s := g.s()
-	for i := range s {
-		s[i] = fill(i)
-	}
-	return g
-}
-
-// s is the slice itself, with its capacity cut so that nothing past it
-// can be reached from Go.
-func (g *guarded) s() []float64 { return g.raw[g.lo : g.lo+g.n : g.lo+g.n] }
-
-func (g *guarded) check(t *testing.T, what string) {
-	t.Helper()
-	for i, v := range g.raw {
-		if (i < g.lo || i >= g.lo+g.n) && v != sentinel && !(v != v && sentinel != sentinel) {
-			t.Fatalf("%s: wrote outside its output: raw[%d] = %v (slice is raw[%d:%d])", what, i, v, g.lo, g.lo+g.n)
-		}
-	}
-}
-
-func randVec(r *rand.Rand) func(int) float64 {
-	return func(int) float64 { return r.NormFloat64() }
-}
-
-// sumBound is the classical bound for a computed sum of n terms whose
-// absolute values add to s: the reference and the kernel each err by at
-// most n*eps*s (to first order), so they differ by at most twice that.
-func sumBound(n int, s float64) float64 {
-	return 2*float64(n+2)*eps*s + 1e-300
-}
+// ref is the generic implementation of the vector kernels, the reference
+// of the tests.
+var ref = vec.For(simd.Generic)
 
 func TestDot(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(1, uint64(p)))
-		for _, n := range testLengths() {
+		for _, n := range simdtest.Lengths() {
 			for off := 0; off < 8; off += 3 {
-				x := newGuarded(n, off, randVec(r))
-				y := newGuarded(n, (off+5)%8, randVec(r))
-				got := Dot(x.s(), y.s())
-				want := dotGeneric(x.s(), y.s())
+				x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
+				y := simdtest.NewGuarded(n, (off+5)%8, simdtest.RandVec(r))
+				got := im.Dot(x.S(), y.S())
+				want := ref.Dot(x.S(), y.S())
 				var s float64
 				for i := range n {
-					s += math.Abs(x.s()[i] * y.s()[i])
+					s += math.Abs(x.S()[i] * y.S()[i])
 				}
-				if math.Abs(got-want) > sumBound(n, s) {
-					t.Fatalf("n=%d off=%d: Dot = %v, reference %v (bound %v)", n, off, got, want, sumBound(n, s))
+				if math.Abs(got-want) > simdtest.SumBound(n, s) {
+					t.Fatalf("n=%d off=%d: Dot = %v, reference %v (bound %v)", n, off, got, want, simdtest.SumBound(n, s))
 				}
 			}
 		}
@@ -106,51 +42,53 @@ func TestDot(t *testing.T) {
 }
 
 func TestAxpyScalRot(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(2, uint64(p)))
-		for _, n := range testLengths() {
+		for _, n := range simdtest.Lengths() {
 			off := n % 8
 			alpha := r.NormFloat64()
-			x := newGuarded(n, off, randVec(r))
-			y := newGuarded(n, 7-off, randVec(r))
-			want := append([]float64(nil), y.s()...)
-			axpyGeneric(alpha, x.s(), want)
-			Axpy(alpha, x.s(), y.s())
-			y.check(t, "Axpy")
-			x.check(t, "Axpy (x)")
+			x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
+			y := simdtest.NewGuarded(n, 7-off, simdtest.RandVec(r))
+			want := append([]float64(nil), y.S()...)
+			ref.Axpy(alpha, x.S(), want)
+			im.Axpy(alpha, x.S(), y.S())
+			y.Check(t, "Axpy")
+			x.Check(t, "Axpy (x)")
 			for i := range want {
 				// One rounding of alpha*x[i] and one of the sum, or a
 				// single fused one: they differ by at most 2 ulps of
 				// the larger term.
-				if tol := 2 * eps * (math.Abs(alpha*x.s()[i]) + math.Abs(want[i])); math.Abs(y.s()[i]-want[i]) > tol {
-					t.Fatalf("Axpy n=%d i=%d: %v, reference %v", n, i, y.s()[i], want[i])
+				if tol := 2 * eps * (math.Abs(alpha*x.S()[i]) + math.Abs(want[i])); math.Abs(y.S()[i]-want[i]) > tol {
+					t.Fatalf("Axpy n=%d i=%d: %v, reference %v", n, i, y.S()[i], want[i])
 				}
 			}
 
-			want = append(want[:0], x.s()...)
-			scalGeneric(alpha, want)
-			Scal(alpha, x.s())
-			x.check(t, "Scal")
+			want = append(want[:0], x.S()...)
+			ref.Scal(alpha, want)
+			im.Scal(alpha, x.S())
+			x.Check(t, "Scal")
 			for i := range want {
-				if x.s()[i] != want[i] { // a single rounded product: exact match
-					t.Fatalf("Scal n=%d i=%d: %v, reference %v", n, i, x.s()[i], want[i])
+				if x.S()[i] != want[i] { // a single rounded product: exact match
+					t.Fatalf("Scal n=%d i=%d: %v, reference %v", n, i, x.S()[i], want[i])
 				}
 			}
 
 			th := r.Float64() * 2 * math.Pi
 			c, s := math.Cos(th), math.Sin(th)
-			wx := append([]float64(nil), x.s()...)
-			wy := append([]float64(nil), y.s()...)
-			rotGeneric(wx, wy, c, s)
-			xs := append([]float64(nil), x.s()...)
-			ys := append([]float64(nil), y.s()...)
-			Rot(x.s(), y.s(), c, s)
-			x.check(t, "Rot x")
-			y.check(t, "Rot y")
+			wx := append([]float64(nil), x.S()...)
+			wy := append([]float64(nil), y.S()...)
+			ref.Rot(wx, wy, c, s)
+			xs := append([]float64(nil), x.S()...)
+			ys := append([]float64(nil), y.S()...)
+			im.Rot(x.S(), y.S(), c, s)
+			x.Check(t, "Rot x")
+			y.Check(t, "Rot y")
 			for i := range wx {
 				tol := 4 * eps * (math.Abs(xs[i]) + math.Abs(ys[i]))
-				if math.Abs(x.s()[i]-wx[i]) > tol || math.Abs(y.s()[i]-wy[i]) > tol {
-					t.Fatalf("Rot n=%d i=%d: (%v, %v), reference (%v, %v)", n, i, x.s()[i], y.s()[i], wx[i], wy[i])
+				if math.Abs(x.S()[i]-wx[i]) > tol || math.Abs(y.S()[i]-wy[i]) > tol {
+					t.Fatalf("Rot n=%d i=%d: (%v, %v), reference (%v, %v)", n, i, x.S()[i], y.S()[i], wx[i], wy[i])
 				}
 			}
 		}
@@ -158,18 +96,20 @@ func TestAxpyScalRot(t *testing.T) {
 }
 
 func TestAsumNrm2Iamax(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(3, uint64(p)))
-		for _, n := range testLengths() {
-			x := newGuarded(n, n%7, randVec(r)).s()
+		for _, n := range simdtest.Lengths() {
+			x := simdtest.NewGuarded(n, n%7, simdtest.RandVec(r)).S()
 			var s float64
 			for _, v := range x {
 				s += math.Abs(v)
 			}
-			if got, want := Asum(x), asumGeneric(x); math.Abs(got-want) > sumBound(n, s) {
+			if got, want := im.Asum(x), ref.Asum(x); math.Abs(got-want) > simdtest.SumBound(n, s) {
 				t.Fatalf("Asum n=%d: %v, reference %v", n, got, want)
 			}
-			if got, want := Nrm2(x), math.Sqrt(sumSqGeneric(x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+			if got, want := im.Nrm2(x), math.Sqrt(ref.SumSq(x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
 				t.Fatalf("Nrm2 n=%d: %v, reference %v", n, got, want)
 			}
 			wantI := -1
@@ -179,17 +119,17 @@ func TestAsumNrm2Iamax(t *testing.T) {
 					best, wantI = math.Abs(v), i
 				}
 			}
-			if got := Iamax(x); got != wantI {
+			if got := im.Iamax(x); got != wantI {
 				t.Fatalf("Iamax n=%d: %d, want %d", n, got, wantI)
 			}
 			if n > 2 {
 				// Ties go to the first index, and -x counts like x.
 				x[n-1] = -x[wantI]
-				if got := Iamax(x); got != wantI {
+				if got := im.Iamax(x); got != wantI {
 					t.Fatalf("Iamax tie n=%d: %d, want %d", n, got, wantI)
 				}
 				x[n-2] = math.Inf(-1)
-				if got := Iamax(x); got != n-2 {
+				if got := im.Iamax(x); got != n-2 {
 					t.Fatalf("Iamax -Inf n=%d: %d, want %d", n, got, n-2)
 				}
 			}
@@ -200,7 +140,9 @@ func TestAsumNrm2Iamax(t *testing.T) {
 // TestNrm2Range checks Nrm2 against exact values over the whole exponent
 // range, where a plain sum of squares overflows or underflows.
 func TestNrm2Range(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 31, 100, 1000} {
 			for _, scale := range []float64{0x1p-1074, 0x1p-1060, 0x1p-1022, 0x1p-600, 0x1p-500, 1, 0x1p500, 0x1p600, 0x1p1000, 0x1p1020} {
 				x := make([]float64, n)
@@ -213,7 +155,7 @@ func TestNrm2Range(t *testing.T) {
 				// Exact: sqrt(n_odd*16 + n_even*9) * scale.
 				ne, no := (n+1)/2, n/2
 				want := math.Sqrt(float64(9*ne+16*no)) * scale
-				got := Nrm2(x)
+				got := im.Nrm2(x)
 				if scale == 0x1p-1074 {
 					// 3 and 4 times the smallest subnormal are exact; the
 					// result may round to a subnormal: allow one ulp.
@@ -233,16 +175,16 @@ func TestNrm2Range(t *testing.T) {
 				}
 			}
 		}
-		if got := Nrm2(nil); got != 0 {
-			t.Fatalf("Nrm2(nil) = %v", got)
+		if got := im.Nrm2(nil); got != 0 {
+			t.Fatalf("im.Nrm2(nil) = %v", got)
 		}
-		if got := Nrm2(make([]float64, 37)); got != 0 {
-			t.Fatalf("Nrm2(zeros) = %v", got)
+		if got := im.Nrm2(make([]float64, 37)); got != 0 {
+			t.Fatalf("im.Nrm2(zeros) = %v", got)
 		}
 		// The largest finite vector whose norm is still finite.
 		big := []float64{math.MaxFloat64 / 2, math.MaxFloat64 / 2}
-		if got, want := Nrm2(big), math.MaxFloat64/math.Sqrt2; math.Abs(got-want) > 4*eps*want {
-			t.Fatalf("Nrm2(big) = %v, want %v", got, want)
+		if got, want := im.Nrm2(big), math.MaxFloat64/math.Sqrt2; math.Abs(got-want) > 4*eps*want {
+			t.Fatalf("im.Nrm2(big) = %v, want %v", got, want)
 		}
 	})
 }
@@ -250,8 +192,10 @@ func TestNrm2Range(t *testing.T) {
 // TestNaNInf plants NaN and Inf at every position of vectors of several
 // lengths and checks that they propagate as IEEE arithmetic says.
 func TestNaNInf(t *testing.T) {
+	t.Parallel()
 	nan, inf := math.NaN(), math.Inf(1)
-	forEachPath(t, func(t *testing.T, p Path) {
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 33, 64, 71} {
 			for pos := 0; pos < n; pos++ {
 				x := make([]float64, n)
@@ -261,47 +205,47 @@ func TestNaNInf(t *testing.T) {
 					y[i] = 1
 				}
 				x[pos] = nan
-				if v := Dot(x, y); !math.IsNaN(v) {
+				if v := im.Dot(x, y); !math.IsNaN(v) {
 					t.Fatalf("Dot with NaN at %d/%d = %v", pos, n, v)
 				}
-				if v := Asum(x); !math.IsNaN(v) {
+				if v := im.Asum(x); !math.IsNaN(v) {
 					t.Fatalf("Asum with NaN at %d/%d = %v", pos, n, v)
 				}
-				if v := Nrm2(x); !math.IsNaN(v) {
+				if v := im.Nrm2(x); !math.IsNaN(v) {
 					t.Fatalf("Nrm2 with NaN at %d/%d = %v", pos, n, v)
 				}
-				if v := Iamax(x); v != pos {
+				if v := im.Iamax(x); v != pos {
 					t.Fatalf("Iamax with NaN at %d/%d = %d", pos, n, v)
 				}
-				if v := maxAbs(x); !math.IsNaN(v) {
+				if v := im.v.MaxAbs(x); !math.IsNaN(v) {
 					t.Fatalf("maxAbs with NaN at %d/%d = %v", pos, n, v)
 				}
 				yy := append([]float64(nil), y...)
-				Axpy(2, x, yy)
+				im.Axpy(2, x, yy)
 				for i, v := range yy {
 					if math.IsNaN(v) != (i == pos) {
 						t.Fatalf("Axpy with NaN at %d/%d: y[%d] = %v", pos, n, i, v)
 					}
 				}
 				x[pos] = -inf
-				if v := Asum(x); !math.IsInf(v, 1) {
+				if v := im.Asum(x); !math.IsInf(v, 1) {
 					t.Fatalf("Asum with -Inf at %d/%d = %v", pos, n, v)
 				}
-				if v := Nrm2(x); !math.IsInf(v, 1) {
+				if v := im.Nrm2(x); !math.IsInf(v, 1) {
 					t.Fatalf("Nrm2 with -Inf at %d/%d = %v", pos, n, v)
 				}
-				if v := Iamax(x); v != pos {
+				if v := im.Iamax(x); v != pos {
 					t.Fatalf("Iamax with -Inf at %d/%d = %d", pos, n, v)
 				}
-				if v := Dot(x, y); !math.IsInf(v, -1) {
+				if v := im.Dot(x, y); !math.IsInf(v, -1) {
 					t.Fatalf("Dot with -Inf at %d/%d = %v", pos, n, v)
 				}
 				x[pos] = 0
-				Scal(0, x) // 0 * finite stays finite
+				im.Scal(0, x) // 0 * finite stays finite
 				x[pos] = inf
-				Scal(0, x)
+				im.Scal(0, x)
 				if !math.IsNaN(x[pos]) {
-					t.Fatalf("Scal(0) of Inf at %d/%d = %v, want NaN", pos, n, x[pos])
+					t.Fatalf("im.Scal(0) of Inf at %d/%d = %v, want NaN", pos, n, x[pos])
 				}
 			}
 		}
@@ -309,7 +253,9 @@ func TestNaNInf(t *testing.T) {
 }
 
 func TestStrided(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(4, uint64(p)))
 		for _, n := range []int{0, 1, 2, 5, 17, 100} {
 			for _, incX := range []int{1, 2, 3} {
@@ -331,22 +277,22 @@ func TestStrided(t *testing.T) {
 					for i := range n {
 						s += math.Abs(xc[i] * yc[i])
 					}
-					if got, want := DotInc(n, x, incX, y, incY), dotGeneric(xc, yc); math.Abs(got-want) > sumBound(n, s) {
+					if got, want := im.DotInc(n, x, incX, y, incY), ref.Dot(xc, yc); math.Abs(got-want) > simdtest.SumBound(n, s) {
 						t.Fatalf("DotInc n=%d inc=%d,%d: %v want %v", n, incX, incY, got, want)
 					}
-					if got, want := Nrm2Inc(n, x, incX), math.Sqrt(sumSqGeneric(xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+					if got, want := im.Nrm2Inc(n, x, incX), math.Sqrt(ref.SumSq(xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
 						t.Fatalf("Nrm2Inc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
-					if got, want := AsumInc(n, x, incX), asumGeneric(xc); math.Abs(got-want) > sumBound(n, want) {
+					if got, want := im.AsumInc(n, x, incX), ref.Asum(xc); math.Abs(got-want) > simdtest.SumBound(n, want) {
 						t.Fatalf("AsumInc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
-					if got, want := IamaxInc(n, x, incX), Iamax(xc); got != want {
+					if got, want := im.IamaxInc(n, x, incX), im.Iamax(xc); got != want {
 						t.Fatalf("IamaxInc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
 					// Axpy, Scal and Rot must touch only the strided
 					// elements.
 					y0 := append([]float64(nil), y...)
-					AxpyInc(n, 0.5, x, incX, y, incY)
+					im.AxpyInc(n, 0.5, x, incX, y, incY)
 					for i := range y {
 						want := y0[i]
 						if i%incY == 0 && i/incY < n {
@@ -357,7 +303,7 @@ func TestStrided(t *testing.T) {
 						}
 					}
 					x0 := append([]float64(nil), x...)
-					ScalInc(n, 3, x, incX)
+					im.ScalInc(n, 3, x, incX)
 					for i := range x {
 						want := x0[i]
 						if i%incX == 0 && i/incX < n {
@@ -369,7 +315,7 @@ func TestStrided(t *testing.T) {
 					}
 					x0 = append(x0[:0], x...)
 					y0 = append(y0[:0], y...)
-					RotInc(n, x, incX, y, incY, 0.6, 0.8)
+					im.RotInc(n, x, incX, y, incY, 0.6, 0.8)
 					for i := range n {
 						xi, yi := x0[i*incX], y0[i*incY]
 						wx, wy := 0.6*xi+0.8*yi, 0.6*yi-0.8*xi
@@ -385,7 +331,9 @@ func TestStrided(t *testing.T) {
 }
 
 func TestGemvGer(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		r := rand.New(rand.NewPCG(5, uint64(p)))
 		dims := []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100}
 		for _, m := range dims {
@@ -400,31 +348,31 @@ func TestGemvGer(t *testing.T) {
 					if trans {
 						lx, ly = m, n
 					}
-					x := newGuarded(lx, 1, randVec(r))
-					y := newGuarded(ly, 3, randVec(r))
+					x := simdtest.NewGuarded(lx, 1, simdtest.RandVec(r))
+					y := simdtest.NewGuarded(ly, 3, simdtest.RandVec(r))
 					alpha, beta := r.NormFloat64(), r.NormFloat64()
 					want := make([]float64, ly)
 					bound := make([]float64, ly)
 					for i := range ly {
-						want[i] = beta * y.s()[i]
+						want[i] = beta * y.S()[i]
 						bound[i] = math.Abs(want[i])
 					}
 					for i := range m {
 						for j := range n {
 							if trans {
-								want[j] += alpha * a[i*lda+j] * x.s()[i]
-								bound[j] += math.Abs(alpha * a[i*lda+j] * x.s()[i])
+								want[j] += alpha * a[i*lda+j] * x.S()[i]
+								bound[j] += math.Abs(alpha * a[i*lda+j] * x.S()[i])
 							} else {
-								want[i] += alpha * a[i*lda+j] * x.s()[j]
-								bound[i] += math.Abs(alpha * a[i*lda+j] * x.s()[j])
+								want[i] += alpha * a[i*lda+j] * x.S()[j]
+								bound[i] += math.Abs(alpha * a[i*lda+j] * x.S()[j])
 							}
 						}
 					}
-					Gemv(trans, m, n, alpha, a, lda, x.s(), beta, y.s())
-					y.check(t, "Gemv")
+					im.Gemv(trans, m, n, alpha, a, lda, x.S(), beta, y.S())
+					y.Check(t, "Gemv")
 					for i := range ly {
-						if d := math.Abs(y.s()[i] - want[i]); d > sumBound(m+n, bound[i]) {
-							t.Fatalf("Gemv trans=%v %dx%d: y[%d]=%v want %v", trans, m, n, i, y.s()[i], want[i])
+						if d := math.Abs(y.S()[i] - want[i]); d > simdtest.SumBound(m+n, bound[i]) {
+							t.Fatalf("Gemv trans=%v %dx%d: y[%d]=%v want %v", trans, m, n, i, y.S()[i], want[i])
 						}
 					}
 				}
@@ -438,7 +386,7 @@ func TestGemvGer(t *testing.T) {
 					y[i] = r.NormFloat64()
 				}
 				a0 := append([]float64(nil), a...)
-				Ger(m, n, 1.5, x, y, a, lda)
+				im.Ger(m, n, 1.5, x, y, a, lda)
 				for i := range m {
 					for j := range lda {
 						want := a0[i*lda+j]
@@ -457,10 +405,12 @@ func TestGemvGer(t *testing.T) {
 
 // TestGemvBetaZero checks the BLAS convention that beta == 0 ignores y.
 func TestGemvBetaZero(t *testing.T) {
-	forEachPath(t, func(t *testing.T, p Path) {
+	t.Parallel()
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
 		a := []float64{1, 2, 3, 4}
 		y := []float64{math.NaN(), math.Inf(1)}
-		Gemv(false, 2, 2, 1, a, 2, []float64{1, 1}, 0, y)
+		im.Gemv(false, 2, 2, 1, a, 2, []float64{1, 1}, 0, y)
 		if y[0] != 3 || y[1] != 7 {
 			t.Fatalf("Gemv beta=0: %v, want [3 7]", y)
 		}
@@ -468,6 +418,7 @@ func TestGemvBetaZero(t *testing.T) {
 }
 
 func TestPanics(t *testing.T) {
+	t.Parallel()
 	for name, f := range map[string]func(){
 		"Dot short":     func() { Dot(make([]float64, 3), make([]float64, 2)) },
 		"DotInc stride": func() { DotInc(2, make([]float64, 3), 0, make([]float64, 3), 1) },
@@ -492,23 +443,25 @@ func TestPanics(t *testing.T) {
 	}
 }
 
-func TestPaths(t *testing.T) {
-	if !Supported(Generic) {
-		t.Fatal("generic path not supported")
+func TestUse(t *testing.T) {
+	info := Info()
+	if len(info.Implementations) == 0 || info.Implementations[0] != "generic" {
+		t.Fatalf("implementations %v do not start with generic", info.Implementations)
 	}
-	for _, p := range []Path{Generic, AVX2, AVX512, NEON} {
-		q, err := ParsePath(p.String())
-		if err != nil || q != p {
-			t.Fatalf("ParsePath(%q) = %v, %v", p.String(), q, err)
+	defer Use(info.Active)
+	for _, l := range []simd.Level{simd.Generic, simd.AVX2, simd.AVX512, simd.NEON} {
+		err := Use(strings.ToUpper(l.String()))
+		if (err == nil) != simd.Supported(l) {
+			t.Fatalf("Use(%v) = %v but Supported = %v", l, err, simd.Supported(l))
 		}
-		if err := Use(p); (err == nil) != Supported(p) {
-			t.Fatalf("Use(%v) = %v but Supported = %v", p, err, Supported(p))
+		if err == nil && Info().Active != l.String() {
+			t.Fatalf("after Use(%v) the active implementation is %s", l, Info().Active)
 		}
 	}
-	if _, err := ParsePath("sse9"); err == nil {
-		t.Fatal("ParsePath accepted sse9")
+	if err := Use("sse9"); err == nil || !strings.Contains(err.Error(), "unknown") {
+		t.Fatalf("Use(sse9) = %v", err)
 	}
-	ps := Available()
+	ps := info.Implementations
 	if err := Use(ps[len(ps)-1]); err != nil {
 		t.Fatal(err)
 	}

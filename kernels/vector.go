@@ -5,24 +5,16 @@ import (
 	"math"
 )
 
-// The unit-stride kernels work on the first len(x) elements of every
-// slice argument and panic if another vector is shorter than x. The Inc
-// variants take n elements at positive strides (x[0], x[inc], ...,
-// x[(n-1)*inc]) and panic if a slice is too short or a stride is not
-// positive; with unit strides they run the unit-stride kernels.
-
-// Dot returns sum x[i]*y[i].
-func Dot(x, y []float64) float64 {
+func (im *impl) Dot(x, y []float64) float64 {
 	checkLen("Dot", len(x), len(y))
-	return dot(x, y[:len(x)])
+	return im.v.Dot(x, y[:len(x)])
 }
 
-// DotInc returns sum x[i*incX]*y[i*incY] for i < n.
-func DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
+func (im *impl) DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
 	checkInc("DotInc", n, x, incX)
 	checkInc("DotInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		return dot(x[:n], y[:n])
+		return im.v.Dot(x[:n], y[:n])
 	}
 	var s float64
 	for i := 0; i < n; i++ {
@@ -31,18 +23,16 @@ func DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
 	return s
 }
 
-// Axpy computes y[i] += alpha*x[i].
-func Axpy(alpha float64, x, y []float64) {
+func (im *impl) Axpy(alpha float64, x, y []float64) {
 	checkLen("Axpy", len(x), len(y))
-	axpy(alpha, x, y[:len(x)])
+	im.v.Axpy(alpha, x, y[:len(x)])
 }
 
-// AxpyInc computes y[i*incY] += alpha*x[i*incX] for i < n.
-func AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+func (im *impl) AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
 	checkInc("AxpyInc", n, x, incX)
 	checkInc("AxpyInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		axpy(alpha, x[:n], y[:n])
+		im.v.Axpy(alpha, x[:n], y[:n])
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -50,15 +40,12 @@ func AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int)
 	}
 }
 
-// Scal computes x[i] *= alpha. It multiplies even when alpha is 0, so NaN
-// and Inf in x give NaN.
-func Scal(alpha float64, x []float64) { scal(alpha, x) }
+func (im *impl) Scal(alpha float64, x []float64) { im.v.Scal(alpha, x) }
 
-// ScalInc computes x[i*inc] *= alpha for i < n.
-func ScalInc(n int, alpha float64, x []float64, inc int) {
+func (im *impl) ScalInc(n int, alpha float64, x []float64, inc int) {
 	checkInc("ScalInc", n, x, inc)
 	if inc == 1 {
-		scal(alpha, x[:n])
+		im.v.Scal(alpha, x[:n])
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -66,14 +53,12 @@ func ScalInc(n int, alpha float64, x []float64, inc int) {
 	}
 }
 
-// Asum returns sum |x[i]|.
-func Asum(x []float64) float64 { return asum(x) }
+func (im *impl) Asum(x []float64) float64 { return im.v.Asum(x) }
 
-// AsumInc returns sum |x[i*inc]| for i < n.
-func AsumInc(n int, x []float64, inc int) float64 {
+func (im *impl) AsumInc(n int, x []float64, inc int) float64 {
 	checkInc("AsumInc", n, x, inc)
 	if inc == 1 {
-		return asum(x[:n])
+		return im.v.Asum(x[:n])
 	}
 	var s float64
 	for i := 0; i < n; i++ {
@@ -82,37 +67,28 @@ func AsumInc(n int, x []float64, inc int) float64 {
 	return s
 }
 
-// Nrm2 returns the Euclidean norm sqrt(sum x[i]^2) without overflow or
-// harmful underflow: the result is accurate to a few ulps whenever it is
-// representable, from vectors of subnormals to vectors near MaxFloat64.
-// It returns NaN if any x[i] is NaN, else +Inf if any is infinite.
-//
-// The fast path sums the squares directly (one pass); only when that sum
-// is not finite or falls below 2^-900, where squares may have lost
-// precision, does it rescale by a power of two near max |x[i]| (exact)
-// and sum again.
-func Nrm2(x []float64) float64 {
-	ss := sumSq(x, 1)
+func (im *impl) Nrm2(x []float64) float64 {
+	ss := im.v.SumSq(x, 1)
 	if ss >= nrm2SafeMin && ss <= math.MaxFloat64 {
 		return math.Sqrt(ss)
 	}
-	return nrm2Slow(x, ss)
+	return im.nrm2Slow(x, ss)
 }
 
 // nrm2SafeMin is the smallest sum of squares that Nrm2 trusts: below it,
 // squares smaller than 2^-1022 may have been flushed to subnormals.
 const nrm2SafeMin = 0x1p-900
 
-func nrm2Slow(x []float64, ss float64) float64 {
+func (im *impl) nrm2Slow(x []float64, ss float64) float64 {
 	if ss != ss {
 		return ss // some x[i] is NaN
 	}
-	m := maxAbs(x)
+	m := im.v.MaxAbs(x)
 	if m == 0 || math.IsInf(m, 1) || m != m {
 		return m
 	}
 	scale, e := nrm2Scale(m)
-	return math.Ldexp(math.Sqrt(sumSq(x, scale)), e)
+	return math.Ldexp(math.Sqrt(im.v.SumSq(x, scale)), e)
 }
 
 // nrm2Scale returns 2^-e for the e with 2^(e-1) <= m < 2^e, clamped to
@@ -125,11 +101,10 @@ func nrm2Scale(m float64) (scale float64, e int) {
 	return math.Ldexp(1, -e), e
 }
 
-// Nrm2Inc is Nrm2 of x[0], x[inc], ..., x[(n-1)*inc].
-func Nrm2Inc(n int, x []float64, inc int) float64 {
+func (im *impl) Nrm2Inc(n int, x []float64, inc int) float64 {
 	checkInc("Nrm2Inc", n, x, inc)
 	if inc == 1 {
-		return Nrm2(x[:n])
+		return im.Nrm2(x[:n])
 	}
 	var ss, m float64
 	for i := 0; i < n; i++ {
@@ -155,14 +130,11 @@ func Nrm2Inc(n int, x []float64, inc int) float64 {
 	return math.Ldexp(math.Sqrt(ss), e)
 }
 
-// Iamax returns the index of the first element of largest absolute
-// value, -1 for an empty x. A NaN counts as larger than any number: if x
-// holds NaN, Iamax returns the index of the first NaN.
-func Iamax(x []float64) int {
+func (im *impl) Iamax(x []float64) int {
 	if len(x) == 0 {
 		return -1
 	}
-	m := maxAbs(x)
+	m := im.v.MaxAbs(x)
 	if m != m {
 		for i, v := range x {
 			if v != v {
@@ -170,15 +142,13 @@ func Iamax(x []float64) int {
 			}
 		}
 	}
-	return indexAbs(x, m)
+	return im.v.IndexAbs(x, m)
 }
 
-// IamaxInc is Iamax of x[0], x[inc], ..., x[(n-1)*inc]; it returns i for
-// the element x[i*inc].
-func IamaxInc(n int, x []float64, inc int) int {
+func (im *impl) IamaxInc(n int, x []float64, inc int) int {
 	checkInc("IamaxInc", n, x, inc)
 	if inc == 1 {
-		return Iamax(x[:n])
+		return im.Iamax(x[:n])
 	}
 	best, bi := -1.0, -1
 	for i := 0; i < n; i++ {
@@ -193,19 +163,16 @@ func IamaxInc(n int, x []float64, inc int) int {
 	return bi
 }
 
-// Rot applies the plane rotation (c, s) to the pairs (x[i], y[i]):
-// x[i], y[i] = c*x[i] + s*y[i], c*y[i] - s*x[i].
-func Rot(x, y []float64, c, s float64) {
+func (im *impl) Rot(x, y []float64, c, s float64) {
 	checkLen("Rot", len(x), len(y))
-	rot(x, y[:len(x)], c, s)
+	im.v.Rot(x, y[:len(x)], c, s)
 }
 
-// RotInc is Rot on x[i*incX], y[i*incY] for i < n.
-func RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
+func (im *impl) RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
 	checkInc("RotInc", n, x, incX)
 	checkInc("RotInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		rot(x[:n], y[:n], c, s)
+		im.v.Rot(x[:n], y[:n], c, s)
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -215,11 +182,7 @@ func RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
 	}
 }
 
-// Gemv computes y = alpha*A*x + beta*y for the row-major m x n matrix A
-// with row stride lda (x has n elements, y m), or y = alpha*A^T*x +
-// beta*y when trans is true (x has m elements, y n). As in BLAS, beta == 0
-// writes y without reading it and alpha == 0 does not read A or x.
-func Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
+func (im *impl) Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("kernels: Gemv: negative size %dx%d", m, n))
 	}
@@ -237,21 +200,19 @@ func Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64
 		clear(y)
 	case 1:
 	default:
-		scal(beta, y)
+		im.v.Scal(beta, y)
 	}
 	if alpha == 0 || m == 0 || n == 0 {
 		return
 	}
 	if trans {
-		gemvT(m, n, alpha, a, lda, x, y)
+		im.v.GemvT(m, n, alpha, a, lda, x, y)
 	} else {
-		gemvN(m, n, alpha, a, lda, x, y)
+		im.v.GemvN(m, n, alpha, a, lda, x, y)
 	}
 }
 
-// Ger computes the rank-one update A += alpha * x * y^T of the row-major
-// m x n matrix A (row stride lda); x has m elements, y n.
-func Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
+func (im *impl) Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("kernels: Ger: negative size %dx%d", m, n))
 	}
@@ -264,7 +225,7 @@ func Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
 	}
 	y = y[:n]
 	for i := 0; i < m; i++ {
-		axpy(alpha*x[i], y, a[i*lda:i*lda+n])
+		im.v.Axpy(alpha*x[i], y, a[i*lda:i*lda+n])
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/moments-go/moments/internal/jacobi"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -30,8 +31,8 @@ const eps = 0x1p-53
 // every quantity relative to the norms.
 //
 // The speed of a sweep is the speed of its steps, sets of disjoint pairs
-// that a kernels.JacobiPlan (or, for at most 32 rows with AVX-512,
-// kernels.JacobiSweepT) rotates together: their dot products first, then
+// that a jacobi.Plan (or, for at most 32 rows with AVX-512,
+// jacobi.SweepT) rotates together: their dot products first, then
 // their rotations in the lanes of a vector, then the rows, so that the
 // latency of the square roots and divisions is paid once per step rather
 // than once per pair; with AVX-512 the dot products of the next step are
@@ -79,7 +80,7 @@ type rowJacobi struct {
 	// rotations of the pairs; the offsets and rotations for acc; scratch
 	// rows.
 	order   *schedule
-	plan    *kernels.JacobiPlan
+	plan    *jacobi.Plan
 	aoff    []int
 	cs, acs []float64
 	s1, s2  []float64
@@ -90,8 +91,8 @@ type rowJacobi struct {
 // of a pair and the quantities derived from it can neither overflow nor
 // underflow.
 const (
-	sqLo = kernels.JacobiSqMin
-	sqHi = kernels.JacobiSqMax
+	sqLo = jacobi.SqMin
+	sqHi = jacobi.SqMax
 )
 
 // The threshold strategy of the row-cyclic sweeps (Rutishauser's, here
@@ -135,7 +136,7 @@ func (j *rowJacobi) run() bool {
 		return true
 	}
 	j.zero = make([]bool, r)
-	if r <= slotsMax && kernels.JacobiSweepTFast() {
+	if r <= slotsMax && jacobi.SweepTFast() {
 		if converged, done := j.runSlots(); done {
 			return converged
 		}
@@ -263,7 +264,7 @@ func alignedFloats(n int) []float64 {
 const slotsMax = 32
 
 // runSlots runs the sweeps on a copy of the rows stored by slots (see
-// kernels.JacobiSweepT): the round-robin order, every step done on all
+// jacobi.SweepT): the round-robin order, every step done on all
 // its pairs at once in the lanes of a few vectors, which is what makes
 // small matrices fast (their steps are too short for anything else to
 // hide the latency of the square roots and divisions). The rows are
@@ -343,7 +344,7 @@ func (j *rowJacobi) runSlots() (converged, done bool) {
 	}
 	fr := float64(r)
 	for j.sweeps < j.maxSweeps {
-		rot, left, c2, sn := kernels.JacobiSweepT(t, m, n, ntot, sq, j.tol)
+		rot, left, c2, sn := jacobi.SweepT(t, m, n, ntot, sq, j.tol)
 		j.sweeps++
 		if left > 0 || underflowed() {
 			copyBack()
@@ -512,7 +513,7 @@ func (j *rowJacobi) exec() {
 				acs = append(acs, cs[i], cs[i+1])
 			}
 		}
-		kernels.RotPairs(j.acc, j.na, aoff, acs)
+		jacobi.RotPairs(j.acc, j.na, aoff, acs)
 		j.aoff, j.acs = aoff, acs
 	}
 	if left > 0 {

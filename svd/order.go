@@ -3,7 +3,7 @@ package svd
 import (
 	"sync"
 
-	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/internal/jacobi"
 )
 
 // schedule is the order of a sweep of rowJacobi over r rows: the
@@ -15,7 +15,7 @@ import (
 type schedule struct {
 	r, bs int
 	rr    bool
-	plans []*kernels.JacobiPlan
+	plans []*jacobi.Plan
 	pairs int
 }
 
@@ -68,7 +68,7 @@ func newSchedule(r, bs int, rr bool) *schedule {
 	s := &schedule{r: r, bs: bs, rr: rr, pairs: r * (r - 1) / 2}
 	if rr {
 		rows, steps := scheduleRoundRobin(r)
-		s.plans = []*kernels.JacobiPlan{kernels.NewJacobiPlan(rows, steps)}
+		s.plans = []*jacobi.Plan{jacobi.NewPlan(rows, steps)}
 		return s
 	}
 	// The block rows in two slabs of the exact sizes: r(r-1)/2 pairs,
@@ -82,7 +82,7 @@ func newSchedule(r, bs int, rr bool) *schedule {
 		r0, s0 := len(rows), len(steps)
 		rows, steps = scheduleBlockRow(rows, steps, r, i0, min(i0+bs, r))
 		br, bst := rows[r0:len(rows):len(rows)], steps[s0:len(steps):len(steps)]
-		s.plans = append(s.plans, kernels.NewJacobiPlan(br, bst))
+		s.plans = append(s.plans, jacobi.NewPlan(br, bst))
 	}
 	return s
 }

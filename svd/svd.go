@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/jacobi"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/lq"
@@ -274,7 +275,7 @@ func (f *jacobiSVD) sweep() error {
 	// Small matrices with both sides wanted accumulate the rotations
 	// (on the slot layout of the small Jacobi kernel they cost less than
 	// the second factorization, the triangular solve and the product with Q2).
-	f.accumulate = f.left && f.right && k <= slotsMax && kernels.JacobiSweepTFast()
+	f.accumulate = f.left && f.right && k <= slotsMax && jacobi.SweepTFast()
 	if f.right && !f.accumulate {
 		// L1 = Q2 R: X0 = R, from the LQ factorization L1ᵀ = Rᵀ Q2ᵀ
 		// computed in place (the QR factorization of L1 without the

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/internal/testutil/mattest"
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -121,21 +122,14 @@ func TestFactorizeGrid(t *testing.T) {
 // machine has: the small-matrix kernel (AVX-512), the general sweeps on
 // the other vector paths and the Go reference.
 func TestFactorizePaths(t *testing.T) {
-	saved := kernels.Active()
-	defer kernels.Use(saved)
 	cases := gridCases()
-	for _, p := range kernels.Available() {
-		if err := kernels.Use(p); err != nil {
-			t.Fatal(err)
-		}
-		t.Run(p.String(), func(t *testing.T) {
-			for i, tc := range cases {
-				if i%7 == 0 {
-					t.Run(tc.name, func(t *testing.T) { checkSVD(t, tc.a, tc.sv) })
-				}
+	simdtest.EachSelected(t, func(t *testing.T) {
+		for i, tc := range cases {
+			if i%7 == 0 {
+				t.Run(tc.name, func(t *testing.T) { checkSVD(t, tc.a, tc.sv) })
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestSpecialGrid: zero and identity matrices of the grid's shapes.
@@ -329,10 +323,7 @@ func TestUnderflowingRows(t *testing.T) {
 	a.SetRow(0, []float64{1.398043286095289e-76, 9.162216479754085e-72, 1.398043286095289e-76})
 	a.SetRow(1, []float64{1.0422256e-317, 9.00500320057936e-308, 2.61773395118493e-310})
 	a.SetRow(2, []float64{9.0093506394561e-308, 9.005004792076203e-308, 0})
-	saved := kernels.Active()
-	defer kernels.Use(saved)
-	for _, p := range kernels.Available() {
-		kernels.Use(p)
+	simdtest.ForSelected(t, func(p simd.Level) {
 		for _, b := range []*mat.Dense{a, a.T()} {
 			s, err := Factorize(b, nil)
 			if err != nil {
@@ -342,7 +333,7 @@ func TestUnderflowingRows(t *testing.T) {
 				t.Errorf("%v: orthogonality ratios U %.3g, V %.3g", p, ou, ov)
 			}
 		}
-	}
+	})
 }
 
 func TestNotFinite(t *testing.T) {
@@ -452,15 +443,12 @@ func TestGradedRelativeAccuracy(t *testing.T) {
 // few ulps.
 func TestStagnatingPair(t *testing.T) {
 	a := mat.FromRows([][]float64{{-1.03125, 0.84375}, {0, -1.3125}})
-	saved := kernels.Active()
-	defer kernels.Use(saved)
 	// sigma1 sigma2 = |det|, sigma1^2 + sigma2^2 = ||A||_F^2.
 	det := 1.03125 * 1.3125
 	f2 := 1.03125*1.03125 + 0.84375*0.84375 + 1.3125*1.3125
 	d := math.Sqrt(f2*f2 - 4*det*det)
 	want := []float64{math.Sqrt((f2 + d) / 2), 2 * det / math.Sqrt(2*(f2+d))}
-	for _, p := range kernels.Available() {
-		kernels.Use(p)
+	simdtest.ForSelected(t, func(p simd.Level) {
 		for _, b := range []*mat.Dense{a, a.T()} {
 			s := checkSVD(t, b, nil)
 			for i, w := range want {
@@ -469,5 +457,5 @@ func TestStagnatingPair(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }

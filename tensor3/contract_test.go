@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -38,7 +39,7 @@ func naiveContract(x *Sym, v []float64) (m, mb, vec, vb []float64, s, sb float64
 }
 
 func TestContractions(t *testing.T) {
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(20, 1))
 		for _, d := range []int{0, 1, 2, 3, 7, 16, 33} {
 			x := randSym(r, d)
@@ -109,7 +110,7 @@ func naiveMultilinear(x *Sym, w *mat.Dense) (*Sym, *Sym) {
 }
 
 func TestMultilinear(t *testing.T) {
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(21, 1))
 		for _, sz := range [][2]int{{0, 3}, {3, 0}, {1, 1}, {4, 2}, {5, 5}, {9, 4}, {20, 7}, {6, 10}} {
 			d, k := sz[0], sz[1]

@@ -7,24 +7,10 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/internal/testutil"
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
 const eps = 0x1p-53 // unit roundoff
-
-// forEachPath runs f with every kernel path of this machine active.
-func forEachPath(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	saved := kernels.Active()
-	defer kernels.Use(saved)
-	for _, p := range kernels.Available() {
-		if err := kernels.Use(p); err != nil {
-			t.Fatal(err)
-		}
-		t.Run(p.String(), f)
-	}
-}
 
 func randVec(r *rand.Rand, n int) []float64 {
 	x := make([]float64, n)

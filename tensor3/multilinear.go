@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/moments-go/moments/internal/carry"
+	"github.com/moments-go/moments/internal/sym3"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -92,7 +93,7 @@ func multilinear(out, src *Sym, wd []float64, ldw int) {
 	for j := range diag {
 		diag[j] = src.row(j, j)[0]
 	}
-	kernels.Sym3Rows(k, d, 1, wd, ldw, diag, out.data)
+	sym3.Rows(k, d, 1, wd, ldw, diag, out.data)
 	g := func(p, q, r int) float64 { return h[q*kk+r*k+p] }
 	for q := 0; q < k; q++ {
 		for p := 0; p <= q; p++ {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -68,7 +69,7 @@ func TestMultilinearLarge(t *testing.T) {
 	if emulated() {
 		sizes = [][2]int{{40, 6}, {17, 23}}
 	}
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(23, 1))
 		for _, sz := range sizes {
 			d, k := sz[0], sz[1]

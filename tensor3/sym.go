@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/sym3"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -16,7 +17,7 @@ import (
 // (j+1) x (d-j) row-major block with rows i = 0..j and columns l = j..d-1,
 // so that the value T[i][j][l] (i <= j <= l) lives at
 //
-//	kernels.Sym3Base(d, j) + i*(d-j) + (l-j)
+//	sym3.Base(d, j) + i*(d-j) + (l-j)
 //
 // in RawData. Every row of a group spans the same range of l, which is
 // what makes the updates run as register-blocked products.
@@ -36,7 +37,7 @@ func PackedLen(d int) int {
 	if d < 0 {
 		panic(fmt.Sprintf("tensor3: PackedLen: negative dimension %d", d))
 	}
-	return kernels.Sym3Len(d)
+	return sym3.Len(d)
 }
 
 // New returns a symmetric tensor of dimension d. If data is nil, New
@@ -97,19 +98,19 @@ func (t *Sym) index(method string, i, j, l int) int {
 			i, j = j, i
 		}
 	}
-	return kernels.Sym3Base(d, j) + i*(d-j) + l - j
+	return sym3.Base(d, j) + i*(d-j) + l - j
 }
 
 // row returns the stored values T[i][j][j..d-1], i <= j, as a slice of
 // the storage.
 func (t *Sym) row(i, j int) []float64 {
-	o := kernels.Sym3Base(t.d, j) + i*(t.d-j)
+	o := sym3.Base(t.d, j) + i*(t.d-j)
 	return t.data[o : o+t.d-j : o+t.d-j]
 }
 
 // block returns the storage of group j, (j+1) rows of d-j values.
 func (t *Sym) block(j int) []float64 {
-	lo, hi := kernels.Sym3Base(t.d, j), kernels.Sym3Base(t.d, j+1)
+	lo, hi := sym3.Base(t.d, j), sym3.Base(t.d, j+1)
 	return t.data[lo:hi:hi]
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/sym3"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -15,12 +16,12 @@ func (t *Sym) AddOuter(a float64, v []float64) {
 	if t.d == 0 {
 		return
 	}
-	kernels.Sym3Rows(t.d, 1, a, v, t.d, nil, t.data)
+	sym3.Rows(t.d, 1, a, v, t.d, nil, t.data)
 }
 
 // AddOuterRows adds a * sum_s w[s] * y_s(x)y_s(x)y_s to t, where y_s are
 // the rows of y (n x d); a nil w means weights of 1. This is the hot loop
-// of every third-moment estimate: it runs kernels.Sym3Rows, which updates
+// of every third-moment estimate: it runs sym3.Rows, which updates
 // each stored value once per block of samples with register-blocked
 // products (a sixth of the work of the full outer products) on up to
 // GOMAXPROCS goroutines, with a result that does not depend on their
@@ -37,7 +38,7 @@ func (t *Sym) AddOuterRows(a float64, y *mat.Dense, w []float64) {
 	if n == 0 || t.d == 0 {
 		return
 	}
-	kernels.Sym3Rows(t.d, n, a, y.RawData(), y.Stride(), w, t.data)
+	sym3.Rows(t.d, n, a, y.RawData(), y.Stride(), w, t.data)
 }
 
 // AddSymOuter adds a times the symmetrisation of u(x)v(x)w to t: the
@@ -199,7 +200,7 @@ func (t *Sym) AddCrossRows(a float64, x, u *mat.Dense, w []float64) {
 			m += 3
 		}
 		if m > 0 {
-			kernels.Sym3Rows(d, m, a, rows, d, wts, t.data)
+			sym3.Rows(d, m, a, rows, d, wts, t.data)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -28,7 +29,7 @@ func checkAgainst(t *testing.T, what string, got *Sym, want func(i, j, l int) (v
 }
 
 func TestAddOuter(t *testing.T) {
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(10, 1))
 		for _, d := range []int{0, 1, 2, 5, 9, 17, 40} {
 			x := randSym(r, d)
@@ -45,7 +46,7 @@ func TestAddOuter(t *testing.T) {
 }
 
 func TestAddOuterRows(t *testing.T) {
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(11, 1))
 		for _, sz := range [][2]int{{1, 1}, {3, 10}, {8, 300}, {23, 129}, {50, 700}} {
 			d, n := sz[0], sz[1]
@@ -197,7 +198,7 @@ func TestAddCountCorrection(t *testing.T) {
 }
 
 func TestAddCrossRows(t *testing.T) {
-	forEachPath(t, func(t *testing.T) {
+	simdtest.EachSelected(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(15, 1))
 		for _, sz := range [][2]int{{1, 3}, {5, 40}, {12, 1100}} {
 			d, n := sz[0], sz[1]

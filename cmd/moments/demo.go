@@ -47,7 +47,7 @@ func printInfo(stdout io.Writer) {
 	fmt.Fprintf(stdout, "cpu       %s (%s/%s, %d physical cores, GOMAXPROCS %d)\n", i.Brand, runtime.GOOS, runtime.GOARCH, i.Cores, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(stdout, "caches    L1d %s, L2 %s, L3 %s\n", kib(i.L1D), kib(i.L2), kib(i.L3))
 	fmt.Fprintf(stdout, "avx-512   %v\n", i.AVX512)
-	fmt.Fprintf(stdout, "paths     %v (active: %v; set %s to force one)\n", i.Paths, i.Active, kernels.EnvVar)
+	fmt.Fprintf(stdout, "paths     %v (active: %v; set MOMENTS_KERNELS to force one)\n", i.Implementations, i.Active)
 	b := i.Blocking
 	fmt.Fprintf(stdout, "gemm      micro-tile %dx%d, kc %d, mc %d, nc %d\n", b.MR, b.NR, b.KC, b.MC, b.NC)
 }
@@ -83,9 +83,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	// Reference: C = A B one dot product at a time in the generic path,
 	// with the elementwise rounding bound sum_p |a_ip||b_pj|.
-	saved := kernels.Active()
+	saved := kernels.Info().Active
 	defer kernels.Use(saved)
-	if err := kernels.Use(kernels.Generic); err != nil {
+	if err := kernels.Use("generic"); err != nil {
 		return err
 	}
 	var ref mat.Dense
@@ -96,7 +96,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "\nC = A B with A, B %dx%d standard normal (seed %d):\n", *n, *n, *seed)
 	fmt.Fprintf(stdout, "%-8s %12s %12s %14s\n", "path", "1 core", fmt.Sprintf("%d cores", runtime.GOMAXPROCS(0)), "residual")
 	flops := 2 * math.Pow(float64(*n), 3)
-	for _, p := range kernels.Available() {
+	for _, p := range kernels.Info().Implementations {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

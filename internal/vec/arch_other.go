@@ -1,0 +1,5 @@
+//go:build purego || !(amd64 || arm64)
+
+package vec
+
+func registerArch() {}

@@ -1,0 +1,92 @@
+package vec
+
+import "math"
+
+// This file holds the reference implementations. Every assembly routine
+// computes what the loop of the same name here computes (up to the
+// rounding that a different order of summation or a fused multiply-add
+// brings), and the tests compare every path against these loops.
+
+func dotGeneric(x, y []float64) float64 {
+	var s float64
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+func axpyGeneric(alpha float64, x, y []float64) {
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+func scalGeneric(alpha float64, x []float64) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
+
+func asumGeneric(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += math.Abs(v)
+	}
+	return s
+}
+
+// sumSqGeneric returns sum (scale*x[i])^2.
+func sumSqGeneric(x []float64, scale float64) float64 {
+	var s float64
+	for _, v := range x {
+		v *= scale
+		s += v * v
+	}
+	return s
+}
+
+// maxAbsGeneric returns max |x[i]|, NaN if any x[i] is NaN, 0 for empty x.
+func maxAbsGeneric(x []float64) float64 {
+	var m float64
+	for _, v := range x {
+		a := math.Abs(v)
+		if a > m {
+			m = a
+		} else if a != a {
+			return a
+		}
+	}
+	return m
+}
+
+// indexAbsGeneric returns the first i with |x[i]| == m, or -1.
+func indexAbsGeneric(x []float64, m float64) int {
+	for i, v := range x {
+		if math.Abs(v) == m {
+			return i
+		}
+	}
+	return -1
+}
+
+func rotGeneric(x, y []float64, c, s float64) {
+	for i, xi := range x {
+		yi := y[i]
+		x[i] = c*xi + s*yi
+		y[i] = c*yi - s*xi
+	}
+}
+
+// gemvNGeneric computes y[i] += alpha * sum_j a[i*lda+j]*x[j] for i < m, j < n.
+func gemvNGeneric(m, n int, alpha float64, a []float64, lda int, x, y []float64) {
+	for i := 0; i < m; i++ {
+		y[i] += alpha * dotGeneric(x[:n], a[i*lda:i*lda+n])
+	}
+}
+
+// gemvTGeneric computes y[j] += sum_i (alpha*x[i]) * a[i*lda+j] for i < m, j < n.
+func gemvTGeneric(m, n int, alpha float64, a []float64, lda int, x, y []float64) {
+	for i := 0; i < m; i++ {
+		axpyGeneric(alpha*x[i], a[i*lda:i*lda+n], y[:n])
+	}
+}

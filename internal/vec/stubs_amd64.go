@@ -1,0 +1,119 @@
+//go:build !purego
+
+package vec
+
+// Each routine below is implemented twice in assembly, with 512-bit
+// vectors (avx512_amd64.s) and with 256-bit vectors (avx2_amd64.s). Its
+// comment is the scalar loop it computes; the Go versions in generic.go
+// are those loops. The callers check lengths: the assembly reads len(x)
+// elements of every vector.
+
+// dotAVX512 and dotAVX2 compute
+//
+//	for i := range x { s += x[i] * y[i] }; return s
+//
+//go:noescape
+func dotAVX512(x, y []float64) float64
+
+//go:noescape
+func dotAVX2(x, y []float64) float64
+
+// axpyAVX512 and axpyAVX2 compute
+//
+//	for i := range x { y[i] += alpha * x[i] }
+//
+//go:noescape
+func axpyAVX512(alpha float64, x, y []float64)
+
+//go:noescape
+func axpyAVX2(alpha float64, x, y []float64)
+
+// scalAVX512 and scalAVX2 compute
+//
+//	for i := range x { x[i] *= alpha }
+//
+//go:noescape
+func scalAVX512(alpha float64, x []float64)
+
+//go:noescape
+func scalAVX2(alpha float64, x []float64)
+
+// asumAVX512 and asumAVX2 compute
+//
+//	for i := range x { s += math.Abs(x[i]) }; return s
+//
+//go:noescape
+func asumAVX512(x []float64) float64
+
+//go:noescape
+func asumAVX2(x []float64) float64
+
+// sumSqAVX512 and sumSqAVX2 compute
+//
+//	for i := range x { v := scale * x[i]; s += v * v }; return s
+//
+//go:noescape
+func sumSqAVX512(x []float64, scale float64) float64
+
+//go:noescape
+func sumSqAVX2(x []float64, scale float64) float64
+
+// maxAbsAVX512 and maxAbsAVX2 compute
+//
+//	for i := range x { if a := math.Abs(x[i]); a > m || a != a { m = a } }; return m
+//
+// returning a NaN if any x[i] is NaN. They compare |x[i]| as 64-bit
+// integers, which orders non-negative floats with NaN above +Inf.
+//
+//go:noescape
+func maxAbsAVX512(x []float64) float64
+
+//go:noescape
+func maxAbsAVX2(x []float64) float64
+
+// indexAbsAVX512 and indexAbsAVX2 compute
+//
+//	for i := range x { if math.Abs(x[i]) == m { return i } }; return -1
+//
+//go:noescape
+func indexAbsAVX512(x []float64, m float64) int
+
+//go:noescape
+func indexAbsAVX2(x []float64, m float64) int
+
+// rotAVX512 and rotAVX2 compute
+//
+//	for i := range x { xi, yi := x[i], y[i]; x[i] = c*xi + s*yi; y[i] = c*yi - s*xi }
+//
+//go:noescape
+func rotAVX512(x, y []float64, c, s float64)
+
+//go:noescape
+func rotAVX2(x, y []float64, c, s float64)
+
+// gemvNAVX512 and gemvNAVX2 compute
+//
+//	for i := 0; i < m; i++ {
+//		var s float64
+//		for j := 0; j < n; j++ { s += a[i*lda+j] * x[j] }
+//		y[i] += alpha * s
+//	}
+//
+//go:noescape
+func gemvNAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+//go:noescape
+func gemvNAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+// gemvTAVX512 and gemvTAVX2 compute
+//
+//	for i := 0; i < m; i++ {
+//		t := alpha * x[i]
+//		for j := 0; j < n; j++ { y[j] += t * a[i*lda+j] }
+//	}
+//
+//go:noescape
+func gemvTAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+//go:noescape
+func gemvTAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)
