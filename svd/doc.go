@@ -33,7 +33,7 @@
 // triangular solve that yields them accurate; and one-sided Jacobi
 // rotations of the rows of the triangle finish the job. Row-major
 // storage makes the rotations act on contiguous rows. The sweeps run on
-// the batched kernels jacobi.Plan and jacobi.SweepT: every
+// batched assembly kernels (AVX-512, AVX2, NEON): every
 // step of a sweep is a set of disjoint pairs of rows whose dot products,
 // rotations and row updates are each done at once (the rotations in the
 // lanes of a vector, the dot products of the next step while the rows

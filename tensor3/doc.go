@@ -32,7 +32,7 @@
 // # Updates
 //
 // AddOuterRows adds sum_s w_s y_s(x)y_s(x)y_s over the rows of a matrix:
-// the hot loop of every third-moment estimate, run by sym3.Rows
+// the hot loop of every third-moment estimate, run by register-blocked
 // (hand-written AVX-512, AVX2 and NEON micro-kernels, updating each
 // stored value once per block of samples, a sixth of the work of the
 // full outer products, in parallel with results that do not depend on

@@ -17,7 +17,7 @@ import (
 // (j+1) x (d-j) row-major block with rows i = 0..j and columns l = j..d-1,
 // so that the value T[i][j][l] (i <= j <= l) lives at
 //
-//	sym3.Base(d, j) + i*(d-j) + (l-j)
+//	base(j) + i*(d-j) + (l-j),  base(j) = sum over g < j of (g+1)(d-g) = d j(j+1)/2 - (j-1)j(j+1)/3,
 //
 // in RawData. Every row of a group spans the same range of l, which is
 // what makes the updates run as register-blocked products.
