@@ -54,8 +54,8 @@ type Options struct {
 	// Seed seeds every random choice: the eigensolver's starting block
 	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed), the power
 	// method's starts (tensor3.PowerMethod runs with PowerOptions.Seed =
-	// Seed; svd and tensor3 each draw from a PCG stream of their own, so
-	// the two draws are unrelated) and the random theta of SingleTheta.
+	// Seed + 0x9e3779b97f4a7c15, the golden-ratio step, so that the two
+	// calls get seeds of their own) and the random theta of SingleTheta.
 	// The Seed fields of Eigen and Power are ignored.
 	Seed uint64
 	// Passes configures the passes over the documents of LearnLDA and
@@ -538,6 +538,12 @@ func whitening(eig *svd.TopEigen, k int) Whitening {
 	return w
 }
 
+// powerSeedStep is added to Options.Seed to seed the tensor power
+// method: 2^64 divided by the golden ratio, the step SplitMix64 takes
+// between seeds, so that the power method never gets the seed that the
+// eigensolver gets for a small learner seed.
+const powerSeedStep = 0x9e3779b97f4a7c15
+
 // decompose returns the k eigenvalues (non-negative, decreasing), the
 // eigenvectors (columns of a k x k matrix) and the residual of t.
 func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64, *mat.Dense, float64, error) {
@@ -546,7 +552,7 @@ func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64
 		if o.Power != nil {
 			po = *o.Power
 		}
-		po.Seed = o.Seed
+		po.Seed = o.Seed + powerSeedStep
 		dec, err := tensor3.PowerMethod(ctx, t, k, &po)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("topic: tensor power method: %w", err)
