@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -106,7 +107,7 @@ func BenchmarkTensor3PowerMethod(b *testing.B) {
 			noise := tensor3.New(k, randVec(r, tensor3.PackedLen(k)))
 			t.AddScaled(t, 1e-4/noise.NormFrob(), noise)
 			for b.Loop() {
-				if _, err := tensor3.PowerMethod(t, k, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+				if _, err := tensor3.PowerMethod(context.Background(), t, k, &tensor3.PowerOptions{Seed: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}

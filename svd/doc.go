@@ -109,6 +109,7 @@
 // # Determinism
 //
 // Results depend only on the input (and, for the randomized methods and
-// TopEigSym, the *rand.Rand): the matrix products give bit-identical results for any
-// number of goroutines.
+// TopEigSym, the Seed of their options, which names a fixed PCG stream:
+// no *rand.Rand is taken): the matrix products give bit-identical
+// results for any number of goroutines.
 package svd

@@ -3,7 +3,6 @@ package svd_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -74,7 +73,7 @@ func ExampleRandomizedEigSym() {
 		y.Mul(f, &t)
 		return &y, nil
 	})
-	e, err := svd.RandomizedEigSym(context.Background(), op, 2, nil, rand.New(rand.NewPCG(1, 2)))
+	e, err := svd.RandomizedEigSym(context.Background(), op, 2, &svd.RandomizedOptions{Seed: 1})
 	if err != nil {
 		panic(err)
 	}

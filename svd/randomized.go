@@ -109,7 +109,7 @@ func checkContext(method string, ctx context.Context) {
 }
 
 // RandomizedOptions configures the randomized methods. The zero value is
-// the default.
+// the default; nil options mean the zero value.
 type RandomizedOptions struct {
 	// Oversample is the number of random directions beyond the k
 	// requested: 0 means 10; a negative value means none. More makes the
@@ -120,7 +120,16 @@ type RandomizedOptions struct {
 	// with Aᵀ, and improves the captured subspace when the singular
 	// values decay slowly.
 	PowerIters int
+	// Seed seeds the Gaussian starting matrix, drawn from
+	// rand.New(rand.NewPCG(Seed, 0x5eed4a6e)): the same Seed (0
+	// for nil options) gives the same bits.
+	Seed uint64
 }
+
+// rangeFinderStream is the second PCG word of the generator of
+// RangeFinder (and so of Randomized and RandomizedEigSym), fixed so that
+// a Seed alone names the stream.
+const rangeFinderStream = 0x5eed_4a6e
 
 func (o *RandomizedOptions) resolve() (over, power int) {
 	var oo RandomizedOptions
@@ -141,12 +150,12 @@ func (o *RandomizedOptions) resolve() (over, power int) {
 // range approximates the range of the m x n operator A, with
 // l = min(k + oversampling, m, n): randomized subspace iteration (Halko,
 // Martinsson and Tropp 2011, Algorithm 4.4) started from an n x l
-// Gaussian matrix drawn from rnd, orthonormalizing (Householder QR)
+// Gaussian matrix drawn from a generator seeded by opts.Seed, orthonormalizing (Householder QR)
 // after every product. It panics if ctx is nil or k is negative or
 // larger than min(m, n), returns ErrNotFinite if a product gives NaN or
 // an infinity, and returns the operator's errors and ctx.Err() (checked
 // before each product) as they are.
-func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*mat.Dense, error) {
+func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOptions) (*mat.Dense, error) {
 	checkContext("RangeFinder", ctx)
 	m, n := op.Rows, op.Cols
 	if k < 0 || k > min(m, n) {
@@ -154,13 +163,7 @@ func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOption
 	}
 	over, power := opts.resolve()
 	l := min(k+over, m, n)
-	omega := mat.Zeros(n, l)
-	for i := 0; i < n; i++ {
-		row := omega.RawRow(i)
-		for j := range row {
-			row[j] = rnd.NormFloat64()
-		}
-	}
+	omega := gaussian(n, l, seedOf(opts), rangeFinderStream)
 	y, err := op.mul(ctx, "RangeFinder", omega)
 	if err != nil {
 		return nil, err
@@ -188,6 +191,28 @@ func RangeFinder(ctx context.Context, op Operator, k int, opts *RandomizedOption
 	return q, nil
 }
 
+// seedOf returns opts.Seed, 0 for nil options.
+func seedOf(opts *RandomizedOptions) uint64 {
+	if opts == nil {
+		return 0
+	}
+	return opts.Seed
+}
+
+// gaussian returns an r x c matrix of standard normal entries drawn, row
+// by row, from rand.New(rand.NewPCG(seed, stream)).
+func gaussian(r, c int, seed, stream uint64) *mat.Dense {
+	rnd := rand.New(rand.NewPCG(seed, stream))
+	g := mat.Zeros(r, c)
+	for i := 0; i < r; i++ {
+		row := g.RawRow(i)
+		for j := range row {
+			row[j] = rnd.NormFloat64()
+		}
+	}
+	return g
+}
+
 // orthCols returns the Q factor of the thin QR factorization of y.
 func orthCols(y *mat.Dense) (*mat.Dense, error) {
 	f, err := lq.FactorizeQR(y)
@@ -207,9 +232,9 @@ func orthCols(y *mat.Dense) (*mat.Dense, error) {
 // spectrum decays; power iterations help when it does not. It needs
 // op.MulT (or a symmetric op), panics if ctx is nil or k is out of
 // range, and returns the errors of RangeFinder and Factorize.
-func Randomized(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*SVD, error) {
+func Randomized(ctx context.Context, op Operator, k int, opts *RandomizedOptions) (*SVD, error) {
 	checkContext("Randomized", ctx)
-	q, err := RangeFinder(ctx, op, k, opts, rnd)
+	q, err := RangeFinder(ctx, op, k, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -233,14 +258,14 @@ func Randomized(ctx context.Context, op Operator, k int, opts *RandomizedOptions
 // (computed by EigSym) give A ≈ (Q*Y)*Λ*(Q*Y)ᵀ. op.MulT is not used. It
 // panics if ctx is nil, op is not square or k is out of range, and
 // returns the errors of RangeFinder and EigSym.
-func RandomizedEigSym(ctx context.Context, op Operator, k int, opts *RandomizedOptions, rnd *rand.Rand) (*Eigen, error) {
+func RandomizedEigSym(ctx context.Context, op Operator, k int, opts *RandomizedOptions) (*Eigen, error) {
 	checkContext("RandomizedEigSym", ctx)
 	if op.Rows != op.Cols {
 		panic(fmt.Sprintf("svd: RandomizedEigSym: the operator is %dx%d, not square", op.Rows, op.Cols))
 	}
 	sym := op
 	sym.MulT = op.Mul
-	q, err := RangeFinder(ctx, sym, k, opts, rnd)
+	q, err := RangeFinder(ctx, sym, k, opts)
 	if err != nil {
 		return nil, err
 	}

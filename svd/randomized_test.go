@@ -32,7 +32,7 @@ func TestRandomized(t *testing.T) {
 	for _, s := range [][2]int{{200, 60}, {60, 200}, {120, 120}} {
 		a, d := decaying(s[0], s[1], rnd)
 		k := 8
-		r, err := Randomized(ctx, DenseOperator(a), k, nil, rnd)
+		r, err := Randomized(ctx, DenseOperator(a), k, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestRangeFinderFunc(t *testing.T) {
 		y.AddScaled(&y, 1e-3, x)
 		return &y, nil
 	})
-	e, err := RandomizedEigSym(ctx, op, k, nil, rnd)
+	e, err := RandomizedEigSym(ctx, op, k, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestRangeFinderFunc(t *testing.T) {
 		t.Errorf("orthogonality %.3g", x)
 	}
 	// RangeFinder alone, with no power iterations, needs only Mul.
-	q, err := RangeFinder(ctx, Operator{Rows: n, Cols: n, Mul: op.Mul}, k, &RandomizedOptions{PowerIters: -1, Oversample: -1}, rnd)
+	q, err := RangeFinder(ctx, Operator{Rows: n, Cols: n, Mul: op.Mul}, k, &RandomizedOptions{PowerIters: -1, Oversample: -1, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestRandomizedEigSymIndefinite(t *testing.T) {
 	}
 	d[0], d[1], d[2] = 10, -8, 5
 	a := fuzz.LatmsSym(d, rnd)
-	e, err := RandomizedEigSym(ctx, DenseOperator(a), 3, nil, rnd)
+	e, err := RandomizedEigSym(ctx, DenseOperator(a), 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,17 +155,21 @@ func TestRandomizedEigSymIndefinite(t *testing.T) {
 
 func TestRandomizedDeterministic(t *testing.T) {
 	a, _ := decaying(80, 50, rand.New(rand.NewPCG(1, 1)))
-	r1, _ := Randomized(ctx, DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
-	r2, _ := Randomized(ctx, DenseOperator(a), 5, nil, rand.New(rand.NewPCG(2, 2)))
+	r1, _ := Randomized(ctx, DenseOperator(a), 5, &RandomizedOptions{Seed: 2})
+	r2, _ := Randomized(ctx, DenseOperator(a), 5, &RandomizedOptions{Seed: 2})
 	if !slices.Equal(r1.S, r2.S) || !mat.Equal(r1.U, r2.U) || !mat.Equal(r1.V, r2.V) {
 		t.Error("same seed, different results")
+	}
+	r3, _ := Randomized(ctx, DenseOperator(a), 5, &RandomizedOptions{Seed: 3})
+	if mat.Equal(r1.U, r3.U) {
+		t.Error("Seed 2 and Seed 3 give the same bits: the seed is not used")
 	}
 }
 
 func TestRandomizedErrors(t *testing.T) {
 	bad := mat.Identity(4)
 	bad.Set(1, 1, math.NaN())
-	if _, err := Randomized(ctx, DenseOperator(bad), 2, nil, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNotFinite) {
+	if _, err := Randomized(ctx, DenseOperator(bad), 2, &RandomizedOptions{Seed: 1}); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	defer func() {
@@ -173,7 +177,7 @@ func TestRandomizedErrors(t *testing.T) {
 			t.Error("k > min(m, n) did not panic")
 		}
 	}()
-	RangeFinder(ctx, DenseOperator(mat.Zeros(3, 5)), 4, nil, rand.New(rand.NewPCG(1, 1)))
+	RangeFinder(ctx, DenseOperator(mat.Zeros(3, 5)), 4, &RandomizedOptions{Seed: 1})
 }
 
 func TestPseudoInverseAndSolve(t *testing.T) {

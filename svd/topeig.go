@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/moments-go/moments/mat"
 )
 
-// TopEigOptions configures TopEigSym. The zero value is the default.
+// TopEigOptions configures TopEigSym. The zero value is the default;
+// nil options mean the zero value.
 type TopEigOptions struct {
 	// Oversample is the number of block columns beyond the k requested:
 	// 0 means max(10, k/2); a negative value means none. A larger block
@@ -22,7 +22,15 @@ type TopEigOptions struct {
 	// ||A v - lambda v|| <= Tol * ||A||, with ||A|| estimated by the
 	// largest Ritz value in magnitude; 0 means 1e-6.
 	Tol float64
+	// Seed seeds the Gaussian starting block, drawn from
+	// rand.New(rand.NewPCG(Seed, 0x70c1c)): the same Seed (0 for
+	// nil options) gives the same bits.
+	Seed uint64
 }
+
+// topEigStream is the second PCG word of TopEigSym's generator, fixed
+// so that a Seed alone names the stream.
+const topEigStream = 0x70c1c
 
 // TopEigen holds the k algebraically largest eigenpairs of a symmetric
 // operator found by TopEigSym.
@@ -56,7 +64,8 @@ type TopEigen struct {
 // magnitude than the positive ones sought. The method is the locally
 // optimal block preconditioned conjugate gradient of Knyazev (LOBPCG,
 // without a preconditioner): a block X of l = k + oversampling columns,
-// started from a Gaussian matrix drawn from rnd, is replaced at each step
+// started from a Gaussian matrix drawn from a generator seeded by
+// opts.Seed, is replaced at each step
 // by the l Ritz vectors of largest Ritz value in the span of X, the
 // residuals A X - X Theta and the previous search directions (of the
 // columns not yet converged: soft locking) (the
@@ -71,7 +80,7 @@ type TopEigen struct {
 // returns ErrNotFinite if a product gives NaN or an infinity, and returns
 // the operator's errors and ctx.Err() (checked before each product) as
 // they are, with no result.
-func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions, rnd *rand.Rand) (*TopEigen, error) {
+func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*TopEigen, error) {
 	checkContext("TopEigSym", ctx)
 	n := op.Rows
 	if op.Rows != op.Cols {
@@ -96,14 +105,7 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions, rnd
 		o.Tol = 1e-6
 	}
 
-	omega := mat.Zeros(n, l)
-	for i := 0; i < n; i++ {
-		row := omega.RawRow(i)
-		for j := range row {
-			row[j] = rnd.NormFloat64()
-		}
-	}
-	x, err := orthCols(omega)
+	x, err := orthCols(gaussian(n, l, o.Seed, topEigStream))
 	if err != nil {
 		return nil, err
 	}

@@ -63,9 +63,9 @@
 // PowerMethod runs the robust tensor power method of Anandkumar et al.
 // (L random starts, N iterations of the power map each, the start of
 // largest T(v, v, v) polished and deflated, T <- T - λ v(x)v(x)v, k
-// times) or,
-// as an option, orthogonal simultaneous power iteration. Randomness comes
-// from the caller's *rand.Rand, so the same seed gives the same bits;
+// times) or, as an option, orthogonal simultaneous power iteration.
+// Randomness comes from PowerOptions.Seed, so the same seed gives the
+// same bits; a context (never nil) can stop it between starts or steps;
 // eigenvalues come sorted in decreasing order and made non-negative by
 // the choice of sign of each eigenvector.
 package tensor3

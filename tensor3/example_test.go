@@ -1,9 +1,9 @@
 package tensor3_test
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/tensor3"
@@ -20,7 +20,7 @@ func Example() {
 	t.AddOuter(3, planted[1])
 	t.AddOuter(-2, planted[2]) // reported as 2 with the vector -e1
 
-	dec, err := tensor3.PowerMethod(t, 3, rand.New(rand.NewPCG(1, 2)), nil)
+	dec, err := tensor3.PowerMethod(context.Background(), t, 3, &tensor3.PowerOptions{Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package tensor3
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -29,8 +30,8 @@ var ErrNoConvergence = errors.New("tensor3: no convergence")
 // and its value.
 var ErrBadOption = errors.New("tensor3: bad option")
 
-// PowerOptions configures PowerMethod. The zero value gives the
-// documented defaults.
+// PowerOptions configures PowerMethod. The zero value, and nil options,
+// give the documented defaults.
 type PowerOptions struct {
 	// Starts is the number L of random starts for each component of the
 	// robust method. 0 (or negative) means 10.
@@ -55,7 +56,16 @@ type PowerOptions struct {
 	// SimIters is the largest number of steps of the simultaneous
 	// iteration. 0 (or negative) means 1000.
 	SimIters int
+	// Seed seeds the random starts (and the random vectors that replace
+	// a dependent one in the simultaneous iteration), drawn from
+	// rand.New(rand.NewPCG(Seed, 0x9013e7)): the same Seed gives the
+	// same bits.
+	Seed uint64
 }
+
+// powerStream is the second PCG word of PowerMethod's generator, fixed
+// so that a Seed alone names the stream.
+const powerStream = 0x9013e7
 
 func (o *PowerOptions) withDefaults() PowerOptions {
 	var r PowerOptions
@@ -105,7 +115,8 @@ type Decomposition struct {
 // iteration. opts may be nil for the defaults.
 //
 // The robust method finds one component at a time: from each of L
-// random starts (uniform on the unit sphere, drawn from rng) it runs N
+// random starts (uniform on the unit sphere, drawn from a generator
+// seeded by opts.Seed) it runs N
 // power iterations theta <- T(I, theta, theta)/||T(I, theta, theta)||,
 // keeps the start with the largest T(theta, theta, theta), polishes it
 // with further iterations, takes lambda = T(theta, theta, theta) and
@@ -117,20 +128,24 @@ type Decomposition struct {
 // anew for each component of the robust method), so that neither huge
 // nor tiny values overflow or lose precision.
 //
-// The output depends only on t, k, the options and the state of rng:
-// the same inputs give the same bits. PowerMethod returns an error
+// The output depends only on t, k and the options (Seed included): the
+// same inputs give the same bits. ctx must not be nil (PowerMethod
+// panics if it is); it is checked before each random start and each
+// polish of the robust method and before each step of the simultaneous
+// iteration, and once it is done PowerMethod returns ctx.Err() with no
+// decomposition. PowerMethod returns an error
 // wrapping ErrNotFinite if t holds a NaN or an infinity (or the iteration
 // overflows), and one wrapping ErrNoConvergence, together with the last
 // iterate, if the simultaneous iteration does not converge, and one
 // wrapping ErrBadOption for a NaN or infinite Tol. It panics if
-// k is negative or larger than the dimension, or rng is nil.
-func PowerMethod(t *Sym, k int, rng *rand.Rand, opts *PowerOptions) (*Decomposition, error) {
+// k is negative or larger than the dimension.
+func PowerMethod(ctx context.Context, t *Sym, k int, opts *PowerOptions) (*Decomposition, error) {
+	if ctx == nil {
+		panic("tensor3: PowerMethod: nil context")
+	}
 	d := t.d
 	if k < 0 || k > d {
 		panic(fmt.Sprintf("tensor3: PowerMethod: %d components asked of a tensor of dimension %d", k, d))
-	}
-	if rng == nil {
-		panic("tensor3: PowerMethod: nil *rand.Rand")
 	}
 	if i, j, l, v, ok := t.firstNonFinite(); !ok {
 		return nil, fmt.Errorf("tensor3: PowerMethod: T[%d][%d][%d] = %v: %w", i, j, l, v, ErrNotFinite)
@@ -141,10 +156,11 @@ func PowerMethod(t *Sym, k int, rng *rand.Rand, opts *PowerOptions) (*Decomposit
 		}
 	}
 	o := opts.withDefaults()
+	rng := rand.New(rand.NewPCG(o.Seed, powerStream))
 	if o.Simultaneous {
-		return simultaneous(t, k, rng, &o)
+		return simultaneous(ctx, t, k, rng, &o)
 	}
-	return robust(t, k, rng, &o)
+	return robust(ctx, t, k, rng, &o)
 }
 
 // scaleExp returns e such that the largest |value| of t times 2^-e lies
@@ -166,7 +182,7 @@ func scaleExp(t *Sym) int {
 // each component is sought on that copy scaled anew by a power of two
 // (exactly), so that neither huge values overflow nor the small values
 // left after deflating large components fall into the subnormal range.
-func robust(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, error) {
+func robust(ctx context.Context, t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, error) {
 	d := t.d
 	p := newPowerState(d)
 	work := t.Clone()
@@ -180,6 +196,9 @@ func robust(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, err
 		scaled.Scale(math.Ldexp(1, -e), work)
 		bestVal := math.Inf(-1)
 		for range o.Starts {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			randomUnit(rng, theta)
 			if err := p.iterate(scaled, theta, o.Iters, o.Tol); err != nil {
 				return nil, err
@@ -188,6 +207,9 @@ func robust(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, err
 				bestVal = v
 				copy(best, theta)
 			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		copy(theta, best)
 		if err := p.iterate(scaled, theta, o.Polish, o.Tol); err != nil {
@@ -281,7 +303,7 @@ func normalize(v []float64) float64 {
 
 // simultaneous is the orthogonal simultaneous power iteration, on t
 // scaled by a power of two (exactly) against overflow.
-func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, error) {
+func simultaneous(ctx context.Context, t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decomposition, error) {
 	d := t.d
 	e := scaleExp(t)
 	orig := t
@@ -300,6 +322,9 @@ func simultaneous(t *Sym, k int, rng *rand.Rand, o *PowerOptions) (*Decompositio
 	p := newPowerState(d)
 	converged := k == 0
 	for it := 0; it < o.SimIters && !converged; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for m, v := range vs {
 			clear(us[m])
 			t.contractVec(us[m], v, p.s, p.x)

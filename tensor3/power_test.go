@@ -1,6 +1,7 @@
 package tensor3
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/moments-go/moments/mat"
 )
+
+var ctx = context.Background()
 
 // symNoise returns a random symmetric tensor with Frobenius norm e.
 func symNoise(r *rand.Rand, d int, e float64) *Sym {
@@ -97,7 +100,7 @@ func TestPowerMethodPlanted(t *testing.T) {
 						if e > 0 {
 							x.Add(x, symNoise(r, d, e))
 						}
-						dec, err := PowerMethod(x, k, rand.New(rand.NewPCG(7, 7)), &PowerOptions{Simultaneous: simultaneous})
+						dec, err := PowerMethod(ctx, x, k, &PowerOptions{Simultaneous: simultaneous, Seed: 7})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -127,11 +130,11 @@ func TestPowerMethodDeterministic(t *testing.T) {
 	x := planted(lam, v)
 	x.Add(x, symNoise(r, d, 1e-4))
 	for _, opts := range []*PowerOptions{nil, {Simultaneous: true}, {Starts: 3, Iters: 7, Polish: -1, Tol: -1}} {
-		a, err := PowerMethod(x, k, rand.New(rand.NewPCG(1, 2)), opts)
+		a, err := PowerMethod(ctx, x, k, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := PowerMethod(x, k, rand.New(rand.NewPCG(1, 2)), opts)
+		b, err := PowerMethod(ctx, x, k, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,11 +177,11 @@ func TestPowerMethodErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 1))
 	x := randSym(r, 5)
 	x.Set(1, 4, 2, math.NaN())
-	if _, err := PowerMethod(x, 2, r, nil); !errors.Is(err, ErrNotFinite) {
+	if _, err := PowerMethod(ctx, x, 2, nil); !errors.Is(err, ErrNotFinite) {
 		t.Fatalf("NaN: err = %v", err)
 	}
 	x.Set(1, 4, 2, math.Inf(-1))
-	if _, err := PowerMethod(x, 2, r, &PowerOptions{Simultaneous: true}); !errors.Is(err, ErrNotFinite) {
+	if _, err := PowerMethod(ctx, x, 2, &PowerOptions{Simultaneous: true}); !errors.Is(err, ErrNotFinite) {
 		t.Fatalf("Inf: err = %v", err)
 	}
 	// Values so large that T(I, v, v) overflows.
@@ -186,18 +189,18 @@ func TestPowerMethodErrors(t *testing.T) {
 	for i := range y.RawData() {
 		y.RawData()[i] = 1e308
 	}
-	if _, err := PowerMethod(y, 2, r, nil); !errors.Is(err, ErrNotFinite) {
+	if _, err := PowerMethod(ctx, y, 2, nil); !errors.Is(err, ErrNotFinite) {
 		t.Fatalf("overflow: err = %v", err)
 	}
 	// No convergence within one step.
 	z := randSym(r, 6)
-	dec, err := PowerMethod(z, 3, r, &PowerOptions{Simultaneous: true, SimIters: 1})
+	dec, err := PowerMethod(ctx, z, 3, &PowerOptions{Simultaneous: true, SimIters: 1})
 	if !errors.Is(err, ErrNoConvergence) || dec == nil || len(dec.Values) != 3 {
 		t.Fatalf("one step: err = %v, dec = %v", err, dec)
 	}
 	// The zero tensor: eigenvalues 0, unit vectors, residual 0.
 	for _, sim := range []bool{false, true} {
-		dec, err := PowerMethod(New(4, nil), 3, r, &PowerOptions{Simultaneous: sim})
+		dec, err := PowerMethod(ctx, New(4, nil), 3, &PowerOptions{Simultaneous: sim})
 		if err != nil || dec.Residual != 0 {
 			t.Fatalf("zero tensor: %v %v", dec, err)
 		}
@@ -212,12 +215,39 @@ func TestPowerMethodErrors(t *testing.T) {
 		}
 	}
 	// No components.
-	if dec, err := PowerMethod(x, 0, r, nil); err == nil || dec != nil {
+	if dec, err := PowerMethod(ctx, x, 0, nil); err == nil || dec != nil {
 		t.Fatalf("k = 0 on a tensor with NaN: %v %v", dec, err)
 	}
-	if dec, err := PowerMethod(randSym(r, 3), 0, r, nil); err != nil || len(dec.Values) != 0 {
+	if dec, err := PowerMethod(ctx, randSym(r, 3), 0, nil); err != nil || len(dec.Values) != 0 {
 		t.Fatalf("k = 0: %v %v", dec, err)
 	}
-	mustPanic(t, "k > d", func() { PowerMethod(New(3, nil), 4, r, nil) })
-	mustPanic(t, "nil rng", func() { PowerMethod(New(3, nil), 1, nil, nil) })
+	mustPanic(t, "k > d", func() { PowerMethod(ctx, New(3, nil), 4, nil) })
+	mustPanic(t, "nil ctx", func() { PowerMethod(nil, New(3, nil), 1, nil) })
+}
+
+// TestPowerMethodContext: a cancelled context stops both methods with
+// ctx.Err() and no decomposition, and the Seed names the starts: another
+// seed gives other bits.
+func TestPowerMethodContext(t *testing.T) {
+	r := rand.New(rand.NewPCG(32, 1))
+	x := randSym(r, 6)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, sim := range []bool{false, true} {
+		dec, err := PowerMethod(cancelled, x, 3, &PowerOptions{Simultaneous: sim})
+		if !errors.Is(err, context.Canceled) || dec != nil {
+			t.Errorf("simultaneous=%v: cancelled context gave %v, %v", sim, dec, err)
+		}
+	}
+	a, err := PowerMethod(ctx, x, 3, &PowerOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := PowerMethod(ctx, x, 3, &PowerOptions{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mat.Equal(a.Vectors, b.Vectors) {
+		t.Error("Seed 1 and Seed 2 give the same bits: the seed is not used")
+	}
 }

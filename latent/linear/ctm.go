@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
@@ -35,7 +34,8 @@ type CorrelatedTopicsOptions struct {
 	// the top k eigenpairs of the central Pairs through its products
 	// (nil: a relative residual of 1e-8, tighter than svd's default,
 	// since TWMLearn's l1 problems and the whitening use the eigenpairs
-	// directly; MaxIter 60).
+	// directly; MaxIter 60). Its Seed is ignored: the eigensolver's
+	// start is seeded by DAG.Seed.
 	Eigen *svd.TopEigOptions
 	// MaxMemory bounds (bytes) what LearnCorrelatedTopics holds: the
 	// passes and the eigensolver (moments.SpectralMemory) and what
@@ -106,6 +106,7 @@ func LearnCorrelatedTopics(ctx context.Context, src moments.Source, k int, opts 
 	if o.Eigen != nil {
 		eo = *o.Eigen
 	}
+	eo.Seed = o.DAG.Seed
 	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d words for k = %d", n, k),
 		moments.SpectralMemory(n, k, o.Passes.Workers, &eo), o.MaxMemory); err != nil {
 		return nil, fmt.Errorf("linear: LearnCorrelatedTopics: %w", err)
@@ -117,7 +118,7 @@ func LearnCorrelatedTopics(ctx context.Context, src moments.Source, k int, opts 
 	if err != nil {
 		return nil, err
 	}
-	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, dm.PairsTimes), k, &eo, rand.New(rand.NewPCG(o.DAG.Seed, 0xc7e16)))
+	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, dm.PairsTimes), k, &eo)
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, fmt.Errorf("linear: LearnCorrelatedTopics: eigenpairs of Pairs: %w", err)
 	}

@@ -169,7 +169,10 @@ func (e *eca) tensor(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64
 			tt = t.Clone()
 			tt.AddOuterRows(-1, e.w, mu)
 		}
-		dec, err := tensor3.PowerMethod(tt, k, rng, nil)
+		// Each decomposition draws its own seed from the learner's
+		// generator, so the power method's starts differ from call to
+		// call as a shared stream would make them.
+		dec, err := tensor3.PowerMethod(ctx, tt, k, &tensor3.PowerOptions{Seed: rng.Uint64()})
 		if err != nil {
 			return nil, fmt.Errorf("linear: tensor power method: %w", err)
 		}

@@ -51,7 +51,12 @@ type Options struct {
 	// Pairs that whitening accepts; 0 means 1e8. Other values below 1,
 	// NaN and infinities are errors (ErrBadOption).
 	MaxCond float64
-	// Seed seeds the random sketch, the power method's starts and theta.
+	// Seed seeds every random choice: the eigensolver's starting block
+	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed), the power
+	// method's starts (tensor3.PowerMethod runs with PowerOptions.Seed =
+	// Seed + 0x9e3779b97f4a7c15, the golden-ratio step, so that the two
+	// calls get seeds of their own) and the random theta of SingleTheta.
+	// The Seed fields of Eigen and Power are ignored.
 	Seed uint64
 	// Passes configures the passes over the documents of LearnLDA and
 	// LearnECA: the workers and the progress callback (moments.Progress,
@@ -453,10 +458,13 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 	if err := o.checkK(n, k); err != nil {
 		return nil, Spectral{}, err
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x70c1c))
-
 	// 1-2. Top eigenpairs of Pairs through its products, then W.
-	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, m.PairsTimes), k, o.Eigen, rng)
+	var eo svd.TopEigOptions
+	if o.Eigen != nil {
+		eo = *o.Eigen
+	}
+	eo.Seed = o.Seed
+	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, m.PairsTimes), k, &eo)
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, Spectral{}, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
@@ -486,7 +494,7 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 	if err != nil {
 		return nil, Spectral{}, err
 	}
-	vals, vecs, res, err := decompose(t, k, o, rng)
+	vals, vecs, res, err := decompose(ctx, t, k, o)
 	if err != nil {
 		return nil, Spectral{}, err
 	}
@@ -530,11 +538,22 @@ func whitening(eig *svd.TopEigen, k int) Whitening {
 	return w
 }
 
+// powerSeedStep is added to Options.Seed to seed the tensor power
+// method: 2^64 divided by the golden ratio, the step SplitMix64 takes
+// between seeds, so that the power method never gets the seed that the
+// eigensolver gets for a small learner seed.
+const powerSeedStep = 0x9e3779b97f4a7c15
+
 // decompose returns the k eigenvalues (non-negative, decreasing), the
 // eigenvectors (columns of a k x k matrix) and the residual of t.
-func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *mat.Dense, float64, error) {
+func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64, *mat.Dense, float64, error) {
 	if o.Method == TensorPower {
-		dec, err := tensor3.PowerMethod(t, k, rng, o.Power)
+		var po tensor3.PowerOptions
+		if o.Power != nil {
+			po = *o.Power
+		}
+		po.Seed = o.Seed + powerSeedStep
+		dec, err := tensor3.PowerMethod(ctx, t, k, &po)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("topic: tensor power method: %w", err)
 		}
@@ -543,6 +562,7 @@ func decompose(t *tensor3.Sym, k int, o Options, rng *rand.Rand) ([]float64, *ma
 	if o.Method != SingleTheta {
 		panic(fmt.Sprintf("topic: unknown Method %d", o.Method))
 	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x7e7a)) // a stream apart from TopEigSym's
 	theta := make([]float64, k)
 	var s float64
 	for i := range theta {

@@ -79,7 +79,7 @@ func TestIndefinitePairs(t *testing.T) {
 	mom := indefiniteLDA{LDAMoments: base, z: z, neg: 2 * top.Values[0]}
 
 	op := svd.SymOperator(n, mom.PairsTimes)
-	old, err := svd.RandomizedEigSym(context.Background(), op, k, nil, rand.New(rand.NewPCG(1, 1)))
+	old, err := svd.RandomizedEigSym(context.Background(), op, k, &svd.RandomizedOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
