@@ -89,7 +89,7 @@ type Result struct {
 	// Events lists, in order, what the solver did beyond plain pivoting
 	// (a singular basis repaired, the cost perturbation removed, the
 	// smallest-index rule against cycling, the phase that decided
-	// infeasibility...), at most maxEvents of them: what to read when a
+	// infeasibility...), at most 64 of them: what to read when a
 	// solve is slow or surprising.
 	Events []string
 }
