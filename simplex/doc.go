@@ -26,7 +26,9 @@
 // above its upper limit. A valid problem always gives a Result; the error
 // is nil exactly when the status is Optimal, and otherwise ErrInfeasible,
 // ErrUnbounded, ErrIterationLimit, ErrNumerical, or the context's error
-// (wrapped) when the context passed to Solve ends. ReadMPS reports
+// (wrapped) when the context passed to Solve ends. The contexts of Solve
+// and L1MinBatch must not be nil: a nil one is a programmer error and
+// panics with a message. ReadMPS reports
 // malformed input as an *MPSError (errors.Is(err, ErrMPS)) with the line
 // number.
 //

@@ -69,8 +69,12 @@ func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
 // earlier optimum. The rows are solved in order and the results do not
 // depend on anything but B, Q and the options. On error it returns the
 // results so far and an error naming the row; when ctx ends it stops
-// between two problems and returns ctx's error, wrapped.
+// between two problems and returns ctx's error, wrapped. ctx must not be
+// nil (L1MinBatch panics with a message if it is).
 func L1MinBatch(ctx context.Context, B, Q *mat.Dense, opts *L1Options) ([]L1Result, error) {
+	if ctx == nil {
+		panic("simplex: L1MinBatch: nil context")
+	}
 	s, err := NewL1Solver(B, opts)
 	if err != nil {
 		return nil, err
@@ -78,9 +82,6 @@ func L1MinBatch(ctx context.Context, B, Q *mat.Dense, opts *L1Options) ([]L1Resu
 	nq, kq := Q.Dims()
 	if kq != s.k {
 		return nil, invalid("Q", -1, "has %d columns, B has %d", kq, s.k)
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	out := make([]L1Result, 0, nq)
 	q := make([]float64, s.k)

@@ -104,8 +104,13 @@ type Result struct {
 // ErrBadOption.
 //
 // Solve does not modify p. It is deterministic: the same problem and
-// options give the same iterations and the same result.
+// options give the same iterations and the same result. ctx must not be
+// nil (Solve panics with a message if it is); it is checked every few
+// iterations.
 func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
+	if ctx == nil {
+		panic("simplex: Solve: nil context")
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -121,9 +126,6 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 			return nil, invalid("Options.Basis", -1, "has %d column and %d row statuses for a %dx%d problem",
 				len(o.Basis.Cols), len(o.Basis.Rows), p.A.Rows, p.A.Cols)
 		}
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	s := newSolver(ctx, p, &o)
 	st := s.run()
