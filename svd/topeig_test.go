@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
@@ -117,6 +118,31 @@ func TestTopEigSymErrors(t *testing.T) {
 	bad.Set(1, 1, math.NaN())
 	if _, err := TopEigSym(ctx, DenseOperator(bad), 2, &TopEigOptions{Seed: 1}); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
+	}
+	// Options out of range are errors naming the option, never silent
+	// defaults, and no product is made.
+	calls := 0
+	counted := Operator{Rows: 4, Cols: 4, Mul: func(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+		calls++
+		return x.Clone(), nil
+	}}
+	for _, c := range []struct {
+		name string
+		o    TopEigOptions
+	}{
+		{"TopEigOptions.MaxIter", TopEigOptions{MaxIter: -1}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: math.NaN()}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: -1e-6}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: math.Inf(1)}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: 1}},
+	} {
+		e, err := TopEigSym(ctx, counted, 2, &c.o)
+		if !errors.Is(err, ErrBadOption) || e != nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%+v: result %v, err %v, want ErrBadOption naming %s", c.o, e, err, c.name)
+		}
+	}
+	if calls != 0 {
+		t.Errorf("%d products made for bad options, want 0", calls)
 	}
 	// One step cannot converge on a dense spectrum: the error says so
 	// and the approximation still comes back.
