@@ -16,9 +16,9 @@ import (
 // L1Options are the options of L1Min, L1MinBatch and NewL1Solver. The
 // zero value (or nil) gives the defaults stated for each field.
 type L1Options struct {
-	// MaxIterations bounds the simplex iterations of one problem
+	// MaxIter bounds the simplex iterations of one problem
 	// (0: 50(n+k) + 1000).
-	MaxIterations int
+	MaxIter int
 	// Tol is the feasibility tolerance of the dual problem, on |y_i| <= 1
 	// (0: 1e-9), after B and q are scaled to largest magnitude one.
 	Tol float64
@@ -164,7 +164,7 @@ func NewL1Solver(B *mat.Dense, opts *L1Options) (*L1Solver, error) {
 		return nil, err
 	}
 	n, k := B.Dims()
-	s := &L1Solver{n: n, k: k, tol: o.Tol, maxIter: o.MaxIterations, warm: !o.NoWarmStart, poolMax: o.PoolSize}
+	s := &L1Solver{n: n, k: k, tol: o.Tol, maxIter: o.MaxIter, warm: !o.NoWarmStart, poolMax: o.PoolSize}
 	if s.tol <= 0 {
 		s.tol = 1e-9
 	}
@@ -295,7 +295,7 @@ func (s *L1Solver) solve(q []float64) (*L1Result, error) {
 	if !ok {
 		// B (with q) is rank deficient: the general solver copes,
 		// within the same iteration limit.
-		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIterations: s.maxIter})
+		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIter: s.maxIter})
 	}
 	if err := s.iterate(math.MaxInt); err != nil {
 		return nil, err

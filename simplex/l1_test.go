@@ -379,8 +379,8 @@ func TestL1MinOverflow(t *testing.T) {
 }
 
 // TestL1MinRankDeficientLimit: the general solver that takes over when
-// B is rank deficient keeps to L1Options.MaxIterations (found by
-// FuzzL1MinBatch: with MaxIterations 117, a badly scaled 8 x 3 B ran the
+// B is rank deficient keeps to L1Options.MaxIter (found by
+// FuzzL1MinBatch: with MaxIter 117, a badly scaled 8 x 3 B ran the
 // general solver's own limit of 50000 iterations, 0.3 s and 4 MB).
 func TestL1MinRankDeficientLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 8))
@@ -393,7 +393,7 @@ func TestL1MinRankDeficientLimit(t *testing.T) {
 	if err != nil || free[0].Iterations < 2 {
 		t.Fatalf("without a limit: %v, %+v (the test needs 2 or more iterations)", err, free)
 	}
-	limited, err := L1MinBatch(context.Background(), b, q, &L1Options{MaxIterations: free[0].Iterations - 1})
+	limited, err := L1MinBatch(context.Background(), b, q, &L1Options{MaxIter: free[0].Iterations - 1})
 	if !errors.Is(err, ErrIterationLimit) {
 		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free[0].Iterations-1, free[0].Iterations, err, limited)
 	}

@@ -125,7 +125,7 @@ var ErrBadOption = errors.New("simplex: bad option")
 func checkOptions(o *Options) error {
 	inf := math.Inf(1)
 	return optcheck.First(
-		optcheck.Int(ErrBadOption, "Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "Options.MaxIter", o.MaxIter, 0, math.MaxInt),
 		optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(Dual), int(Primal)),
 		optcheck.Float(ErrBadOption, "Options.PrimalTol", o.PrimalTol, 0, inf),
 		optcheck.Float(ErrBadOption, "Options.DualTol", o.DualTol, 0, inf),
@@ -135,7 +135,7 @@ func checkOptions(o *Options) error {
 // checkL1Options checks the fields of L1Options.
 func checkL1Options(o *L1Options) error {
 	return optcheck.First(
-		optcheck.Int(ErrBadOption, "L1Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "L1Options.MaxIter", o.MaxIter, 0, math.MaxInt),
 		optcheck.Float(ErrBadOption, "L1Options.Tol", o.Tol, 0, math.Inf(1)),
 		optcheck.Int(ErrBadOption, "L1Options.PoolSize", o.PoolSize, 0, math.MaxInt))
 }
@@ -278,7 +278,7 @@ const (
 	// Unbounded: the constraints are feasible and the objective is
 	// unbounded below (above when maximising).
 	Unbounded
-	// IterationLimit: Options.MaxIterations ran out.
+	// IterationLimit: Options.MaxIter ran out.
 	IterationLimit
 	// Numerical: the solver met numerical trouble it could not recover
 	// from (such as a basis that stays singular).

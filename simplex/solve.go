@@ -24,8 +24,8 @@ const (
 // Options are the options of Solve. The zero value (or a nil *Options)
 // gives the defaults stated for each field.
 type Options struct {
-	// MaxIterations bounds the simplex iterations (0: 50000 + 20(m+n)).
-	MaxIterations int
+	// MaxIter bounds the simplex iterations (0: 50000 + 20(m+n)).
+	MaxIter int
 	// Method is the algorithm (default Dual).
 	Method Method
 	// Basis, if not nil, is the starting basis (warm start), for example
@@ -53,7 +53,7 @@ type Options struct {
 	Seed uint64
 	// Progress, if not nil, is called every 100 iterations with the
 	// method at work ("primal" or "dual"), the iterations done so far
-	// (all phases) and the cap MaxIterations; it has the shape of the
+	// (all phases) and the cap MaxIter; it has the shape of the
 	// learners' progress callbacks (moments.Progress).
 	Progress func(stage string, done, total int)
 }

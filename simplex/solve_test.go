@@ -373,7 +373,7 @@ func TestCancelAndLimit(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.Status != Canceled {
 		t.Errorf("cancelled: status %v, err %v", res.Status, err)
 	}
-	res, err = Solve(context.Background(), p, &Options{MaxIterations: 50})
+	res, err = Solve(context.Background(), p, &Options{MaxIter: 50})
 	if !errors.Is(err, ErrIterationLimit) || res.Status != IterationLimit || res.Iterations != 50 {
 		t.Errorf("limit: status %v, err %v, %d iterations", res.Status, err, res.Iterations)
 	}
