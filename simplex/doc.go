@@ -102,8 +102,8 @@
 //
 // # l1 minimisation
 //
-// L1Min(B, q) minimises ||B w||_1 subject to q^T w = 1 for B n x k with k
-// much smaller than n (the l1 problems of the linear learners'
+// L1Min(B, q, opts) minimises ||B w||_1 subject to q^T w = 1 for B
+// n x k with k much smaller than n (the l1 problems of the linear learners'
 // identifiability tests), through the dual
 //
 //	max mu  subject to  B^T y = mu q,  -1 <= y <= 1,

@@ -14,7 +14,9 @@ import (
 )
 
 // L1Options are the options of L1Min, L1MinBatch and NewL1Solver. The
-// zero value (or nil) gives the defaults stated for each field.
+// zero value (or nil) gives the defaults stated for each field. A
+// negative count or a NaN, infinite or negative Tol is an error wrapping
+// ErrBadOption, returned before any work.
 type L1Options struct {
 	// MaxIter bounds the simplex iterations of one problem
 	// (0: 50(n+k) + 1000).
@@ -51,13 +53,15 @@ type L1Result struct {
 //
 //	max mu  subject to  B^T y = mu q,  -1 <= y <= 1,
 //
-// by a bounded dual simplex method on a dense k x k basis. It returns an
-// *InputError (matching ErrInvalid) for non-finite data or len(q) != k,
-// ErrInfeasible when q is zero, and ErrIterationLimit or ErrNumerical
-// when the method fails or the optimum overflows. When B has rank below
-// k the problem is passed to Solve.
-func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
-	s, err := NewL1Solver(B, nil)
+// by a bounded dual simplex method on a dense k x k basis; nil opts
+// means the defaults (of the fields, only MaxIter and Tol matter for one
+// problem). It returns an *InputError (matching ErrInvalid) for
+// non-finite data or len(q) != k, an error wrapping ErrBadOption for an
+// option out of range, ErrInfeasible when q is zero, and
+// ErrIterationLimit or ErrNumerical when the method fails or the optimum
+// overflows. When B has rank below k the problem is passed to Solve.
+func L1Min(B *mat.Dense, q []float64, opts *L1Options) (*L1Result, error) {
+	s, err := NewL1Solver(B, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -67,10 +71,15 @@ func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
 // L1MinBatch solves min ||B w||_1 subject to q^T w = 1 for every row q of
 // Q with one L1Solver, so that each problem warm-starts from the best
 // earlier optimum. The rows are solved in order and the results do not
-// depend on anything but B, Q and the options. On error it returns the
-// results so far and an error naming the row; when ctx ends it stops
-// between two problems and returns ctx's error, wrapped. ctx must not be
-// nil (L1MinBatch panics with a message if it is).
+// depend on anything but B, Q and the options. An option out of range
+// gives no results and an error wrapping ErrBadOption; B with non-finite
+// data or Q with other than k columns, no results and an *InputError
+// (matching ErrInvalid). A row that fails (non-finite or zero, or the
+// method fails on it) ends the batch: L1MinBatch returns the results so
+// far and an error that names the row and wraps that row's error, as
+// L1Min would return it. When ctx ends it stops between two problems and
+// returns ctx's error, wrapped. ctx must not be nil (L1MinBatch panics
+// with a message if it is).
 func L1MinBatch(ctx context.Context, B, Q *mat.Dense, opts *L1Options) ([]L1Result, error) {
 	if ctx == nil {
 		panic("simplex: L1MinBatch: nil context")

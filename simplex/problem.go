@@ -113,7 +113,10 @@ func (p *Problem) NumRows() int { return p.A.Rows }
 func (p *Problem) NumCols() int { return p.A.Cols }
 
 // ErrInvalid is the error that every *InputError matches (errors.Is):
-// the problem data are inconsistent or not finite.
+// the problem data are inconsistent or not finite. It is simplex's
+// counterpart of the learners' moments.ErrBadData and *moments.DataError
+// (package latent/moments), which this package, below it, does not
+// import.
 var ErrInvalid = errors.New("simplex: invalid problem")
 
 // ErrBadOption is wrapped by the errors for option values that make no
@@ -141,7 +144,8 @@ func checkL1Options(o *L1Options) error {
 }
 
 // InputError describes what is wrong with a Problem (or with the data
-// given to L1Min). It matches ErrInvalid.
+// given to L1Min, L1MinBatch or NewL1Solver). It matches ErrInvalid; it
+// plays the part that *moments.DataError plays in the learners.
 type InputError struct {
 	Field string // the offending field, such as "Obj" or "A.Value"
 	Index int    // the element concerned, or -1
