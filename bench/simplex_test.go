@@ -48,7 +48,7 @@ func BenchmarkSimplexL1(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
 			it := 0
 			for b.Loop() {
-				res, err := simplex.L1Min(B, q)
+				res, err := simplex.L1Min(B, q, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -216,7 +216,7 @@ func TestSimplexAnchorData(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := simplex.L1Min(B, B.Row(nil, 0))
+		res, err := simplex.L1Min(B, B.Row(nil, 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -639,7 +639,7 @@ func FuzzTreemixEM(f *testing.F) {
 // bits) and options returns an error, or one result per row of Q with
 // finite W (k entries) and S (n entries), Norm = ||S||_1 >= 0 and
 // q^T W = 1 within rounding; within numericsBudget per entry of B and
-// Q and per simplex iteration allowed (L1Options.MaxIterations).
+// Q and per simplex iteration allowed (L1Options.MaxIter).
 func FuzzL1MinBatch(f *testing.F) {
 	f.Add([]byte{5, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6})
 	f.Add([]byte{8, 3, 2, 1, 4, 0, 0, 0, 4, 0, 0, 0, 4, 4, 4, 0, 252, 4, 0, 8, 8, 8, 1, 0, 0})
@@ -671,7 +671,7 @@ func FuzzL1MinBatch(f *testing.F) {
 				q.Set(i, j, val())
 			}
 		}
-		opts := &simplex.L1Options{MaxIterations: s.small(200), Tol: s.option(1e-9), NoWarmStart: h&2 != 0, PoolSize: s.small(8)}
+		opts := &simplex.L1Options{MaxIter: s.small(200), Tol: s.option(1e-9), NoWarmStart: h&2 != 0, PoolSize: s.small(8)}
 		if h&4 != 0 {
 			opts = nil
 		}
@@ -680,8 +680,8 @@ func FuzzL1MinBatch(f *testing.F) {
 		// Each problem may take its iteration limit, each iteration
 		// allocating a little (the general solver's fallback).
 		limit := 50*(n+k) + 1000
-		if opts != nil && opts.MaxIterations > 0 {
-			limit = opts.MaxIterations
+		if opts != nil && opts.MaxIter > 0 {
+			limit = opts.MaxIter
 		}
 		bounded(t, "simplex.L1MinBatch", numericsBudget, (n+m)*k+m*limit, func() {
 			res, err = simplex.L1MinBatch(context.Background(), b, q, opts)

@@ -53,10 +53,10 @@ func (m Mode) String() string {
 
 // Spectrum returns n values in [1/cond, 1] spread according to mode,
 // sorted in decreasing order (d_1 = 1 whenever n > 0 and the mode is
-// not ModeLogUniform, whose largest value is random). rnd is used only
+// not ModeLogUniform, whose largest value is random). r is used only
 // by ModeLogUniform. It panics if n < 0, cond < 1 or the mode is
 // unknown.
-func Spectrum(mode Mode, n int, cond float64, rnd *rand.Rand) []float64 {
+func Spectrum(r *rand.Rand, mode Mode, n int, cond float64) []float64 {
 	if n < 0 {
 		panic(fmt.Sprintf("fuzz: Spectrum: negative size %d", n))
 	}
@@ -94,7 +94,7 @@ func Spectrum(mode Mode, n int, cond float64, rnd *rand.Rand) []float64 {
 	case ModeLogUniform:
 		l := math.Log(1 / cond)
 		for i := range d {
-			d[i] = math.Exp(l * rnd.Float64())
+			d[i] = math.Exp(l * r.Float64())
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmpDesc(a, b) })
 	default:
@@ -117,12 +117,12 @@ func cmpDesc(a, b float64) int {
 // distribution: the product of n-1 Householder reflectors built from
 // Gaussian vectors of lengths n, n-1, ..., 2 and a diagonal of random
 // signs (Stewart, 1980; LAPACK's dlaror).
-func RandomOrthogonal(n int, rnd *rand.Rand) *mat.Dense {
+func RandomOrthogonal(r *rand.Rand, n int) *mat.Dense {
 	if n < 0 {
 		panic(fmt.Sprintf("fuzz: RandomOrthogonal: negative size %d", n))
 	}
 	q := mat.Identity(n)
-	applyRandomLeft(q, rnd)
+	applyRandomLeft(q, r)
 	return q
 }
 
@@ -173,7 +173,7 @@ func applyRandomRight(a *mat.Dense, rnd *rand.Rand) {
 // U (m x m) and V (n x n), the row-major analogue of LAPACK's dlatms for a
 // general matrix with prescribed singular values: |d| are the singular
 // values. len(d) must be min(m, n); Latms panics otherwise.
-func Latms(m, n int, d []float64, rnd *rand.Rand) *mat.Dense {
+func Latms(r *rand.Rand, m, n int, d []float64) *mat.Dense {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("fuzz: Latms: negative size %dx%d", m, n))
 	}
@@ -184,16 +184,16 @@ func Latms(m, n int, d []float64, rnd *rand.Rand) *mat.Dense {
 	for i, v := range d {
 		a.Set(i, i, v)
 	}
-	applyRandomLeft(a, rnd)
-	applyRandomRight(a, rnd)
+	applyRandomLeft(a, r)
+	applyRandomRight(a, r)
 	return a
 }
 
 // LatmsSym returns the symmetric matrix Q*diag(d)*Qᵀ for a Haar random
 // orthogonal Q: its eigenvalues are d. The result is exactly symmetric.
-func LatmsSym(d []float64, rnd *rand.Rand) *mat.Dense {
+func LatmsSym(r *rand.Rand, d []float64) *mat.Dense {
 	n := len(d)
-	q := RandomOrthogonal(n, rnd)
+	q := RandomOrthogonal(r, n)
 	qd := q.Clone()
 	for i := 0; i < n; i++ {
 		for j, v := range d {
@@ -225,13 +225,13 @@ type TestMatrix struct {
 
 // Generate returns the matrix and its singular values in decreasing
 // order (exact up to the rounding of forming the product).
-func (t TestMatrix) Generate(rnd *rand.Rand) (*mat.Dense, []float64) {
+func (t TestMatrix) Generate(r *rand.Rand) (*mat.Dense, []float64) {
 	cond := math.Max(t.Cond, 1)
 	norm := t.Norm
 	if norm == 0 {
 		norm = 1
 	}
-	d := Spectrum(t.Mode, min(t.Rows, t.Cols), cond, rnd)
+	d := Spectrum(r, t.Mode, min(t.Rows, t.Cols), cond)
 	// Scale so that the largest value is norm; each value separately,
 	// so that norms near overflow do not overflow d[i]*norm for d[i] < 1.
 	if len(d) > 0 {
@@ -240,7 +240,7 @@ func (t TestMatrix) Generate(rnd *rand.Rand) (*mat.Dense, []float64) {
 			d[i] = d[i] / top * norm
 		}
 	}
-	return Latms(t.Rows, t.Cols, d, rnd), d
+	return Latms(r, t.Rows, t.Cols, d), d
 }
 
 // String describes the matrix, for test names.
@@ -259,7 +259,7 @@ func (t TestMatrix) String() string {
 // large grade is, because the error bounds depend on the condition of B
 // (Demmel and Veselić). The columns of D are shuffled so that the
 // grading is not already in pivot order.
-func Graded(m, n int, grade float64, rnd *rand.Rand) *mat.Dense {
+func Graded(r *rand.Rand, m, n int, grade float64) *mat.Dense {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("fuzz: Graded: negative size %dx%d", m, n))
 	}
@@ -271,12 +271,12 @@ func Graded(m, n int, grade float64, rnd *rand.Rand) *mat.Dense {
 			d[j] = 1
 		}
 	}
-	rnd.Shuffle(n, func(i, j int) { d[i], d[j] = d[j], d[i] })
+	r.Shuffle(n, func(i, j int) { d[i], d[j] = d[j], d[i] })
 	a := mat.Zeros(m, n)
 	for i := 0; i < m; i++ {
 		row := a.RawRow(i)
 		for j := range row {
-			row[j] = rnd.NormFloat64() * d[j]
+			row[j] = r.NormFloat64() * d[j]
 		}
 	}
 	return a

@@ -14,7 +14,7 @@ func TestSpectrum(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	for _, mode := range Modes {
 		for _, n := range []int{0, 1, 2, 7} {
-			d := Spectrum(mode, n, 1e6, rnd)
+			d := Spectrum(rnd, mode, n, 1e6)
 			if len(d) != n {
 				t.Fatalf("%v n=%d: %d values", mode, n, len(d))
 			}
@@ -31,11 +31,11 @@ func TestSpectrum(t *testing.T) {
 			}
 		}
 	}
-	d := Spectrum(ModeGeometric, 3, 100, nil)
+	d := Spectrum(nil, ModeGeometric, 3, 100)
 	if math.Abs(d[1]-0.1) > 1e-15 {
 		t.Errorf("geometric middle value %v", d[1])
 	}
-	d = Spectrum(ModeArithmetic, 3, 2, nil)
+	d = Spectrum(nil, ModeArithmetic, 3, 2)
 	if d[1] != 0.75 {
 		t.Errorf("arithmetic middle value %v", d[1])
 	}
@@ -52,7 +52,7 @@ func orthError(q *mat.Dense) float64 {
 func TestRandomOrthogonal(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(2, 2))
 	for _, n := range []int{0, 1, 2, 5, 40} {
-		q := RandomOrthogonal(n, rnd)
+		q := RandomOrthogonal(rnd, n)
 		if e := orthError(q); e > 1e-14 {
 			t.Errorf("n=%d: ||QᵀQ - I|| = %v", n, e)
 		}
@@ -61,7 +61,7 @@ func TestRandomOrthogonal(t *testing.T) {
 	var s float64
 	const draws, n = 2000, 4
 	for i := 0; i < draws; i++ {
-		q := RandomOrthogonal(n, rnd)
+		q := RandomOrthogonal(rnd, n)
 		s += q.At(0, 0) * q.At(0, 0)
 	}
 	if m := s / draws; math.Abs(m-1.0/n) > 0.03 {
@@ -100,7 +100,7 @@ func TestLatms(t *testing.T) {
 		}
 	}
 	d := []float64{3, -1, 0.5}
-	a := LatmsSym(d, rnd)
+	a := LatmsSym(rnd, d)
 	if !mat.Equal(a, a.T()) {
 		t.Error("LatmsSym is not exactly symmetric")
 	}
@@ -111,7 +111,7 @@ func TestLatms(t *testing.T) {
 
 func TestGraded(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(4, 4))
-	a := Graded(50, 6, 1e12, rnd)
+	a := Graded(rnd, 50, 6, 1e12)
 	var norms []float64
 	for j := 0; j < 6; j++ {
 		norms = append(norms, ExactNorm(a.Col(nil, j)))

@@ -291,7 +291,7 @@ func FuzzL1Min(f *testing.F) {
 			q[j] = val()
 			zero = zero && q[j] == 0
 		}
-		res, err := simplex.L1Min(b, q)
+		res, err := simplex.L1Min(b, q, nil)
 		if zero {
 			if !errors.Is(err, simplex.ErrInfeasible) {
 				t.Fatalf("zero q: %v", err)

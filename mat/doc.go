@@ -48,7 +48,8 @@
 // kernels.Syrk: cache-blocked, packed and run on up to GOMAXPROCS
 // goroutines (see kernels.SetMaxWorkers). The result never depends on the
 // number of goroutines: the same inputs give bit-identical outputs on any
-// machine configuration that selects the same kernel path. The Gram
+// machine configuration that selects the same kernels implementation.
+// The Gram
 // matrices do about half the work of a general product and come out
 // exactly symmetric.
 //

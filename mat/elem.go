@@ -72,8 +72,8 @@ func (m *Dense) IsFinite() bool {
 }
 
 // AddScaled sets m = a + s*b. It runs kernels.Axpy, which may round
-// s*b and the sum once (a fused multiply-add) or twice, as the CPU path
-// does; every aliasing of m rounds the same way.
+// s*b and the sum once (a fused multiply-add) or twice, as the active
+// kernels implementation does; every aliasing of m rounds the same way.
 func (m *Dense) AddScaled(a *Dense, s float64, b *Dense) {
 	m.prepareElem("AddScaled", a, b)
 	if sameView(m, b) && !sameView(m, a) {

@@ -12,12 +12,13 @@ import (
 // experiments need (the largest moments there take a few hundred
 // megabytes), holds a dense 20 000 x 20 000 matrix with room to spare,
 // and fits the memory of a laptop. Programs that know their machine set
-// MaxMemory (the moments command defaults to half the physical memory).
+// MaxMemory (the moments command defaults to half the physical memory,
+// at most 4 GiB).
 const DefaultMaxMemory int64 = 4 << 30
 
 // ErrTooLarge is matched (errors.Is) by every *MemoryError: a job whose
 // sizes would need more memory than its limit.
-var ErrTooLarge = errors.New("too large for the memory limit")
+var ErrTooLarge = errors.New("mat: too large for the memory limit")
 
 // MemoryError reports a job refused by the memory rule, before it
 // allocated what it refuses.

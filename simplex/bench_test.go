@@ -17,7 +17,7 @@ func BenchmarkL1Single(b *testing.B) {
 		b.Run("", func(b *testing.B) {
 			it := 0
 			for b.Loop() {
-				res, err := L1Min(B, q)
+				res, err := L1Min(B, q, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

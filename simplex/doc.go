@@ -26,7 +26,9 @@
 // above its upper limit. A valid problem always gives a Result; the error
 // is nil exactly when the status is Optimal, and otherwise ErrInfeasible,
 // ErrUnbounded, ErrIterationLimit, ErrNumerical, or the context's error
-// (wrapped) when the context passed to Solve ends. ReadMPS reports
+// (wrapped) when the context passed to Solve ends. The contexts of Solve
+// and L1MinBatch must not be nil: a nil one is a programmer error and
+// panics with a message. ReadMPS reports
 // malformed input as an *MPSError (errors.Is(err, ErrMPS)) with the line
 // number.
 //
@@ -100,8 +102,8 @@
 //
 // # l1 minimisation
 //
-// L1Min(B, q) minimises ||B w||_1 subject to q^T w = 1 for B n x k with k
-// much smaller than n (the l1 problems of the linear learners'
+// L1Min(B, q, opts) minimises ||B w||_1 subject to q^T w = 1 for B
+// n x k with k much smaller than n (the l1 problems of the linear learners'
 // identifiability tests), through the dual
 //
 //	max mu  subject to  B^T y = mu q,  -1 <= y <= 1,

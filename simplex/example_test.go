@@ -87,7 +87,7 @@ func ExampleL1Min() {
 	var b mat.Dense
 	b.Mul(a, r)
 	q := b.Row(nil, 0) // ask for the sparse vector through row 0
-	res, err := simplex.L1Min(&b, q)
+	res, err := simplex.L1Min(&b, q, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,11 +14,13 @@ import (
 )
 
 // L1Options are the options of L1Min, L1MinBatch and NewL1Solver. The
-// zero value (or nil) gives the defaults stated for each field.
+// zero value (or nil) gives the defaults stated for each field. A
+// negative count or a NaN, infinite or negative Tol is an error wrapping
+// ErrBadOption, returned before any work.
 type L1Options struct {
-	// MaxIterations bounds the simplex iterations of one problem
+	// MaxIter bounds the simplex iterations of one problem
 	// (0: 50(n+k) + 1000).
-	MaxIterations int
+	MaxIter int
 	// Tol is the feasibility tolerance of the dual problem, on |y_i| <= 1
 	// (0: 1e-9), after B and q are scaled to largest magnitude one.
 	Tol float64
@@ -51,13 +53,15 @@ type L1Result struct {
 //
 //	max mu  subject to  B^T y = mu q,  -1 <= y <= 1,
 //
-// by a bounded dual simplex method on a dense k x k basis. It returns an
-// *InputError (matching ErrInvalid) for non-finite data or len(q) != k,
-// ErrInfeasible when q is zero, and ErrIterationLimit or ErrNumerical
-// when the method fails or the optimum overflows. When B has rank below
-// k the problem is passed to Solve.
-func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
-	s, err := NewL1Solver(B, nil)
+// by a bounded dual simplex method on a dense k x k basis; nil opts
+// means the defaults (of the fields, only MaxIter and Tol matter for one
+// problem). It returns an *InputError (matching ErrInvalid) for
+// non-finite data or len(q) != k, an error wrapping ErrBadOption for an
+// option out of range, ErrInfeasible when q is zero, and
+// ErrIterationLimit or ErrNumerical when the method fails or the optimum
+// overflows. When B has rank below k the problem is passed to Solve.
+func L1Min(B *mat.Dense, q []float64, opts *L1Options) (*L1Result, error) {
+	s, err := NewL1Solver(B, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -67,10 +71,19 @@ func L1Min(B *mat.Dense, q []float64) (*L1Result, error) {
 // L1MinBatch solves min ||B w||_1 subject to q^T w = 1 for every row q of
 // Q with one L1Solver, so that each problem warm-starts from the best
 // earlier optimum. The rows are solved in order and the results do not
-// depend on anything but B, Q and the options. On error it returns the
-// results so far and an error naming the row; when ctx ends it stops
-// between two problems and returns ctx's error, wrapped.
+// depend on anything but B, Q and the options. An option out of range
+// gives no results and an error wrapping ErrBadOption; B with non-finite
+// data or Q with other than k columns, no results and an *InputError
+// (matching ErrInvalid). A row that fails (non-finite or zero, or the
+// method fails on it) ends the batch: L1MinBatch returns the results so
+// far and an error that names the row and wraps that row's error, as
+// L1Min would return it. When ctx ends it stops between two problems and
+// returns ctx's error, wrapped. ctx must not be nil (L1MinBatch panics
+// with a message if it is).
 func L1MinBatch(ctx context.Context, B, Q *mat.Dense, opts *L1Options) ([]L1Result, error) {
+	if ctx == nil {
+		panic("simplex: L1MinBatch: nil context")
+	}
 	s, err := NewL1Solver(B, opts)
 	if err != nil {
 		return nil, err
@@ -78,9 +91,6 @@ func L1MinBatch(ctx context.Context, B, Q *mat.Dense, opts *L1Options) ([]L1Resu
 	nq, kq := Q.Dims()
 	if kq != s.k {
 		return nil, invalid("Q", -1, "has %d columns, B has %d", kq, s.k)
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	out := make([]L1Result, 0, nq)
 	q := make([]float64, s.k)
@@ -163,7 +173,7 @@ func NewL1Solver(B *mat.Dense, opts *L1Options) (*L1Solver, error) {
 		return nil, err
 	}
 	n, k := B.Dims()
-	s := &L1Solver{n: n, k: k, tol: o.Tol, maxIter: o.MaxIterations, warm: !o.NoWarmStart, poolMax: o.PoolSize}
+	s := &L1Solver{n: n, k: k, tol: o.Tol, maxIter: o.MaxIter, warm: !o.NoWarmStart, poolMax: o.PoolSize}
 	if s.tol <= 0 {
 		s.tol = 1e-9
 	}
@@ -294,7 +304,7 @@ func (s *L1Solver) solve(q []float64) (*L1Result, error) {
 	if !ok {
 		// B (with q) is rank deficient: the general solver copes,
 		// within the same iteration limit.
-		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIterations: s.maxIter})
+		return l1GeneralOpts(s.orig, n, k, q, &Options{MaxIter: s.maxIter})
 	}
 	if err := s.iterate(math.MaxInt); err != nil {
 		return nil, err

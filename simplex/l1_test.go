@@ -95,7 +95,7 @@ func TestL1MinRandom(t *testing.T) {
 					q[j] = r.NormFloat64()
 				}
 			}
-			res, err := L1Min(B, q)
+			res, err := L1Min(B, q, nil)
 			if err != nil {
 				t.Fatalf("%dx%d: %v", n, k, err)
 			}
@@ -192,22 +192,22 @@ func TestL1Batch(t *testing.T) {
 
 func TestL1Errors(t *testing.T) {
 	B := mat.New(2, 2, []float64{1, 2, 3, 4})
-	if _, err := L1Min(B, []float64{0, 0}); !errors.Is(err, ErrInfeasible) {
+	if _, err := L1Min(B, []float64{0, 0}, nil); !errors.Is(err, ErrInfeasible) {
 		t.Errorf("zero q: %v", err)
 	}
-	if _, err := L1Min(B, []float64{1}); !errors.Is(err, ErrInvalid) {
+	if _, err := L1Min(B, []float64{1}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("short q: %v", err)
 	}
-	if _, err := L1Min(B, []float64{1, math.NaN()}); !errors.Is(err, ErrInvalid) {
+	if _, err := L1Min(B, []float64{1, math.NaN()}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NaN q: %v", err)
 	}
 	bad := mat.New(2, 2, []float64{1, math.Inf(1), 3, 4})
-	if _, err := L1Min(bad, []float64{1, 1}); !errors.Is(err, ErrInvalid) {
+	if _, err := L1Min(bad, []float64{1, 1}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Inf in B: %v", err)
 	}
 	// Rank-deficient B: the general solver takes over.
 	def := mat.New(3, 2, []float64{1, 2, 2, 4, 3, 6})
-	res, err := L1Min(def, []float64{1, 0})
+	res, err := L1Min(def, []float64{1, 0}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,21 +290,21 @@ func TestL1MinHard(t *testing.T) {
 
 func TestL1Edges(t *testing.T) {
 	// No rows: every w with q^T w = 1 is optimal; the minimum-norm one.
-	res, err := L1Min(mat.Zeros(0, 2), []float64{1, 2})
+	res, err := L1Min(mat.Zeros(0, 2), []float64{1, 2}, nil)
 	if err != nil || res.Norm != 0 || math.Abs(res.W[0]-0.2) > 1e-15 || math.Abs(res.W[1]-0.4) > 1e-15 {
 		t.Errorf("no rows: %+v, %v", res, err)
 	}
 	// No columns: q is empty, so q^T w = 1 is impossible.
-	if _, err := L1Min(mat.Zeros(3, 0), []float64{}); !errors.Is(err, ErrInfeasible) {
+	if _, err := L1Min(mat.Zeros(3, 0), []float64{}, nil); !errors.Is(err, ErrInfeasible) {
 		t.Errorf("no columns: %v", err)
 	}
 	// B = 0: the optimum is 0 (the general solver takes over).
-	res, err = L1Min(mat.Zeros(3, 2), []float64{1, 0})
+	res, err = L1Min(mat.Zeros(3, 2), []float64{1, 0}, nil)
 	if err != nil || res.Norm != 0 {
 		t.Errorf("zero B: %+v, %v", res, err)
 	}
 	// k = 1: w = 1/q.
-	res, err = L1Min(mat.New(2, 1, []float64{2, -1}), []float64{4})
+	res, err = L1Min(mat.New(2, 1, []float64{2, -1}), []float64{4}, nil)
 	if err != nil || math.Abs(res.W[0]-0.25) > 1e-15 || math.Abs(res.Norm-0.75) > 1e-15 {
 		t.Errorf("k = 1: %+v, %v", res, err)
 	}
@@ -353,7 +353,7 @@ func TestL1ExtremeEntries(t *testing.T) {
 			t.Errorf("%s: ||B w||_1 = %v, want 1", name, r.Norm)
 		}
 	}
-	r, err := L1Min(b, q)
+	r, err := L1Min(b, q, nil)
 	check("L1Min", r, err)
 	r, err = l1General(d, 8, 2, q)
 	check("l1General", r, err)
@@ -365,22 +365,22 @@ func TestL1ExtremeEntries(t *testing.T) {
 // and no error); one just inside the range is returned.
 func TestL1MinOverflow(t *testing.T) {
 	b := mat.FromRows([][]float64{{8.55215617461971e270}})
-	if r, err := L1Min(b, []float64{1.398043286095289e-76}); !errors.Is(err, ErrNumerical) {
+	if r, err := L1Min(b, []float64{1.398043286095289e-76}, nil); !errors.Is(err, ErrNumerical) {
 		t.Errorf("overflowing optimum: %v, %+v", err, r)
 	}
 	q := mat.FromRows([][]float64{{2}, {1.398043286095289e-76}})
 	if res, err := L1MinBatch(context.Background(), b, q, nil); !errors.Is(err, ErrNumerical) || len(res) != 1 || !strings.Contains(err.Error(), "row 1") {
 		t.Errorf("batch: %d results, %v", len(res), err)
 	}
-	r, err := L1Min(b, []float64{1e-37})
+	r, err := L1Min(b, []float64{1e-37}, nil)
 	if want := 8.55215617461971e307; err != nil || math.Abs(r.Norm-want) > 1e-15*want {
 		t.Errorf("optimum %v within the range: %+v, %v", want, r, err)
 	}
 }
 
 // TestL1MinRankDeficientLimit: the general solver that takes over when
-// B is rank deficient keeps to L1Options.MaxIterations (found by
-// FuzzL1MinBatch: with MaxIterations 117, a badly scaled 8 x 3 B ran the
+// B is rank deficient keeps to L1Options.MaxIter (found by
+// FuzzL1MinBatch: with MaxIter 117, a badly scaled 8 x 3 B ran the
 // general solver's own limit of 50000 iterations, 0.3 s and 4 MB).
 func TestL1MinRankDeficientLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 8))
@@ -393,8 +393,36 @@ func TestL1MinRankDeficientLimit(t *testing.T) {
 	if err != nil || free[0].Iterations < 2 {
 		t.Fatalf("without a limit: %v, %+v (the test needs 2 or more iterations)", err, free)
 	}
-	limited, err := L1MinBatch(context.Background(), b, q, &L1Options{MaxIterations: free[0].Iterations - 1})
+	limited, err := L1MinBatch(context.Background(), b, q, &L1Options{MaxIter: free[0].Iterations - 1})
 	if !errors.Is(err, ErrIterationLimit) {
 		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free[0].Iterations-1, free[0].Iterations, err, limited)
+	}
+}
+
+// TestL1MinOptions: L1Min takes the options of the batch: the same
+// iteration cap stops it on the same problem, a bad option is refused
+// before any work, and nil options give the batch's default result.
+func TestL1MinOptions(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	b := mattest.RandDense(r, 8, 3)
+	for i := 0; i < 8; i++ {
+		b.Set(i, 2, b.At(i, 1))
+	}
+	q := []float64{1, 2, -0.5}
+	free, err := L1Min(b, q, nil)
+	if err != nil || free.Iterations < 2 {
+		t.Fatalf("without a limit: %v, %+v (the test needs 2 or more iterations)", err, free)
+	}
+	batch, err := L1MinBatch(context.Background(), b, mat.FromRows([][]float64{q}), nil)
+	if err != nil || batch[0].Norm != free.Norm || batch[0].Iterations != free.Iterations {
+		t.Errorf("L1Min %+v, L1MinBatch %+v (%v): want the same optimum and iterations", free, batch, err)
+	}
+	if res, err := L1Min(b, q, &L1Options{MaxIter: free.Iterations - 1}); !errors.Is(err, ErrIterationLimit) {
+		t.Errorf("%d iterations allowed of the %d needed: %v, %+v", free.Iterations-1, free.Iterations, err, res)
+	}
+	for _, o := range []L1Options{{MaxIter: -1}, {Tol: math.NaN()}, {Tol: -1}, {PoolSize: -2}} {
+		if res, err := L1Min(b, q, &o); !errors.Is(err, ErrBadOption) || res != nil {
+			t.Errorf("%+v: %v, %+v, want ErrBadOption and no result", o, err, res)
+		}
 	}
 }

@@ -222,7 +222,7 @@ func TestBadOptions(t *testing.T) {
 		{Options{PrimalTol: math.NaN()}, "Options.PrimalTol = NaN"},
 		{Options{DualTol: math.Inf(1)}, "Options.DualTol = +Inf"},
 		{Options{DualTol: -1e-9}, "Options.DualTol = -1e-09"},
-		{Options{MaxIterations: -1}, "Options.MaxIterations = -1"},
+		{Options{MaxIter: -1}, "Options.MaxIter = -1"},
 		{Options{RefactorInterval: -5}, "Options.RefactorInterval = -5"},
 		{Options{Method: 7}, "Options.Method = 7"},
 	} {
@@ -239,7 +239,7 @@ func TestBadOptions(t *testing.T) {
 		{L1Options{Tol: math.NaN()}, "L1Options.Tol = NaN"},
 		{L1Options{Tol: -1}, "L1Options.Tol = -1"},
 		{L1Options{PoolSize: -1}, "L1Options.PoolSize = -1"},
-		{L1Options{MaxIterations: -3}, "L1Options.MaxIterations = -3"},
+		{L1Options{MaxIter: -3}, "L1Options.MaxIter = -3"},
 	} {
 		_, err := NewL1Solver(b, &c.o)
 		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {

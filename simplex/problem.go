@@ -113,7 +113,10 @@ func (p *Problem) NumRows() int { return p.A.Rows }
 func (p *Problem) NumCols() int { return p.A.Cols }
 
 // ErrInvalid is the error that every *InputError matches (errors.Is):
-// the problem data are inconsistent or not finite.
+// the problem data are inconsistent or not finite. It is simplex's
+// counterpart of the learners' moments.ErrBadData and *moments.DataError
+// (package latent/moments), which this package, below it, does not
+// import.
 var ErrInvalid = errors.New("simplex: invalid problem")
 
 // ErrBadOption is wrapped by the errors for option values that make no
@@ -125,7 +128,7 @@ var ErrBadOption = errors.New("simplex: bad option")
 func checkOptions(o *Options) error {
 	inf := math.Inf(1)
 	return optcheck.First(
-		optcheck.Int(ErrBadOption, "Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "Options.MaxIter", o.MaxIter, 0, math.MaxInt),
 		optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(Dual), int(Primal)),
 		optcheck.Float(ErrBadOption, "Options.PrimalTol", o.PrimalTol, 0, inf),
 		optcheck.Float(ErrBadOption, "Options.DualTol", o.DualTol, 0, inf),
@@ -135,13 +138,14 @@ func checkOptions(o *Options) error {
 // checkL1Options checks the fields of L1Options.
 func checkL1Options(o *L1Options) error {
 	return optcheck.First(
-		optcheck.Int(ErrBadOption, "L1Options.MaxIterations", o.MaxIterations, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "L1Options.MaxIter", o.MaxIter, 0, math.MaxInt),
 		optcheck.Float(ErrBadOption, "L1Options.Tol", o.Tol, 0, math.Inf(1)),
 		optcheck.Int(ErrBadOption, "L1Options.PoolSize", o.PoolSize, 0, math.MaxInt))
 }
 
 // InputError describes what is wrong with a Problem (or with the data
-// given to L1Min). It matches ErrInvalid.
+// given to L1Min, L1MinBatch or NewL1Solver). It matches ErrInvalid; it
+// plays the part that *moments.DataError plays in the learners.
 type InputError struct {
 	Field string // the offending field, such as "Obj" or "A.Value"
 	Index int    // the element concerned, or -1
@@ -278,7 +282,7 @@ const (
 	// Unbounded: the constraints are feasible and the objective is
 	// unbounded below (above when maximising).
 	Unbounded
-	// IterationLimit: Options.MaxIterations ran out.
+	// IterationLimit: Options.MaxIter ran out.
 	IterationLimit
 	// Numerical: the solver met numerical trouble it could not recover
 	// from (such as a basis that stays singular).

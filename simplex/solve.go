@@ -24,8 +24,8 @@ const (
 // Options are the options of Solve. The zero value (or a nil *Options)
 // gives the defaults stated for each field.
 type Options struct {
-	// MaxIterations bounds the simplex iterations (0: 50000 + 20(m+n)).
-	MaxIterations int
+	// MaxIter bounds the simplex iterations (0: 50000 + 20(m+n)).
+	MaxIter int
 	// Method is the algorithm (default Dual).
 	Method Method
 	// Basis, if not nil, is the starting basis (warm start), for example
@@ -53,7 +53,7 @@ type Options struct {
 	Seed uint64
 	// Progress, if not nil, is called every 100 iterations with the
 	// method at work ("primal" or "dual"), the iterations done so far
-	// (all phases) and the cap MaxIterations; it has the shape of the
+	// (all phases) and the cap MaxIter; it has the shape of the
 	// learners' progress callbacks (moments.Progress).
 	Progress func(stage string, done, total int)
 }
@@ -89,7 +89,7 @@ type Result struct {
 	// Events lists, in order, what the solver did beyond plain pivoting
 	// (a singular basis repaired, the cost perturbation removed, the
 	// smallest-index rule against cycling, the phase that decided
-	// infeasibility...), at most maxEvents of them: what to read when a
+	// infeasibility...), at most 64 of them: what to read when a
 	// solve is slow or surprising.
 	Events []string
 }
@@ -104,8 +104,13 @@ type Result struct {
 // ErrBadOption.
 //
 // Solve does not modify p. It is deterministic: the same problem and
-// options give the same iterations and the same result.
+// options give the same iterations and the same result. ctx must not be
+// nil (Solve panics with a message if it is); it is checked every few
+// iterations.
 func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
+	if ctx == nil {
+		panic("simplex: Solve: nil context")
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -121,9 +126,6 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 			return nil, invalid("Options.Basis", -1, "has %d column and %d row statuses for a %dx%d problem",
 				len(o.Basis.Cols), len(o.Basis.Rows), p.A.Rows, p.A.Cols)
 		}
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	s := newSolver(ctx, p, &o)
 	st := s.run()

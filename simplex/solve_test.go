@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/moments-go/moments/mat"
 )
 
 var inf = math.Inf(1)
@@ -371,9 +373,31 @@ func TestCancelAndLimit(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.Status != Canceled {
 		t.Errorf("cancelled: status %v, err %v", res.Status, err)
 	}
-	res, err = Solve(context.Background(), p, &Options{MaxIterations: 50})
+	res, err = Solve(context.Background(), p, &Options{MaxIter: 50})
 	if !errors.Is(err, ErrIterationLimit) || res.Status != IterationLimit || res.Iterations != 50 {
 		t.Errorf("limit: status %v, err %v, %d iterations", res.Status, err, res.Iterations)
+	}
+}
+
+// TestNilContext checks that Solve and L1MinBatch panic, with a message
+// naming the function, on a nil context instead of running without one.
+func TestNilContext(t *testing.T) {
+	p := denseProblem([]float64{1, 2}, [][]float64{{1, 1}}, []float64{1}, []float64{inf}, rep(0, 2), rep(inf, 2))
+	B := mat.Identity(2)
+	cases := map[string]func(){
+		"simplex: Solve: nil context":      func() { Solve(nil, p, nil) },
+		"simplex: L1MinBatch: nil context": func() { L1MinBatch(nil, B, B, nil) },
+	}
+	for want, f := range cases {
+		func() {
+			defer func() {
+				r := recover()
+				if msg, _ := r.(string); msg != want {
+					t.Errorf("panic %v, want %q", r, want)
+				}
+			}()
+			f()
+		}()
 	}
 }
 

@@ -63,7 +63,7 @@ func newSolver(ctx context.Context, p *Problem, o *Options) *solver {
 		progress:      o.Progress,
 		ptol:          o.PrimalTol,
 		dtol:          o.DualTol,
-		maxIter:       o.MaxIterations,
+		maxIter:       o.MaxIter,
 		refactorEvery: o.RefactorInterval,
 		perturb:       !o.NoPerturbation,
 		seed:          o.Seed,

@@ -29,7 +29,7 @@ func TestEigSymGrid(t *testing.T) {
 			for ci, cond := range conds {
 				for kind := 0; kind < 3; kind++ {
 					rnd := rand.New(rand.NewPCG(uint64(ni), uint64(int(mode)*100+ci*10+kind)))
-					d := fuzz.Spectrum(mode, n, cond, rnd)
+					d := fuzz.Spectrum(rnd, mode, n, cond)
 					switch kind {
 					case 1: // indefinite: random signs
 						for i := range d {
@@ -42,7 +42,7 @@ func TestEigSymGrid(t *testing.T) {
 							d[i] *= -1e280
 						}
 					}
-					a := fuzz.LatmsSym(d, rnd)
+					a := fuzz.LatmsSym(rnd, d)
 					want := slices.Clone(d)
 					slices.SortFunc(want, func(x, y float64) int { return -cmp.Compare(x, y) })
 					name := fuzz.TestMatrix{Rows: n, Cols: n, Mode: mode, Cond: cond}.String()
@@ -121,7 +121,7 @@ func TestEigSymRelative(t *testing.T) {
 	for seed := uint64(0); seed < 10; seed++ {
 		rnd := rand.New(rand.NewPCG(seed, 99))
 		n := 5 + int(seed%4)*4
-		bd := fuzz.Graded(n+3, n, []float64{1e6, 1e12, 1e15}[seed%3], rnd)
+		bd := fuzz.Graded(rnd, n+3, n, []float64{1e6, 1e12, 1e15}[seed%3])
 		var a mat.Dense
 		a.GramCols(bd)
 		ref := fuzz.ReferenceSingularValues(bd)

@@ -20,9 +20,9 @@ func checkJacobi(what string, maxSweeps int, tol float64) error {
 var ErrNotFinite = errors.New("svd: matrix has NaN or infinite entries")
 
 // ErrBadOption is wrapped by the errors for option values that make no
-// sense: NaN, an infinity, a negative sweep cap or tolerance, a
-// tolerance of 1 or more, an unknown Want. The message names the option
-// and its value.
+// sense: NaN, an infinity, a negative sweep or iteration cap or
+// tolerance, a tolerance of 1 or more, an unknown Want. The message
+// names the option and its value.
 var ErrBadOption = errors.New("svd: bad option")
 
 // ErrNoConvergence is the sentinel of ConvergenceError: errors.Is(err,

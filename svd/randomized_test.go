@@ -21,7 +21,7 @@ func decaying(m, n int, rnd *rand.Rand) (*mat.Dense, []float64) {
 	for i := range d {
 		d[i] = math.Pow(0.5, float64(i))
 	}
-	return fuzz.Latms(m, n, d, rnd), d
+	return fuzz.Latms(rnd, m, n, d), d
 }
 
 // ctx is the context of the tests that do not cancel.
@@ -139,7 +139,7 @@ func TestRandomizedEigSymIndefinite(t *testing.T) {
 		d[i] = 1e-6 * float64(i+1)
 	}
 	d[0], d[1], d[2] = 10, -8, 5
-	a := fuzz.LatmsSym(d, rnd)
+	a := fuzz.LatmsSym(rnd, d)
 	e, err := RandomizedEigSym(ctx, DenseOperator(a), 3, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -373,7 +373,7 @@ func TestGradedIssue(t *testing.T) {
 		for rep := 0; rep < 2; rep++ {
 			seed++
 			rnd := rand.New(rand.NewPCG(seed, 1015))
-			a := fuzz.Graded(s[0], s[1], 1e15, rnd)
+			a := fuzz.Graded(rnd, s[0], s[1], 1e15)
 			for _, tr := range []bool{false, true} {
 				if tr {
 					a = a.T()
@@ -410,7 +410,7 @@ func TestGradedRelativeAccuracy(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(seed, 77))
 		m, n := 8+int(seed%4)*5, 6+int(seed%3)*4
 		grade := []float64{1e10, 1e20, 1e30}[seed%3]
-		a := fuzz.Graded(m, n, grade, rnd)
+		a := fuzz.Graded(rnd, m, n, grade)
 		if seed%2 == 1 {
 			a = a.T() // row grading of a wide matrix
 		}

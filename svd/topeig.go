@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -16,11 +17,12 @@ type TopEigOptions struct {
 	// converges in fewer products when eigenvalues crowd near the k-th.
 	Oversample int
 	// MaxIter caps the block products with A after the first; 0 means
-	// 60.
+	// 60. A negative value is an error (ErrBadOption).
 	MaxIter int
 	// Tol is the relative residual at which an eigenpair has converged:
 	// ||A v - lambda v|| <= Tol * ||A||, with ||A|| estimated by the
-	// largest Ritz value in magnitude; 0 means 1e-6.
+	// largest Ritz value in magnitude; 0 means 1e-6. It must be finite
+	// and in [0, 1) (ErrBadOption).
 	Tol float64
 	// Seed seeds the Gaussian starting block, drawn from
 	// rand.New(rand.NewPCG(Seed, 0x70c1c)): the same Seed (0 for
@@ -77,7 +79,9 @@ type TopEigen struct {
 // steps it returns the last approximation with Converged false and a
 // *ConvergenceError (errors.Is ErrNoConvergence). op.MulT is not used.
 // It panics if ctx is nil, op is not square or k is not in [1, n],
-// returns ErrNotFinite if a product gives NaN or an infinity, and returns
+// returns an error wrapping ErrBadOption, before any product, for an
+// option out of range, returns ErrNotFinite if a product gives NaN or an
+// infinity, and returns
 // the operator's errors and ctx.Err() (checked before each product) as
 // they are, with no result.
 func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*TopEigen, error) {
@@ -98,10 +102,15 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 		over = max(10, k/2)
 	}
 	l := min(k+max(over, 0), n)
-	if o.MaxIter <= 0 {
+	if err := optcheck.First(
+		optcheck.Int(ErrBadOption, "TopEigOptions.MaxIter", o.MaxIter, 0, math.MaxInt),
+		optcheck.Less(ErrBadOption, "TopEigOptions.Tol", o.Tol, 0, 1)); err != nil {
+		return nil, err
+	}
+	if o.MaxIter == 0 {
 		o.MaxIter = 60
 	}
-	if !(o.Tol > 0) {
+	if o.Tol == 0 {
 		o.Tol = 1e-6
 	}
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
@@ -27,7 +28,7 @@ func indefinite(n, k int, rnd *rand.Rand) (*mat.Dense, []float64) {
 	for i := k + 20; i < n; i++ {
 		d[i] = 0.05 * (2*rnd.Float64() - 1)
 	}
-	a := fuzz.LatmsSym(d, rnd)
+	a := fuzz.LatmsSym(rnd, d)
 	slices.Sort(d)
 	slices.Reverse(d)
 	return a, d
@@ -102,7 +103,7 @@ func TestTopEigSymIndefinite(t *testing.T) {
 func TestTopEigSymSmall(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	d := []float64{-1, -2, -3, -4, -5, -6}
-	a := fuzz.LatmsSym(d, rnd)
+	a := fuzz.LatmsSym(rnd, d)
 	e, err := TopEigSym(ctx, DenseOperator(a), 2, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +118,31 @@ func TestTopEigSymErrors(t *testing.T) {
 	bad.Set(1, 1, math.NaN())
 	if _, err := TopEigSym(ctx, DenseOperator(bad), 2, &TopEigOptions{Seed: 1}); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
+	}
+	// Options out of range are errors naming the option, never silent
+	// defaults, and no product is made.
+	calls := 0
+	counted := Operator{Rows: 4, Cols: 4, Mul: func(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+		calls++
+		return x.Clone(), nil
+	}}
+	for _, c := range []struct {
+		name string
+		o    TopEigOptions
+	}{
+		{"TopEigOptions.MaxIter", TopEigOptions{MaxIter: -1}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: math.NaN()}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: -1e-6}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: math.Inf(1)}},
+		{"TopEigOptions.Tol", TopEigOptions{Tol: 1}},
+	} {
+		e, err := TopEigSym(ctx, counted, 2, &c.o)
+		if !errors.Is(err, ErrBadOption) || e != nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%+v: result %v, err %v, want ErrBadOption naming %s", c.o, e, err, c.name)
+		}
+	}
+	if calls != 0 {
+		t.Errorf("%d products made for bad options, want 0", calls)
 	}
 	// One step cannot converge on a dense spectrum: the error says so
 	// and the approximation still comes back.

@@ -116,8 +116,8 @@ type Decomposition struct {
 //
 // The robust method finds one component at a time: from each of L
 // random starts (uniform on the unit sphere, drawn from a generator
-// seeded by opts.Seed) it runs N
-// power iterations theta <- T(I, theta, theta)/||T(I, theta, theta)||,
+// seeded by opts.Seed; no other randomness is used) it runs N power
+// iterations theta <- T(I, theta, theta)/||T(I, theta, theta)||,
 // keeps the start with the largest T(theta, theta, theta), polishes it
 // with further iterations, takes lambda = T(theta, theta, theta) and
 // deflates T <- T - lambda theta(x)theta(x)theta before the next
@@ -133,12 +133,12 @@ type Decomposition struct {
 // panics if it is); it is checked before each random start and each
 // polish of the robust method and before each step of the simultaneous
 // iteration, and once it is done PowerMethod returns ctx.Err() with no
-// decomposition. PowerMethod returns an error
-// wrapping ErrNotFinite if t holds a NaN or an infinity (or the iteration
-// overflows), and one wrapping ErrNoConvergence, together with the last
-// iterate, if the simultaneous iteration does not converge, and one
-// wrapping ErrBadOption for a NaN or infinite Tol. It panics if
-// k is negative or larger than the dimension.
+// decomposition. PowerMethod returns an error wrapping ErrNotFinite if t
+// holds a NaN or an infinity (or the iteration overflows), one wrapping
+// ErrNoConvergence, together with the last iterate, if the simultaneous
+// iteration does not converge, and one wrapping ErrBadOption for a NaN
+// or infinite Tol. It panics if k is negative or larger than the
+// dimension.
 func PowerMethod(ctx context.Context, t *Sym, k int, opts *PowerOptions) (*Decomposition, error) {
 	if ctx == nil {
 		panic("tensor3: PowerMethod: nil context")

@@ -21,9 +21,9 @@ func (t *Sym) AddOuter(a float64, v []float64) {
 
 // AddOuterRows adds a * sum_s w[s] * y_s(x)y_s(x)y_s to t, where y_s are
 // the rows of y (n x d); a nil w means weights of 1. This is the hot loop
-// of every third-moment estimate: it runs sym3.Rows, which updates
-// each stored value once per block of samples with register-blocked
-// products (a sixth of the work of the full outer products) on up to
+// of every third-moment estimate: a register-blocked kernel updates
+// each stored value once per block of samples with products held in
+// registers (a sixth of the work of the full outer products) on up to
 // GOMAXPROCS goroutines, with a result that does not depend on their
 // number. It panics if y does not have d columns or w has fewer than n
 // values.

@@ -17,20 +17,20 @@ import (
 const infoUsage = `usage: moments info
 
 Prints what the kernels found on this machine: the CPU, its caches, the
-kernel paths (and the active one) and the GEMM blocking.
+implementations that can run (and the active one) and the GEMM blocking.
 `
 
 const demoUsage = `usage: moments demo [flags]
 
 A self-check and speed demo of the numerics: multiplies two random N x N
-matrices on every kernel path, checks each product against a reference
+matrices on every kernels implementation, checks each product against a reference
 with the scaled residual LAPACK uses, and prints the speed on one core
 and on all.
 `
 
 // maxDemoN bounds demo -n: the reference product alone takes n^3
-// multiply-adds in the generic path, and the four n x n matrices take
-// 32 n^2 bytes (8 GiB at the bound).
+// multiply-adds in the generic implementation, and the four n x n
+// matrices take 32 n^2 bytes (8 GiB at the bound).
 const maxDemoN = 1 << 14
 
 func runInfo(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -47,7 +47,7 @@ func printInfo(stdout io.Writer) {
 	fmt.Fprintf(stdout, "cpu       %s (%s/%s, %d physical cores, GOMAXPROCS %d)\n", i.Brand, runtime.GOOS, runtime.GOARCH, i.Cores, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(stdout, "caches    L1d %s, L2 %s, L3 %s\n", kib(i.L1D), kib(i.L2), kib(i.L3))
 	fmt.Fprintf(stdout, "avx-512   %v\n", i.AVX512)
-	fmt.Fprintf(stdout, "paths     %v (active: %v; set MOMENTS_KERNELS to force one)\n", i.Implementations, i.Active)
+	fmt.Fprintf(stdout, "impls     %v (active: %v; set MOMENTS_KERNELS to force one)\n", i.Implementations, i.Active)
 	b := i.Blocking
 	fmt.Fprintf(stdout, "gemm      micro-tile %dx%d, kc %d, mc %d, nc %d\n", b.MR, b.NR, b.KC, b.MC, b.NC)
 }
@@ -59,9 +59,9 @@ func kib(bytes int) string {
 	return fmt.Sprintf("%d KiB", bytes>>10)
 }
 
-// runDemo multiplies random matrices on every kernel path, checks each
-// product against an exact-enough reference through the scaled residual
-// LAPACK uses, and reports the speed.
+// runDemo multiplies random matrices on every kernels implementation,
+// checks each product against an exact-enough reference through the
+// scaled residual LAPACK uses, and reports the speed.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("demo", demoUsage)
 	n := fs.Int("n", 512, fmt.Sprintf("matrix size (1 to %d)", maxDemoN))
@@ -81,8 +81,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	r := rand.New(rand.NewPCG(*seed, 0))
 	a, b := randMatrix(r, *n), randMatrix(r, *n)
 
-	// Reference: C = A B one dot product at a time in the generic path,
-	// with the elementwise rounding bound sum_p |a_ip||b_pj|.
+	// Reference: C = A B one dot product at a time in the generic
+	// implementation, with the elementwise rounding bound sum_p |a_ip||b_pj|.
 	saved := kernels.Info().Active
 	defer kernels.Use(saved)
 	if err := kernels.Use("generic"); err != nil {
@@ -94,7 +94,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	bound.Mul(absMatrix(a), absMatrix(b))
 
 	fmt.Fprintf(stdout, "\nC = A B with A, B %dx%d standard normal (seed %d):\n", *n, *n, *seed)
-	fmt.Fprintf(stdout, "%-8s %12s %12s %14s\n", "path", "1 core", fmt.Sprintf("%d cores", runtime.GOMAXPROCS(0)), "residual")
+	fmt.Fprintf(stdout, "%-8s %12s %12s %14s\n", "impl", "1 core", fmt.Sprintf("%d cores", runtime.GOMAXPROCS(0)), "residual")
 	flops := 2 * math.Pow(float64(*n), 3)
 	for _, p := range kernels.Info().Implementations {
 		if err := ctx.Err(); err != nil {
@@ -120,7 +120,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		fmt.Fprintf(stdout, "%-8v %8.1f GF/s %8.1f GF/s %14.3f\n", p, one, all, worst)
 		if !(worst < 2) {
-			return fmt.Errorf("path %v is off the reference by %.3g times the rounding bound", p, worst)
+			return fmt.Errorf("implementation %v is off the reference by %.3g times the rounding bound", p, worst)
 		}
 	}
 	fmt.Fprintln(stdout, "\nresidual: max |C - C_ref| / (n u sum_p |a_ip||b_pj|); under 2 passes.")

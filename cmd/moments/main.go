@@ -15,8 +15,8 @@
 //	                     the causal order and diagnostics
 //	moments demo [-n N]  a self-check and speed demo of the numerics on
 //	                     this machine
-//	moments info         what the kernels found: CPU, caches, paths,
-//	                     GEMM blocking
+//	moments info         what the kernels found: CPU, caches,
+//	                     implementations, GEMM blocking
 //	moments lda -k K [-alpha0 A] [-seed S] CORPUS
 //	                     learn an LDA topic model from a UCI bag-of-words
 //	                     file or a directory of text files (spectral, then
@@ -58,10 +58,12 @@
 // dag, lda, treemix, demo and example take -max-memory SIZE (bytes, or
 // 512MiB, 4GiB, 2GB; 0 for no limit; default half the physical memory,
 // at most 4 GiB) and refuse, before allocating, a job whose moments need
-// more.
+// more. Note that -max-memory 0 means no limit, while the library's
+// MaxMemory options read 0 as their 4 GiB default (and a negative value
+// as no limit).
 //
 // The environment variable MOMENTS_KERNELS (generic, avx2, avx512, neon)
-// forces a kernel path.
+// forces a kernels implementation.
 package main
 
 import (

@@ -106,7 +106,7 @@ func parseBytes(s string) (int64, error) {
 // there too.
 func maxMemoryFlag(fs *flag.FlagSet) *int64 {
 	v := &memoryValue{bytes: defaultMaxMemory()}
-	fs.Var(v, "max-memory", "the most memory the moments and tables may take, a `SIZE` in bytes or with a unit as in 512MiB, 4GiB, 2GB (0: no limit; default: half the physical memory, at most 4GiB)")
+	fs.Var(v, "max-memory", "the most memory the moments and tables may take, a `SIZE` in bytes or with a unit as in 512MiB, 4GiB, 2GB (0: no limit, unlike the library's MaxMemory 0, which is 4GiB; default: half the physical memory, at most 4GiB)")
 	return &v.bytes
 }
 
