@@ -23,8 +23,8 @@
 // largest of their column). Pruned gives the support above an absolute
 // threshold, for Lambda. ScatterSVG draws true against learned entries
 // as a hand-written SVG scatter plot, the kind of figure the
-// linear-BN papers show. The moments command's example and
-// bench/cmd/linear use the package.
+// linear-BN papers show. The moments command's example and the
+// module's benchmarks use the package.
 //
 // The package sits under eval, not under linear, so that no learner
 // depends on the generators of synth.
