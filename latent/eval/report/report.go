@@ -216,8 +216,8 @@ func AlignHierarchy(h *synth.Hierarchy, res *linear.HierarchyResult) (truth, est
 	return truth, est
 }
 
-// Format formats m as "dist  prec/rec  precT/recT".
-func (m Metrics) Format() string {
+// String formats m as "dist  prec/rec  precT/recT".
+func (m Metrics) String() string {
 	return fmt.Sprintf("%.4f  %.3f/%.3f  %.3f/%.3f", m.Dist, m.Prec, m.Rec, m.PrecT, m.RecT)
 }
 
