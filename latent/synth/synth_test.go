@@ -19,6 +19,9 @@ func TestSamplers(t *testing.T) {
 	p1, p2 := make([]float64, 4), make([]float64, 4)
 	w := []float64{1, 0, 3, 0.5}
 	a1, a2 := NewAlias(w), sample.NewAlias(w)
+	if a1.Len() != len(w) {
+		t.Fatalf("Len = %d for %d weights", a1.Len(), len(w))
+	}
 	for i := range 1000 {
 		if g1, g2 := Gamma(r1, 0.3), sample.Gamma(r2, 0.3); g1 != g2 {
 			t.Fatalf("draw %d: Gamma %v, sample.Gamma %v", i, g1, g2)
