@@ -613,7 +613,7 @@ func FuzzTreemixEM(f *testing.F) {
 			return // the caller asked for that many passes: not a runaway
 		}
 		var init, m *treemix.Mixture
-		var res treemix.EMResult
+		var res *treemix.EMResult
 		var err error
 		bounded(t, "treemix.EM", treemixBudget, treemixCells(n, p, d, 0)*max(r, 1)*(iters+1)*4, func() {
 			init = treemix.RandomStart(x, r, uint64(h))

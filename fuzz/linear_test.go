@@ -326,7 +326,7 @@ func FuzzDLD(f *testing.F) {
 		m, s := dldFrom(data)
 		n, _ := m.c.Dims()
 		finite := isFinite(m.c)
-		p := linear.RandomPartition(uint64(s.byte()), n)
+		p := linear.RandomPartition(n, uint64(s.byte()))
 		small := m.k < 1
 		for _, part := range p {
 			small = small || len(part) < m.k

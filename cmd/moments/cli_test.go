@@ -74,7 +74,7 @@ func writeUCI(t *testing.T, dir, name string, docs, k int) string {
 	for i := range alpha {
 		alpha[i] = 0.2
 	}
-	c := synth.NewCorpus(synth.RandomLDA(r, 40, k, 0.1, alpha), docs, 30, 40, 2).Materialize()
+	c := synth.RandomLDA(r, 40, k, 0.1, alpha).NewCorpus(docs, 30, 40, 2).Materialize()
 	var doc, voc strings.Builder
 	nnz := 0
 	for i := 0; i < c.NumDocs(); i++ {

@@ -58,7 +58,7 @@ func TestDAGCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"20000 samples of 24 variables", "A (24 x 4", "v23", "Lambda (4 x 4", "causal order: h1 h2 h3 h4",
-		"skewness", "triangularity", "expansion of A's support", "incoherence", "noise variances", "TWMLearn", "total",
+		"skewness", "triangularity", "expansion of A's support", "incoherence", "noise variances", "LearnTWM", "total",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())

@@ -21,7 +21,7 @@ func TestExampleCommand(t *testing.T) {
 	for _, want := range []string{
 		"8 hidden variables", "60 observed", "20000 samples",
 		"\nLambda ", "\nA ", "raw P/R", "P/R tau 0.1", "reversed", "triangularity",
-		"sampling + moments", "DLD", "TWMLearn", "whitened third moment", "total", "written to " + svg,
+		"sampling + moments", "DLD", "LearnTWM", "whitened third moment", "total", "written to " + svg,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())

@@ -96,7 +96,7 @@ func TestLDAModelInfer(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(5, 5))
 	truth := synth.RandomLDA(r, 80, 3, 0.1, []float64{0.1, 0.1, 0.1})
-	c := synth.NewCorpus(truth, 1500, 30, 60, 4).Materialize()
+	c := truth.NewCorpus(1500, 30, 60, 4).Materialize()
 	docword := writeCorpusUCI(t, dir, c)
 	modelPath := filepath.Join(dir, "model.json")
 	var out, errb bytes.Buffer
@@ -206,7 +206,7 @@ func TestLDAInferText(t *testing.T) {
 	os.Mkdir(text, 0o755)
 	r := rand.New(rand.NewPCG(6, 6))
 	truth := synth.RandomLDA(r, 50, 3, 0.1, []float64{0.1, 0.1, 0.1})
-	c := synth.NewCorpus(truth, 600, 30, 60, 8).Materialize()
+	c := truth.NewCorpus(600, 30, 60, 8).Materialize()
 	for i := 0; i < c.NumDocs(); i++ {
 		var sb strings.Builder
 		d := c.Doc(i)
@@ -264,7 +264,7 @@ func TestLDAChooseAlpha0(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(12, 12))
 	truth := synth.RandomLDA(r, 200, 3, 0.1, []float64{0.1, 0.1, 0.1})
-	docword := writeCorpusUCI(t, dir, synth.NewCorpus(truth, 3000, 30, 80, 1).Materialize())
+	docword := writeCorpusUCI(t, dir, truth.NewCorpus(3000, 30, 80, 1).Materialize())
 	var out, errb bytes.Buffer
 	if err := run(bg, []string{"lda", "-k", "3", "-refine", "0", docword}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())

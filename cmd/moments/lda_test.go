@@ -18,7 +18,7 @@ func TestLDACommand(t *testing.T) {
 	// A small LDA corpus in the UCI format.
 	r := rand.New(rand.NewPCG(1, 1))
 	model := synth.RandomLDA(r, 60, 3, 0.1, []float64{0.1, 0.1, 0.1})
-	c := synth.NewCorpus(model, 3000, 30, 60, 2).Materialize()
+	c := model.NewCorpus(3000, 30, 60, 2).Materialize()
 	var doc, voc strings.Builder
 	nnz := 0
 	for i := 0; i < c.NumDocs(); i++ {

@@ -124,7 +124,7 @@ func TestDemoMemory(t *testing.T) {
 // it uses, within -max-memory 100MB.
 func TestLDAHugeHeader(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 1))
-	c := synth.NewCorpus(synth.RandomLDA(r, 30, 3, 1, []float64{0.3, 0.3, 0.4}), 300, 20, 40, 7).Materialize()
+	c := synth.RandomLDA(r, 30, 3, 1, []float64{0.3, 0.3, 0.4}).NewCorpus(300, 20, 40, 7).Materialize()
 	path := filepath.Join(t.TempDir(), "huge.txt")
 	if err := os.WriteFile(path, hugeUCI(c), 0o644); err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ type Options struct {
 	// directions and starts); the same seed gives the same bits.
 	Seed uint64
 	// Progress, if not nil, reports the stages of long runs: "DLD",
-	// "TWMLearn", "checks" (with the level in LearnHierarchy) and, in
+	// "LearnTWM", "checks" (with the level in LearnHierarchy) and, in
 	// LearnDAG, those of the third-moment step.
 	Progress moments.Progress
 	// MaxMemory bounds (bytes) what learning holds: the learners refuse
@@ -97,7 +97,7 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 	if err != nil {
 		return nil, err
 	}
-	progress(o.Progress, "TWMLearn"+level, 0, 1)
+	progress(o.Progress, "LearnTWM"+level, 0, 1)
 	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 	if err != nil {
 		return nil, err
 	}
-	progress(o.Progress, "TWMLearn"+level, 1, 1)
+	progress(o.Progress, "LearnTWM"+level, 1, 1)
 	c := &Coefficients{A: a, HiddenSigma: h, NoiseVar: dec.D, DLD: dec, TWM: twm}
 	prefix := ""
 	if level != "" {

@@ -35,7 +35,7 @@ func TestNilContext(t *testing.T) {
 // is a split of 0..n-1 into sorted parts of n/3, n/3 and the rest.
 func TestRandomPartitionSeed(t *testing.T) {
 	const n = 17
-	a, b := RandomPartition(7, n), RandomPartition(7, n)
+	a, b := RandomPartition(n, 7), RandomPartition(n, 7)
 	for i := range a {
 		if !slices.Equal(a[i], b[i]) {
 			t.Fatalf("seed 7 gave %v then %v", a, b)
@@ -58,7 +58,7 @@ func TestRandomPartitionSeed(t *testing.T) {
 	}
 	differ := false
 	for seed := uint64(8); seed < 12 && !differ; seed++ {
-		c := RandomPartition(seed, n)
+		c := RandomPartition(n, seed)
 		differ = !slices.Equal(a[0], c[0])
 	}
 	if !differ {

@@ -32,8 +32,7 @@ func (c crossThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, [
 	return t, nil, err
 }
 
-// LearnCrossDAG is TMLearn of the topic-model paper: it learns A and
-// Lambda of a multi-view model whose views are conditionally independent
+// LearnCrossDAG learns A and Lambda of a multi-view model whose views are conditionally independent
 // given the hidden variables, E[x_v | h] = A h (or a0 + A h) for every
 // view v, with h = Lambda h + eta, eta independent with non-zero
 // skewness, from the cross moments Pairs = A Cov(h) A^T (n x n, the
@@ -66,7 +65,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	}
 	l := pairs.Clone()
 	l.Symmetrize()
-	progress(o.Progress, "TWMLearn", 0, 1)
+	progress(o.Progress, "LearnTWM", 0, 1)
 	twm, err := LearnTWM(ctx, l, k, &o.TWM)
 	if err != nil {
 		return nil, err
@@ -75,7 +74,7 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err != nil {
 		return nil, err
 	}
-	progress(o.Progress, "TWMLearn", 1, 1)
+	progress(o.Progress, "LearnTWM", 1, 1)
 	w, winvT, _, err := whiten(l, k)
 	if err != nil {
 		return nil, err

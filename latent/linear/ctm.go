@@ -11,17 +11,17 @@ import (
 )
 
 // CorrelatedTopicsRows is the least number of words whose l1 problems
-// LearnCorrelatedTopics poses in each round of TWMLearn by default (see
+// LearnCorrelatedTopics poses in each round of LearnTWM by default (see
 // CorrelatedTopicsOptions.DAG).
 const CorrelatedTopicsRows = 2000
 
 // CorrelatedTopicsOptions configures LearnCorrelatedTopics. nil, or the
 // zero value, gives the documented defaults.
 type CorrelatedTopicsOptions struct {
-	// DAG configures TMLearn (LearnCrossDAGEig): the TWMLearn step, the
+	// DAG configures LearnCrossDAGEig: the LearnTWM step, the
 	// seed of the eigensolver's sketch and of the tensor power method,
 	// the pruning of Lambda. DAG.TWM.MaxRows 0 means max(2000, 100 k)
-	// here: TWMLearn poses the l1 problems of the words whose rows of the
+	// here: LearnTWM poses the l1 problems of the words whose rows of the
 	// rank-k Pairs have the largest norms (see TWMOptions.MaxRows), so
 	// that a round costs O(MaxRows n k) per simplex iteration instead of
 	// O(n^2 k); set it to the vocabulary size or more for every word's
@@ -33,7 +33,7 @@ type CorrelatedTopicsOptions struct {
 	// Eigen configures the block eigensolver (svd.TopEigSym) that finds
 	// the top k eigenpairs of the central Pairs through its products
 	// (nil: a relative residual of 1e-8, tighter than svd's default,
-	// since TWMLearn's l1 problems and the whitening use the eigenpairs
+	// since LearnTWM's l1 problems and the whitening use the eigenpairs
 	// directly; MaxIter 60). Its Seed is ignored: the eigensolver's
 	// start is seeded by DAG.Seed.
 	Eigen *svd.TopEigOptions
@@ -47,10 +47,10 @@ type CorrelatedTopicsOptions struct {
 	MaxMemory int64
 }
 
-// LearnCorrelatedTopics learns a correlated topic model (TMLearn of
+// LearnCorrelatedTopics learns a correlated topic model (the method of
 // Anandkumar, Hsu, Javanmard and Kakade, "Learning Topic Models and
-// Latent Bayesian Networks Under Expansion Constraints", section 4) from
-// a corpus. The topics' activities h are related by a linear Bayesian
+// Latent Bayesian Networks Under Expansion Constraints", section 4, run
+// by LearnCrossDAGEig) from a corpus. The topics' activities h are related by a linear Bayesian
 // network h = Lambda h + eta with independent skewed eta, and the tokens
 // of a document are drawn independently given h with E[x_v | h] = a0 + A
 // h. The columns of A must have sparse supports with the expansion
@@ -59,7 +59,7 @@ type CorrelatedTopicsOptions struct {
 // With x1, x2, x3 three distinct tokens of a document (as one-hot
 // vectors) and M1 = E[x1], the central Pairs E[x1 x2^T] - M1 M1^T equals
 // A E[(h - Eh)(h - Eh)^T] A^T: distinct tokens are independent given h,
-// so Pairs carries no noise and no DLD step is needed, and TWMLearn
+// so Pairs carries no noise and no DLD step is needed, and LearnTWM
 // recovers the columns of A from its column space. The whitened central
 // third moment then gives the causal order and Lambda as in
 // LearnCrossDAG.
@@ -67,10 +67,10 @@ type CorrelatedTopicsOptions struct {
 // It never forms a vocabulary-sized matrix: one pass gives M1; the top k
 // eigenpairs of the central Pairs (n x n) come from svd.TopEigSym on its
 // products with n x (k + oversampling) blocks, one pass over the
-// documents each (moments.DocMoments.PairsTimes); TWMLearn, the
+// documents each (moments.DocMoments.PairsTimes); LearnTWM, the
 // whitening and the hidden second moment use Pairs only through those
 // eigenpairs (LearnCrossDAGEig), and the whitened central third moment,
-// k x k x k, comes from one more pass. Memory is O(n k); TWMLearn
+// k x k x k, comes from one more pass. Memory is O(n k); LearnTWM
 // solves, in each of its k rounds, the l1 problems of the
 // max(CorrelatedTopicsRows, 100 k) words of largest norm by default
 // (each over the n rows of an n x k factor); the result agrees with

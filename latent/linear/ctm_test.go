@@ -110,7 +110,7 @@ func TestCorrelatedErrors(t *testing.T) {
 // eigensolver's blocks alone take more than 10 kB).
 func TestCorrelatedMemoryLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 2))
-	c := synth.NewCorpus(synth.RandomLDA(r, 40, 3, 0.1, []float64{0.3, 0.3, 0.4}), 200, 20, 40, 8).Materialize()
+	c := synth.RandomLDA(r, 40, 3, 0.1, []float64{0.3, 0.3, 0.4}).NewCorpus(200, 20, 40, 8).Materialize()
 	co := &CorrelatedTopicsOptions{MaxMemory: 10_000}
 	if _, err := LearnCorrelatedTopics(context.Background(), c, 3, co); !errors.Is(err, mat.ErrTooLarge) {
 		t.Errorf("LearnCorrelatedTopics under 10 kB: %v, want ErrTooLarge", err)

@@ -88,9 +88,8 @@ type DAGOptions struct {
 	// the hidden second moment in that order, LambdaSecond); by default
 	// it is the paper's estimate from the third moments, I - diag(C~)
 	// C~^{-1} restricted to the strictly lower triangle (LambdaThird).
-	// Both are returned. The default rests on the sweep of
-	// bench/cmd/linear (-sections lambda; relative Frobenius error after
-	// alignment, random Example-2 models): at the paper's size (n = 150,
+	// Both are returned. The default rests on a sweep over random
+	// Example-2 models (relative Frobenius error after alignment): at the paper's size (n = 150,
 	// k = 25, density 0.3) the third-moment estimate is about twice as
 	// accurate, 0.054 against 0.092 at N = 100k and 0.031 against 0.062
 	// at 300k (5 models each; 0.28 against 0.56 at 10k), and it is the
@@ -179,8 +178,8 @@ type DAG struct {
 }
 
 // LearnDAG learns a linear DAG model with hidden variables and effective
-// depth one (ALGORITHM 2 of the linear-BN paper, TMLearn of the
-// topic-model paper for single-view data) from Sigma = E[x x^T] and the
+// depth one (ALGORITHM 2 of the linear-BN paper; the single-view
+// counterpart of LearnCrossDAG) from Sigma = E[x x^T] and the
 // third moments: Part 1 splits Sigma by DLD (L_Sigma) and learns A by
 // LearnTWM (LearnCoefficients); Part 2 whitens L_Sigma (W^T L_Sigma W = I)
 // and finds the k directions of the independent hidden noises by ECA

@@ -19,10 +19,11 @@ type Partition [3][]int
 
 // RandomPartition returns a uniformly random split of 0..n-1 into three
 // parts of sizes n/3, n/3 and n - 2(n/3), a shuffle cut in three, drawn
-// from seed: the same seed gives the same partition. (Lemma 5.3 of the
+// from seed: the same seed gives the same partition. The seed comes
+// last, as in every function of the module that takes one. (Lemma 5.3 of the
 // topic-model paper draws each index's part independently; equal sizes
 // serve the rank condition better.)
-func RandomPartition(seed uint64, n int) Partition {
+func RandomPartition(n int, seed uint64) Partition {
 	return randomPartition(rand.New(rand.NewPCG(seed, seed)), n)
 }
 

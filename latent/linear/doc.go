@@ -4,6 +4,14 @@
 // Networks with Latent Variables"; "Learning Topic Models and Latent
 // Bayesian Networks Under Expansion Constraints").
 //
+// The papers' algorithms go by these names here: DLD is DLD (DLDSearch
+// tries partitions), LearnTWM is TWMLearn of the papers,
+// LearnCoefficients is their Part 1 (DLD then TWMLearn), LearnDAG is
+// ALGORITHM 2 of the linear-BN paper, and LearnCrossDAG and
+// LearnCrossDAGEig are TMLearn of the topic-model paper (on dense cross
+// moments, and on their top eigenpairs; LearnCorrelatedTopics runs it on
+// a corpus).
+//
 // # The model
 //
 // Observed x in R^n and hidden h in R^k (k <= n/3) are related by

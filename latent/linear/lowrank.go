@@ -135,7 +135,7 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 		return nil, fmt.Errorf("linear: LearnCrossDAGEig: %w", err)
 	}
 	vals, u = vals[:k], firstCols(u, k)
-	progress(o.Progress, "TWMLearn", 0, 1)
+	progress(o.Progress, "LearnTWM", 0, 1)
 	twm, err := LearnTWMEig(ctx, vals, u, k, &o.TWM)
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 	if err != nil {
 		return nil, err
 	}
-	progress(o.Progress, "TWMLearn", 1, 1)
+	progress(o.Progress, "LearnTWM", 1, 1)
 	w, winvT, _, err := whitenEig(vals, u, k)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ type WhitenedThirdMoments interface {
 // SampleMoments.Psi, and the whitened third moment by its own pass over
 // the samples. Both are centred by the mean of the SampleMoments.
 type SampleThird struct {
-	// Moments are the samples' mean and Sigma (NewSampleMoments).
+	// Moments are the samples' mean and Sigma (moments.NewSampleMoments).
 	Moments *moments.SampleMoments
 	// Src are the samples the moments came from.
 	Src moments.Samples

@@ -150,7 +150,7 @@ type TWMResult struct {
 //
 //	min ||B w||_1  subject to  q^T w = 1,
 //
-// q = B^T e_i in the basic variant (TWMLearn of the papers, after
+// q = B^T e_i in the basic variant (the papers' algorithm, after
 // ER-SpUD) and q = P B^T e_j in the projection variant (App. G of the
 // topic-model paper), P the projector onto the complement of the span of
 // the w found so far; each s = B w is a candidate column, and the

@@ -83,11 +83,11 @@ func atMost(name string, value, bound float64, detail string) Check {
 	return Check{Name: name, Holds: m >= 0, Value: value, Bound: bound, Margin: m, Detail: detail}
 }
 
-// The thresholds of the checks come from TestVerdictSweep (go test
-// ./latent/linear -run TestVerdictSweep -v), which prints every check
-// on random small models (n = 12..24, k = 3..5, edge density 0.3 and
-// 0.5; most fail the conditions) and on conditioned models (24 x 4, 60
-// x 8), on population moments and on N = 2k, 10k and 100k samples. On
+// The thresholds of the checks come from a sweep over random and
+// conditioned models that computed every check on random small models
+// (n = 12..24, k = 3..5, edge density 0.3 and 0.5; most fail the
+// conditions) and on conditioned models (24 x 4, 60 x 8), on
+// population moments and on N = 2k, 10k and 100k samples. On
 // population moments the support is exact and the checks are exact:
 // all 21 models of those families that fail the conditions and still
 // get an estimate are warned, none of the 12 passing ones. On samples,
@@ -134,9 +134,9 @@ const (
 	// MinSkewness is the least magnitude of a recovered noise skewness
 	// accepted with exact moments; with N samples the bound is
 	// max(MinSkewness, SkewnessSigmas sqrt(6/N)), sqrt(6/N) being the
-	// standard deviation of the sample skewness of a Gaussian. In
-	// TestObservedVerdictSweep (fully observed BNs on 8 variables) the
-	// least recovered |skewness| was 0.97 to 1.34 with skewed noises
+	// standard deviation of the sample skewness of a Gaussian. In a
+	// sweep over fully observed BNs on 8 variables the least recovered
+	// |skewness| was 0.97 to 1.34 with skewed noises
 	// and at most 0.044 with Gaussian ones, at N = 2k to 100k.
 	MinSkewness = 0.1
 	// SkewnessSigmas is the multiple of sqrt(6/N) in the skewness bound.

@@ -20,7 +20,7 @@ func TestPairsUnbiased(t *testing.T) {
 	const n, docs = 12, 200000
 	alpha := []float64{0.3, 0.5, 0.2}
 	model := synth.RandomLDA(r, n, 3, 1, alpha)
-	corpus := synth.NewCorpus(model, docs, 2, 4, 11).Materialize()
+	corpus := model.NewCorpus(docs, 2, 4, 11).Materialize()
 
 	k, a0 := len(alpha), model.Alpha0()
 	ehh := mat.Zeros(k, k)

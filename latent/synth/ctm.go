@@ -9,8 +9,8 @@ import (
 )
 
 // CorrelatedTopics is a topic model whose k topics are correlated through
-// a linear Bayesian network (the model TMLearn learns, topic-model paper
-// section 4): a document's topic activities are h = Lambda h + eta, with
+// a linear Bayesian network (the model that linear.LearnCrossDAG and
+// linear.LearnCorrelatedTopics learn): a document's topic activities are h = Lambda h + eta, with
 // Lambda strictly lower triangular and independent eta_j = Bernoulli(P_j)
 // (skewed for P_j != 1/2), and each of its tokens is drawn independently
 // from the word distribution

@@ -11,8 +11,8 @@
 // factors h_i, skewed unless P_i = 1/2, each moving a share of the word
 // distribution from a base to a topic, so that E[x | h] = Base + O h);
 // CorrelatedTopics (topic activities h = Lambda h + eta with independent
-// Bernoulli eta, words drawn from Background + A h). Their corpora
-// (NewCorpus, NewSwitchCorpus) are streamed from a seed, never stored:
+// Bernoulli eta, words drawn from Background + A h). Their corpora (the
+// NewCorpus method of each) are streamed from a seed, never stored:
 // document i is drawn from a stream seeded by (seed, i), so it is the
 // same in whatever order or block it is read.
 //

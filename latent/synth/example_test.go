@@ -9,10 +9,10 @@ import (
 
 // A synthetic LDA corpus is generated on demand: document i always comes
 // out the same, so the corpus need not be stored.
-func ExampleNewCorpus() {
+func ExampleLDA_NewCorpus() {
 	r := rand.New(rand.NewPCG(1, 2))
 	model := synth.RandomLDA(r, 500, 10, 0.1, []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1})
-	corpus := synth.NewCorpus(model, 20000, 50, 150, 7)
+	corpus := model.NewCorpus(20000, 50, 150, 7)
 	c := corpus.Materialize()
 	fmt.Println(c.NumDocs(), "documents over", c.VocabSize(), "words, alpha0 =", model.Alpha0())
 	fmt.Println("mean length in range:", c.Tokens() > 20000*50 && c.Tokens() < 20000*150)

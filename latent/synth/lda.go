@@ -64,15 +64,18 @@ type Corpus struct {
 	model                *LDA
 }
 
-// NewCorpus returns the corpus of docs documents of lengths in [minLen,
-// maxLen] drawn from the LDA model with the given seed.
-func NewCorpus(model *LDA, docs, minLen, maxLen int, seed uint64) *Corpus {
-	n, k := model.Topics.Dims()
-	if len(model.Alpha) != k {
-		panic(fmt.Sprintf("synth: NewCorpus: %d alphas for %d topics", len(model.Alpha), k))
+// NewCorpus returns the corpus of docs documents of lengths uniform in
+// [minLen, maxLen] drawn from the model with the given seed (document i
+// from its own random stream, so any range of documents can be
+// generated alone). Theta(i) of the corpus is the document's topic
+// proportions.
+func (m *LDA) NewCorpus(docs, minLen, maxLen int, seed uint64) *Corpus {
+	n, k := m.Topics.Dims()
+	if len(m.Alpha) != k {
+		panic(fmt.Sprintf("synth: LDA.NewCorpus: %d alphas for %d topics", len(m.Alpha), k))
 	}
-	c := newCorpus(docs, minLen, maxLen, seed, n, columns(model.Topics), func(r *rand.Rand, w []float64) { Dirichlet(r, model.Alpha, w) })
-	c.model = model
+	c := newCorpus(docs, minLen, maxLen, seed, n, columns(m.Topics), func(r *rand.Rand, w []float64) { Dirichlet(r, m.Alpha, w) })
+	c.model = m
 	return c
 }
 
@@ -102,8 +105,8 @@ func (c *Corpus) NumDocs() int { return c.docs }
 // VocabSize returns the number of words.
 func (c *Corpus) VocabSize() int { return c.vocab }
 
-// Model returns the LDA model of a corpus made by NewCorpus (nil for
-// other corpora).
+// Model returns the LDA model of a corpus made by LDA.NewCorpus (nil
+// for other corpora).
 func (c *Corpus) Model() *LDA { return c.model }
 
 // Range generates documents lo..hi-1 and calls f with each; see

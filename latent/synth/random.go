@@ -19,10 +19,19 @@ func Gamma(r *rand.Rand, shape float64) float64 { return sample.Gamma(r, shape) 
 func Dirichlet(r *rand.Rand, alpha, p []float64) { sample.Dirichlet(r, alpha, p) }
 
 // Alias is Walker's alias table (in Vose's construction) for drawing
-// from a discrete distribution in constant time; its Draw method returns
-// an index with probability proportional to its weight.
-type Alias = sample.Alias
+// from a discrete distribution in constant time: a draw picks one of
+// its Len columns uniformly and returns the column's own index or its
+// alias, with probabilities set so that every index comes out with its
+// share of the weights.
+type Alias struct{ t sample.Alias }
 
-// NewAlias builds the table of the distribution proportional to w (w
-// non-negative with a positive sum).
-func NewAlias(w []float64) *Alias { return sample.NewAlias(w) }
+// NewAlias builds the table of the distribution proportional to w. It
+// panics unless w is non-negative with a positive, finite sum.
+func NewAlias(w []float64) *Alias { return &Alias{t: *sample.NewAlias(w)} }
+
+// Draw returns an index i of the weights w the table was built from,
+// with probability w[i]/sum(w), drawing from r.
+func (a *Alias) Draw(r *rand.Rand) int { return a.t.Draw(r) }
+
+// Len returns the number of outcomes, len(w).
+func (a *Alias) Len() int { return a.t.Len() }

@@ -75,24 +75,25 @@ func (m *Switches) Factors() (o *mat.Dense, variance, third []float64) {
 	return o, variance, third
 }
 
-// NewSwitchCorpus returns the corpus of docs documents of lengths in
-// [minLen, maxLen] drawn from the model with the given seed; the mixture
-// weights of a document (Corpus.Theta) are those of Base and then of each
-// topic.
-func NewSwitchCorpus(m *Switches, docs, minLen, maxLen int, seed uint64) *Corpus {
+// NewCorpus returns the corpus of docs documents of lengths uniform in
+// [minLen, maxLen] drawn from the model with the given seed (document i
+// from its own random stream, so any range of documents can be
+// generated alone); the mixture weights of a document (Corpus.Theta)
+// are those of Base and then of each topic.
+func (m *Switches) NewCorpus(docs, minLen, maxLen int, seed uint64) *Corpus {
 	n, k := m.Topics.Dims()
 	if len(m.Base) != n || len(m.Shift) != k || len(m.P) != k {
-		panic(fmt.Sprintf("synth: NewSwitchCorpus: base of %d words, %d shifts and %d probabilities for %d topics over %d words", len(m.Base), len(m.Shift), len(m.P), k, n))
+		panic(fmt.Sprintf("synth: Switches.NewCorpus: base of %d words, %d shifts and %d probabilities for %d topics over %d words", len(m.Base), len(m.Shift), len(m.P), k, n))
 	}
 	var total float64
 	for _, s := range m.Shift {
 		if s < 0 {
-			panic("synth: NewSwitchCorpus: negative shift")
+			panic("synth: Switches.NewCorpus: negative shift")
 		}
 		total += s
 	}
 	if total > 1+1e-12 {
-		panic(fmt.Sprintf("synth: NewSwitchCorpus: shifts sum to %v > 1", total))
+		panic(fmt.Sprintf("synth: Switches.NewCorpus: shifts sum to %v > 1", total))
 	}
 	components := append([][]float64{m.Base}, columns(m.Topics)...)
 	return newCorpus(docs, minLen, maxLen, seed, n, components, func(r *rand.Rand, w []float64) {

@@ -19,6 +19,9 @@ func TestSamplers(t *testing.T) {
 	p1, p2 := make([]float64, 4), make([]float64, 4)
 	w := []float64{1, 0, 3, 0.5}
 	a1, a2 := NewAlias(w), sample.NewAlias(w)
+	if a1.Len() != len(w) {
+		t.Fatalf("Len = %d for %d weights", a1.Len(), len(w))
+	}
 	for i := range 1000 {
 		if g1, g2 := Gamma(r1, 0.3), sample.Gamma(r2, 0.3); g1 != g2 {
 			t.Fatalf("draw %d: Gamma %v, sample.Gamma %v", i, g1, g2)
@@ -37,7 +40,7 @@ func TestSamplers(t *testing.T) {
 func TestLDACorpus(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	model := RandomLDA(r, 30, 3, 0.5, []float64{0.2, 0.3, 0.5})
-	c := NewCorpus(model, 4000, 20, 40, 99)
+	c := model.NewCorpus(4000, 20, 40, 99)
 	var first []moments.Doc
 	c.Range(0, 5, func(_ int, d moments.Doc) {
 		first = append(first, moments.Doc{Words: append([]int32(nil), d.Words...), Counts: append([]uint32(nil), d.Counts...)})
@@ -91,7 +94,7 @@ func TestSwitchCorpus(t *testing.T) {
 			t.Fatalf("factor %d: variance %v third %v for p %v", j, vr[j], third[j], p)
 		}
 	}
-	c := NewSwitchCorpus(m, 20000, 30, 30, 5).Materialize()
+	c := m.NewCorpus(20000, 30, 30, 5).Materialize()
 	freq := make([]float64, 40)
 	for i := 0; i < c.NumDocs(); i++ {
 		d := c.Doc(i)

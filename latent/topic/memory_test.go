@@ -41,7 +41,7 @@ func TestHugeDeclaredVocabulary(t *testing.T) {
 	const n, k, alpha0 = 30, 3, 1.0
 	r := rand.New(rand.NewPCG(14, 1))
 	model := synth.RandomLDA(r, n, k, 1, []float64{0.3, 0.3, 0.4})
-	native := synth.NewCorpus(model, 300, 20, 40, 7).Materialize()
+	native := model.NewCorpus(300, 20, 40, 7).Materialize()
 	if _, old := compact(native); old != nil || countWords(native) != n {
 		t.Fatalf("the native corpus uses %d of its %d words; the comparison needs all", countWords(native), n)
 	}
@@ -121,7 +121,7 @@ func countWords(c *moments.Corpus) int {
 // for LDA and ECA alike; a negative MaxMemory lifts the limit.
 func TestLearnMemoryLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 2))
-	c := synth.NewCorpus(synth.RandomLDA(r, 40, 3, 0.1, []float64{0.3, 0.3, 0.4}), 200, 20, 40, 8).Materialize()
+	c := synth.RandomLDA(r, 40, 3, 0.1, []float64{0.3, 0.3, 0.4}).NewCorpus(200, 20, 40, 8).Materialize()
 	ctx := context.Background()
 	// 40 words, k = 3: the sketches alone take 4*40*14*8 = 17920 bytes.
 	o := &Options{MaxMemory: 10_000, Passes: moments.Options{Workers: 1}}

@@ -113,7 +113,7 @@ func TestModelFromResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := synth.NewCorpus(model, 20, 50, 50, 3).Materialize()
+	c := model.NewCorpus(20, 50, 50, 3).Materialize()
 	for i := 0; i < c.NumDocs(); i++ {
 		a, b := res.Infer(c.Doc(i), 0), loaded.Infer(c.Doc(i), 0)
 		for j := range a {

@@ -125,7 +125,7 @@ func TestOutlierDocuments(t *testing.T) {
 	const n, k = 200, 5
 	alpha := []float64{0.1, 0.1, 0.1, 0.1, 0.1}
 	model := synth.RandomLDA(r, n, k, 0.1, alpha)
-	c := synth.NewCorpus(model, 300, 50, 150, 7).Materialize()
+	c := model.NewCorpus(300, 50, 150, 7).Materialize()
 	opts := moments.RealText(nil)
 	opts.MaxDocFrac = 1
 	clean := learnText(t, c, model, nil, opts)

@@ -178,8 +178,8 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		alpha[i] = 0.1
 	}
 	model := synth.RandomLDA(r, 300, k, 0.1, alpha)
-	train := synth.NewCorpus(model, 2000, 30, 80, 21).Materialize()
-	held := synth.NewCorpus(model, 400, 30, 80, 22).Materialize()
+	train := model.NewCorpus(2000, 30, 80, 21).Materialize()
+	held := model.NewCorpus(400, 30, 80, 22).Materialize()
 	ctx := context.Background()
 	raw, err := LearnLDA(ctx, train, k, 0.6, &Options{Seed: 3})
 	if err != nil {
@@ -257,8 +257,8 @@ func testRefineSynthetic(t *testing.T, point bool) {
 func TestSelectAlpha0(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 12))
 	model := synth.RandomLDA(r, 200, 3, 0.1, []float64{0.1, 0.1, 0.1})
-	train := synth.NewCorpus(model, 3000, 30, 80, 1).Materialize()
-	valid := synth.NewCorpus(model, 500, 30, 80, 2).Materialize()
+	train := model.NewCorpus(3000, 30, 80, 1).Materialize()
+	valid := model.NewCorpus(500, 30, 80, 2).Materialize()
 	best, scores, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{0.03, 0.3, 3}, &Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -114,7 +114,7 @@ func TestSyntheticLDA(t *testing.T) {
 		if testing.Short() && n > 5000 {
 			break
 		}
-		corpus := synth.NewCorpus(model, n, 50, 150, 42)
+		corpus := model.NewCorpus(n, 50, 150, 42)
 		res, err := LearnLDA(context.Background(), corpus, k, 1, &Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -227,7 +227,7 @@ func TestInfer(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	alpha := []float64{0.2, 0.2, 0.2, 0.2}
 	model := synth.RandomLDA(r, 200, 4, 0.05, alpha)
-	corpus := synth.NewCorpus(model, 300, 400, 400, 9)
+	corpus := model.NewCorpus(300, 400, 400, 9)
 	res := &Model{Topics: model.Topics, Alpha: alpha, Alpha0: 0.8}
 	var total float64
 	c := corpus.Materialize()
@@ -268,7 +268,7 @@ func TestSyntheticECA(t *testing.T) {
 		if testing.Short() && n > 5000 {
 			break
 		}
-		corpus := synth.NewSwitchCorpus(model, n, 40, 80, 3).Materialize()
+		corpus := model.NewCorpus(n, 40, 80, 3).Materialize()
 		res, err := LearnECA(context.Background(), corpus, k, &Options{Seed: 2})
 		if err != nil {
 			t.Fatal(err)

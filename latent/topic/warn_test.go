@@ -47,7 +47,7 @@ func TestPlausibleNoWarnings(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 9))
 	alpha := []float64{0.1, 0.1, 0.1, 0.1, 0.1}
 	model := synth.RandomLDA(r, 500, 5, 0.1, alpha)
-	res, err := LearnLDA(context.Background(), synth.NewCorpus(model, 3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
+	res, err := LearnLDA(context.Background(), model.NewCorpus(3000, 50, 150, 2), 5, model.Alpha0(), &Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -361,7 +361,29 @@ func TestEM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit3, res3, _ := LearnEM(ctx, x, init, &EMOptions{Options: Options{Workers: 3}})
+	// OnPass sees every pass, numbered from 1, with the value Trace
+	// keeps and the gain over the previous pass (+Inf for the first).
+	var passes []int
+	var lls, changes []float64
+	onPass := func(pass int, ll, change float64) {
+		passes, lls, changes = append(passes, pass), append(lls, ll), append(changes, change)
+	}
+	fit3, res3, _ := LearnEM(ctx, x, init, &EMOptions{Options: Options{Workers: 3}, OnPass: onPass})
+	if !slices.Equal(lls, res3.Trace) || len(passes) != res3.Iterations+1 {
+		t.Fatalf("OnPass saw %v over %d passes, the trace is %v after %d iterations", lls, len(passes), res3.Trace, res3.Iterations)
+	}
+	for i, p := range passes {
+		want := math.Inf(1)
+		if i > 0 {
+			want = lls[i] - lls[i-1]
+		}
+		if p != i+1 || changes[i] != want {
+			t.Fatalf("pass %d: OnPass(%d, %v, %v), want number %d and change %v", i, p, lls[i], changes[i], i+1, want)
+		}
+	}
+	if !res3.Converged || !(changes[len(changes)-1] < 1e-6) {
+		t.Fatalf("converged %v with the last change %v (Tol 1e-6)", res3.Converged, changes[len(changes)-1])
+	}
 	if res.MeanLogLik != res3.MeanLogLik || !slices.Equal(fit.Weights, fit3.Weights) {
 		t.Fatal("EM depends on the number of workers")
 	}

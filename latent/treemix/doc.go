@@ -101,7 +101,13 @@
 // clock. Long computations take a context, which must not be nil, and
 // report their advance through Options.Progress (a moments.Progress).
 // Malformed input is a *DataError (moments.DataError) matching
-// ErrBadData; options out of range give ErrBadOption.
+// ErrBadData, and so is a Mixture that fails Validate. The learners,
+// Count, LogLikelihood and Posteriors check their options and return
+// ErrBadOption for a value out of range (a negative Workers among
+// them). The generators (RandomTreeMixture, RandomGraphMixture and
+// their GenOptions, RandomStart) take their arguments from code and
+// panic, with a message, on values out of range: those are programmer
+// errors, not data.
 //
 // # Memory
 //

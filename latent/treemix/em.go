@@ -26,10 +26,14 @@ type EMOptions struct {
 	// which keeps held-out likelihoods finite; 0 means 1, a negative
 	// value means none (maximum likelihood).
 	Prior float64
-	// Iteration, if not nil, is called after every E-step with the
-	// iteration number (0 for the start) and the mean log-likelihood per
-	// sample of the current model.
-	Iteration func(iter int, meanLogLik float64)
+	// OnPass, if not nil, is called after every pass over the data
+	// (E-step) with its number (from 1; pass 1 scores the start), the
+	// mean log-likelihood per sample of the current model and its change
+	// from the previous pass (+Inf after the first), the gain that Tol
+	// bounds: a trace of the objective as it is computed, which
+	// EMResult.Trace holds once LearnEM returns. The progress within a
+	// pass is Options.Progress.
+	OnPass func(pass int, meanLogLik, change float64)
 }
 
 func (o EMOptions) maxIter() int {
@@ -69,23 +73,26 @@ type EMResult struct {
 // tables of every component in one parallel pass (deterministic for any
 // number of workers); each M-step sets the weights to the mean
 // posteriors and every component to the Chow–Liu tree of its weighted
-// (smoothed) tables. It returns the last model, whose mean training
-// log-likelihood is in the result. Reaching MaxIter without meeting Tol
-// returns the model with an error that wraps ErrNoConvergence. nil opts
-// means the defaults; ctx must not be nil.
-func LearnEM(ctx context.Context, x *Data, init *Mixture, opts *EMOptions) (*Mixture, EMResult, error) {
+// (smoothed) tables. It returns the last model and a report of the run
+// (its mean training log-likelihood, one entry a pass). Reaching MaxIter
+// without meeting Tol returns both with an error that wraps
+// ErrNoConvergence, and a cancelled ctx both with ctx.Err(); an option
+// out of range (ErrBadOption), an init that fails Validate or does not
+// match x (ErrBadData) return no model and no report. nil opts means the
+// defaults; ctx must not be nil.
+func LearnEM(ctx context.Context, x *Data, init *Mixture, opts *EMOptions) (*Mixture, *EMResult, error) {
 	o := valueOf(opts)
 	if err := o.check(); err != nil {
-		return nil, EMResult{}, err
+		return nil, nil, err
 	}
 	if err := init.Validate(); err != nil {
-		return nil, EMResult{}, err
+		return nil, nil, err
 	}
 	if err := init.matches(x); err != nil {
-		return nil, EMResult{}, err
+		return nil, nil, err
 	}
 	if x.n == 0 {
-		return nil, EMResult{}, fmt.Errorf("treemix: %w: no samples", ErrBadData)
+		return nil, nil, fmt.Errorf("treemix: %w: no samples", ErrBadData)
 	}
 	// Each accumulator of the E-step holds r weighted tables of every
 	// pair, d x d; the M-step, the p x p mutual informations of each
@@ -95,10 +102,10 @@ func LearnEM(ctx context.Context, x *Data, init *Mixture, opts *EMOptions) (*Mix
 	accs := 1 + min(2*o.workers(), chunks)
 	need := size.Add(size.Scale(accs, size.Float64s(r, p*(p-1)/2, d, d)), size.Float64s(2, p, p))
 	if err := o.checkMemory(fmt.Sprintf("the pair tables of %d variables and %d components", p, r), need); err != nil {
-		return nil, EMResult{}, fmt.Errorf("treemix: LearnEM: %w", err)
+		return nil, nil, fmt.Errorf("treemix: LearnEM: %w", err)
 	}
 	m := init
-	var res EMResult
+	res := &EMResult{}
 	prev := math.Inf(-1)
 	for it := 0; ; it++ {
 		st, err := eStep(ctx, x, m, o.Options)
@@ -108,10 +115,14 @@ func LearnEM(ctx context.Context, x *Data, init *Mixture, opts *EMOptions) (*Mix
 		mean := st.ll / float64(x.n)
 		res.Trace = append(res.Trace, mean)
 		res.MeanLogLik = mean
-		if o.Iteration != nil {
-			o.Iteration(it, mean)
+		change := math.Inf(1)
+		if it > 0 {
+			change = mean - prev
 		}
-		if it > 0 && mean-prev < orDefault(o.Tol, 1e-6) {
+		if o.OnPass != nil {
+			o.OnPass(it+1, mean, change)
+		}
+		if it > 0 && change < orDefault(o.Tol, 1e-6) {
 			res.Converged = true
 			return m, res, nil
 		}

@@ -33,16 +33,25 @@ var (
 	// ErrBadData: malformed or inconsistent data (see DataError); it is
 	// moments.ErrBadData, shared by every reader and learner.
 	ErrBadData = moments.ErrBadData
-	// ErrBadOption: an option value that makes no sense (NaN, an
-	// infinity, a negative count, threshold or tolerance, an unknown
-	// statistic); the message names the option and its value.
+	// ErrBadOption: an option or argument value that makes no sense
+	// (NaN, an infinity, a negative count, threshold, tolerance or
+	// Workers, an unknown statistic, a reference node out of range,
+	// fewer than one component); the message names the option and its
+	// value.
 	ErrBadOption = errors.New("treemix: bad option")
 )
+
+// check checks the fields of Options: a negative Workers is an error
+// (0 means GOMAXPROCS).
+func (o *Options) check() error {
+	return optcheck.Int(ErrBadOption, "Options.Workers", o.Workers, 0, math.MaxInt)
+}
 
 // check checks the fields of RankOptions.
 func (o *RankOptions) check() error {
 	inf := math.Inf(1)
 	return optcheck.First(
+		o.Options.check(),
 		optcheck.Float(ErrBadOption, "RankOptions.Xi", o.Xi, 0, inf),
 		optcheck.Float(ErrBadOption, "RankOptions.XiScale", o.XiScale, 0, inf),
 		optcheck.Float(ErrBadOption, "RankOptions.MinCount", o.MinCount, 0, inf))
@@ -51,6 +60,7 @@ func (o *RankOptions) check() error {
 // check checks the fields of SpectralOptions.
 func (o *SpectralOptions) check() error {
 	return optcheck.First(
+		o.Options.check(),
 		optcheck.Int(ErrBadOption, "SpectralOptions.MaxSeparator", o.MaxSeparator, 0, math.MaxInt),
 		optcheck.Float(ErrBadOption, "SpectralOptions.MinCount", o.MinCount, 0, math.Inf(1)))
 }
@@ -59,6 +69,7 @@ func (o *SpectralOptions) check() error {
 func (o *EMOptions) check() error {
 	inf := math.Inf(1)
 	return optcheck.First(
+		o.Options.check(),
 		optcheck.Int(ErrBadOption, "EMOptions.MaxIter", o.MaxIter, 0, math.MaxInt),
 		optcheck.Float(ErrBadOption, "EMOptions.Tol", o.Tol, -inf, inf),
 		optcheck.Float(ErrBadOption, "EMOptions.Prior", o.Prior, -inf, inf))

@@ -121,6 +121,37 @@ func TestBadOptions(t *testing.T) {
 			t.Errorf("MarkovGraphs %+v: %v", o, err)
 		}
 	}
+	// r < 1 and a reference node out of range are bad arguments.
+	if _, err := LearnUnionGraph(ctx, src, 0, nil); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "r = 0") {
+		t.Errorf("LearnUnionGraph with r = 0: %v", err)
+	}
+	if _, err := LearnComponents(ctx, src, CompleteGraph(3), 0, nil); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "r = 0") {
+		t.Errorf("LearnComponents with r = 0: %v", err)
+	}
+	if _, err := LearnComponents(ctx, src, NewGraph(3), 2, &SpectralOptions{Reference: []int{3}}); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "SpectralOptions.Reference: node 3") {
+		t.Errorf("LearnComponents with reference node 3 of 3 variables: %v", err)
+	}
+	// A negative Workers is refused wherever Options are checked (it
+	// used to mean GOMAXPROCS, silently).
+	neg := Options{Workers: -1}
+	const wantWorkers = "Options.Workers = -1"
+	for name, err := range map[string]error{
+		"LearnUnionGraph": func() error { _, err := LearnUnionGraph(ctx, src, 2, &RankOptions{Options: neg}); return err }(),
+		"LearnComponents": func() error {
+			_, err := LearnComponents(ctx, src, NewGraph(3), 2, &SpectralOptions{Options: neg})
+			return err
+		}(),
+		"Learn":         func() error { _, _, err := Learn(ctx, src, 2, &LearnOptions{Options: neg}); return err }(),
+		"LearnEM":       func() error { _, _, err := LearnEM(ctx, x, start, &EMOptions{Options: neg}); return err }(),
+		"Count":         func() error { _, err := Count(ctx, x, [][]int{{0}}, &neg); return err }(),
+		"Empirical":     func() error { _, err := Empirical(x, &neg).Joints(ctx, [][]int{{0}}); return err }(),
+		"LogLikelihood": func() error { _, err := start.LogLikelihood(ctx, x, &neg); return err }(),
+		"Posteriors":    func() error { _, err := start.Posteriors(ctx, x, &neg); return err }(),
+	} {
+		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), wantWorkers) {
+			t.Errorf("%s with Workers -1: %v", name, err)
+		}
+	}
 	// A weight floor above 1/k would make the generator loop forever.
 	func() {
 		defer func() {
@@ -139,5 +170,47 @@ func TestExactNaN(t *testing.T) {
 	m.Weights[0] = math.NaN()
 	if _, _, err := Learn(context.Background(), Exact(m), 2, &LearnOptions{}); !errors.Is(err, ErrBadData) {
 		t.Fatalf("Learn on a mixture with a NaN weight: %v", err)
+	}
+}
+
+// TestInvalidMixture: every way a Mixture can fail Validate is an error
+// matching ErrBadData, from Validate, from LearnEM (which returns it as
+// is) and from the tables of Exact.
+func TestInvalidMixture(t *testing.T) {
+	ctx := context.Background()
+	x := mustRows(t, 3, [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 0, 0}})
+	for _, c := range []struct {
+		name  string
+		spoil func(m *Mixture)
+		want  string
+	}{
+		{"no states", func(m *Mixture) { m.States = 0 }, "0 states"},
+		{"a weight too few", func(m *Mixture) { m.Weights = m.Weights[:1] }, "1 weights for 2 networks"},
+		{"a NaN weight", func(m *Mixture) { m.Weights[0] = math.NaN() }, "weights: entry NaN"},
+		{"weights not summing to 1", func(m *Mixture) { m.Weights[0] += 0.1 }, "weights: entries sum to"},
+		{"a node short", func(m *Mixture) { m.Nets[1].CPT = m.Nets[1].CPT[:2] }, "network 1 has 3 nodes and 2 tables"},
+		{"a parent out of range", func(m *Mixture) { m.Nets[0].Parents[1] = []int{5} }, "node 1 has parent 5"},
+		{"a node its own parent", func(m *Mixture) { m.Nets[0].Parents[2] = []int{2} }, "node 2 has parent 2"},
+		{"a cycle", func(m *Mixture) {
+			m.Nets[0].Parents[1], m.Nets[0].Parents[2] = []int{2}, []int{1}
+		}, "form a cycle"},
+		{"a table too short", func(m *Mixture) { m.Nets[0].CPT[0] = m.Nets[0].CPT[0][:2] }, "table of node 0 has 2 entries, want 3"},
+		{"a negative entry", func(m *Mixture) { m.Nets[1].CPT[2][0] = -0.5 }, "network 1, node 2: entry -0.5"},
+	} {
+		m := RandomStart(x, 2, 1)
+		if err := m.Validate(); err != nil {
+			t.Fatalf("the random start fails Validate: %v", err)
+		}
+		c.spoil(m)
+		err := m.Validate()
+		if !errors.Is(err, ErrBadData) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Validate gives %v, want ErrBadData with %q", c.name, err, c.want)
+		}
+		if _, _, err := LearnEM(ctx, x, m, nil); !errors.Is(err, ErrBadData) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: LearnEM gives %v, want ErrBadData with %q", c.name, err, c.want)
+		}
+		if _, err := Exact(m).Joints(ctx, [][]int{{0}}); !errors.Is(err, ErrBadData) {
+			t.Errorf("%s: Exact gives %v, want ErrBadData", c.name, err)
+		}
 	}
 }

@@ -32,6 +32,9 @@ type Report struct {
 // nil.
 func Learn(ctx context.Context, src Source, r int, opts *LearnOptions) (*Mixture, *Report, error) {
 	o := valueOf(opts)
+	if err := o.Options.check(); err != nil {
+		return nil, nil, err
+	}
 	if o.Rank.Options.isZero() {
 		o.Rank.Options = o.Options
 	}

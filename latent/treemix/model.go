@@ -62,7 +62,7 @@ func (n *Net) order() ([]int, error) {
 	visit = func(v int) error {
 		switch state[v] {
 		case 1:
-			return fmt.Errorf("treemix: the parents of node %d form a cycle", v)
+			return fmt.Errorf("the parents of node %d form a cycle", v)
 		case 2:
 			return nil
 		}
@@ -105,43 +105,51 @@ func (m *Mixture) Dims() (p, d, r int) {
 
 // Validate checks the shapes and that every table is a probability
 // distribution (non-negative, summing to 1 within 1e-9) and every
-// network acyclic.
+// network acyclic. A mixture that fails is an error matching ErrBadData
+// (LearnEM returns it as is; Exact's tables wrap it).
 func (m *Mixture) Validate() error {
 	d := m.States
 	if d < 1 || d > MaxStates {
-		return fmt.Errorf("treemix: mixture with %d states", d)
+		return badMixture("%d states, want 1 to %d", d, MaxStates)
 	}
 	if len(m.Weights) == 0 || len(m.Weights) != len(m.Nets) {
-		return fmt.Errorf("treemix: %d weights for %d networks", len(m.Weights), len(m.Nets))
+		return badMixture("%d weights for %d networks", len(m.Weights), len(m.Nets))
 	}
 	if err := checkDist(m.Weights); err != nil {
-		return fmt.Errorf("treemix: weights: %w", err)
+		return badMixture("weights: %v", err)
 	}
 	p := m.Nets[0].NumVars()
 	for h, n := range m.Nets {
 		if len(n.Parents) != p || len(n.CPT) != p {
-			return fmt.Errorf("treemix: network %d has %d nodes and %d tables, network 0 has %d nodes", h, len(n.Parents), len(n.CPT), p)
-		}
-		if _, err := n.order(); err != nil {
-			return fmt.Errorf("network %d: %w", h, err)
+			return badMixture("network %d has %d nodes and %d tables, network 0 has %d nodes", h, len(n.Parents), len(n.CPT), p)
 		}
 		for v, ps := range n.Parents {
 			for _, u := range ps {
 				if u < 0 || u >= p || u == v {
-					return fmt.Errorf("treemix: network %d: node %d has parent %d", h, v, u)
+					return badMixture("network %d: node %d has parent %d", h, v, u)
 				}
 			}
+		}
+		if _, err := n.order(); err != nil {
+			return badMixture("network %d: %v", h, err)
+		}
+		for v, ps := range n.Parents {
 			if len(n.CPT[v]) != pow(d, len(ps)+1) {
-				return fmt.Errorf("treemix: network %d: table of node %d has %d entries, want %d", h, v, len(n.CPT[v]), pow(d, len(ps)+1))
+				return badMixture("network %d: table of node %d has %d entries, want %d", h, v, len(n.CPT[v]), pow(d, len(ps)+1))
 			}
 			for c := 0; c < len(n.CPT[v]); c += d {
 				if err := checkDist(n.CPT[v][c : c+d]); err != nil {
-					return fmt.Errorf("treemix: network %d, node %d: %w", h, v, err)
+					return badMixture("network %d, node %d: %v", h, v, err)
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// badMixture is Validate's error: ErrBadData with what is wrong.
+func badMixture(format string, args ...any) error {
+	return fmt.Errorf("treemix: %w: invalid mixture: %s", ErrBadData, fmt.Sprintf(format, args...))
 }
 
 func checkDist(p []float64) error {
@@ -263,16 +271,21 @@ func (m *Mixture) componentLogs(x *Data, lt [][][]float64, lo, hi int, out []flo
 // LogLikelihood returns the log-likelihood of the samples of x, the sum
 // of log P(Y = y_i) (natural logarithm). It runs in parallel with a
 // result independent of the number of workers. It returns an error if x
-// does not match the mixture's variables and states or ctx is cancelled.
-// nil opts means the defaults; ctx must not be nil.
+// does not match the mixture's variables and states (ErrBadData), an
+// option is out of range (ErrBadOption) or ctx is cancelled. nil opts
+// means the defaults; ctx must not be nil.
 func (m *Mixture) LogLikelihood(ctx context.Context, x *Data, opts *Options) (float64, error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
+		return 0, err
+	}
 	if err := m.matches(x); err != nil {
 		return 0, err
 	}
 	lt := m.logTables(false)
 	r := len(m.Nets)
 	type acc struct{ ll float64 }
-	res, err := reduce(ctx, x.n, valueOf(opts), "log-likelihood", func() *acc { return &acc{} },
+	res, err := reduce(ctx, x.n, o, "log-likelihood", func() *acc { return &acc{} },
 		func(a *acc, lo, hi int) {
 			buf := make([]float64, (hi-lo)*r)
 			m.componentLogs(x, lt, lo, hi, buf)
@@ -285,9 +298,14 @@ func (m *Mixture) LogLikelihood(ctx context.Context, x *Data, opts *Options) (fl
 	return res.ll, err
 }
 
-// Posteriors returns the N x r matrix of P(H = h | Y = y_i). nil opts
-// means the defaults; ctx must not be nil.
+// Posteriors returns the N x r matrix of P(H = h | Y = y_i). Data that
+// do not match the mixture give ErrBadData, options out of range
+// ErrBadOption. nil opts means the defaults; ctx must not be nil.
 func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts *Options) (*mat.Dense, error) {
+	o := valueOf(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	if err := m.matches(x); err != nil {
 		return nil, err
 	}
@@ -296,7 +314,7 @@ func (m *Mixture) Posteriors(ctx context.Context, x *Data, opts *Options) (*mat.
 	lt := m.logTables(false)
 	rows := chunkRows(max(x.n, 1))
 	chunks := (x.n + rows - 1) / rows
-	err := parallelFor(ctx, chunks, valueOf(opts), func(c int) {
+	err := parallelFor(ctx, chunks, o, func(c int) {
 		lo, hi := c*rows, min((c+1)*rows, x.n)
 		buf := post.RawData()[lo*r : hi*r]
 		m.componentLogs(x, lt, lo, hi, buf)
@@ -334,7 +352,7 @@ func (m *Mixture) sample(r *rand.Rand, n int) (*Data, []int) {
 	for h, net := range m.Nets {
 		o, err := net.order()
 		if err != nil {
-			panic(err)
+			panic(fmt.Sprintf("treemix: Sample: network %d: %v", h, err))
 		}
 		orders[h] = o
 	}
@@ -457,7 +475,7 @@ func (e *exact) Joints(ctx context.Context, sets [][]int) ([]*Table, error) {
 	// meaningless tables, or a panic on a bad shape.
 	e.check.Do(func() {
 		if err := e.m.Validate(); err != nil {
-			e.bad = fmt.Errorf("treemix: %w: Exact: %v", ErrBadData, err)
+			e.bad = fmt.Errorf("treemix: Exact: %w", err)
 		}
 	})
 	if e.bad != nil {

@@ -73,8 +73,9 @@ type RankResult struct {
 // by the rank test (Algorithm 1 of Anandkumar et al.): u and v are
 // declared non-neighbours when some set S of at most Eta other nodes
 // makes every matrix M_{u,v,{S;k}} = [P(Y_u = i, Y_v = j, Y_S = k)]_{ij}
-// of effective rank at most r. It needs d > r (ErrFewStates otherwise).
-// nil opts means the defaults; ctx must not be nil.
+// of effective rank at most r. It needs d > r (ErrFewStates otherwise);
+// r < 1 or an option out of range give ErrBadOption. nil opts means the
+// defaults; ctx must not be nil.
 //
 // The search is level by level, as in the PC algorithm: level 0 tests
 // every pair with S empty; level l tests the pairs still joined with
@@ -91,7 +92,7 @@ func LearnUnionGraph(ctx context.Context, src Source, r int, opts *RankOptions) 
 	o := valueOf(opts)
 	p, d := src.Dims()
 	if r < 1 {
-		return nil, fmt.Errorf("treemix: LearnUnionGraph: %d components", r)
+		return nil, fmt.Errorf("treemix: %w: LearnUnionGraph: r = %d components, want at least 1", ErrBadOption, r)
 	}
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)

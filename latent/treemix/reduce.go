@@ -13,8 +13,9 @@ import (
 // embed it. The zero value (and a nil *Options) uses GOMAXPROCS
 // goroutines, reports no progress and applies mat.DefaultMaxMemory.
 type Options struct {
-	// Workers bounds the goroutines of a pass; 0 means GOMAXPROCS.
-	// Results never depend on it.
+	// Workers bounds the goroutines of a pass; 0 means GOMAXPROCS, a
+	// negative value is an error matching ErrBadOption. Results never
+	// depend on it.
 	Workers int
 	// Progress, if not nil, is called as a long computation advances,
 	// with a short description of the stage, the work done and the

@@ -139,7 +139,8 @@ type decomposer struct {
 // (ErrFewStates), an isolated reference (ErrNoReference), full-rank
 // views and at least one pair with a witness (ErrRankDeficient), and at
 // least 3 variables (ErrBadData); an operator with complex eigenvalues
-// gives ErrComplexEigen, an option out of range ErrBadOption.
+// gives ErrComplexEigen; r < 1, a Reference node out of range or an
+// option out of range give ErrBadOption.
 func LearnComponents(ctx context.Context, src Source, g *Graph, r int, opts *SpectralOptions) (*Components, error) {
 	o := valueOf(opts)
 	if err := o.check(); err != nil {
@@ -213,7 +214,7 @@ func LearnComponents(ctx context.Context, src Source, g *Graph, r int, opts *Spe
 func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts SpectralOptions) (*decomposer, error) {
 	p, d := src.Dims()
 	if r < 1 {
-		return nil, fmt.Errorf("treemix: LearnComponents: %d components", r)
+		return nil, fmt.Errorf("treemix: %w: LearnComponents: r = %d components, want at least 1", ErrBadOption, r)
 	}
 	if d <= r {
 		return nil, fmt.Errorf("%w: d = %d, r = %d", ErrFewStates, d, r)
@@ -228,7 +229,7 @@ func newDecomposer(ctx context.Context, src Source, g *Graph, r int, opts Spectr
 	}
 	for _, v := range cands {
 		if v < 0 || v >= p {
-			return nil, fmt.Errorf("treemix: reference node %d out of range", v)
+			return nil, fmt.Errorf("treemix: %w: SpectralOptions.Reference: node %d out of range for %d variables", ErrBadOption, v, p)
 		}
 		if g.Degree(v) > 0 {
 			if !opts.Isolate {

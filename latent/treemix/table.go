@@ -148,10 +148,13 @@ const maxPassCells = 1 << 22
 // cut into fixed chunks that run in parallel; counts are integers, so
 // the result never depends on the number of workers. Tables from
 // different parts of a data set merge with Table.Add. It panics if a set
-// names a variable out of range or twice. nil opts means the defaults;
-// ctx must not be nil.
+// names a variable out of range or twice; options out of range give
+// ErrBadOption. nil opts means the defaults; ctx must not be nil.
 func Count(ctx context.Context, x *Data, sets [][]int, opts *Options) ([]*Table, error) {
 	o := valueOf(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	var need, cells int64
 	for _, s := range sets {
 		c := powSat(x.d, len(s))

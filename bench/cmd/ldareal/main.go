@@ -457,7 +457,7 @@ func runDefaults(specs []corpusSpec, cli string, genDocs int, seed uint64, work 
 		alpha[i] = 1.0 / genK
 	}
 	model := synth.RandomLDA(r, genVocab, genK, 0.01, alpha)
-	c := synth.NewCorpus(model, genDocs, 50, 150, seed).Materialize()
+	c := model.NewCorpus(genDocs, 50, 150, seed).Materialize()
 	if err := writeUCI(gen, c); err != nil {
 		log.Fatal(err)
 	}

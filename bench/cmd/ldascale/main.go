@@ -46,7 +46,7 @@ func main() {
 		alpha[i] = *alpha0 / float64(*k)
 	}
 	model := synth.RandomLDA(r, *vocab, *k, *beta, alpha)
-	gen := synth.NewCorpus(model, *docs, *minLen, *maxLen, *seed)
+	gen := model.NewCorpus(*docs, *minLen, *maxLen, *seed)
 
 	fmt.Printf("LDA scale test: %d documents, %d words, k = %d, lengths %d..%d, %d cores (GOMAXPROCS %d)\n",
 		*docs, *vocab, *k, *minLen, *maxLen, runtime.NumCPU(), runtime.GOMAXPROCS(0))

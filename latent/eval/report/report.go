@@ -23,8 +23,8 @@
 // largest of their column). Pruned gives the support above an absolute
 // threshold, for Lambda. ScatterSVG draws true against learned entries
 // as a hand-written SVG scatter plot, the kind of figure the
-// linear-BN papers show. The moments command's example and
-// bench/cmd/linear use the package.
+// linear-BN papers show. The moments command's example and the
+// module's benchmarks use the package.
 //
 // The package sits under eval, not under linear, so that no learner
 // depends on the generators of synth.
@@ -216,8 +216,8 @@ func AlignHierarchy(h *synth.Hierarchy, res *linear.HierarchyResult) (truth, est
 	return truth, est
 }
 
-// Format formats m as "dist  prec/rec  precT/recT".
-func (m Metrics) Format() string {
+// String formats m as "dist  prec/rec  precT/recT".
+func (m Metrics) String() string {
 	return fmt.Sprintf("%.4f  %.3f/%.3f  %.3f/%.3f", m.Dist, m.Prec, m.Rec, m.PrecT, m.RecT)
 }
 

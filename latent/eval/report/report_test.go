@@ -68,7 +68,7 @@ func TestCompare(t *testing.T) {
 	if sum != avg {
 		t.Errorf("average: got %+v, want %+v", sum, avg)
 	}
-	if got, want := avg.Format(), strconv.FormatFloat(avg.Dist, 'f', 4, 64)+"  0.875/0.875  1.000/0.875"; got != want {
+	if got, want := avg.String(), strconv.FormatFloat(avg.Dist, 'f', 4, 64)+"  0.875/0.875  1.000/0.875"; got != want {
 		t.Errorf("Format = %q, want %q", got, want)
 	}
 }
