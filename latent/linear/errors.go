@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/latent/moments"
 )
@@ -92,4 +93,4 @@ type DataError = moments.DataError
 
 // dataError turns the position errors of the CSV scanner into
 // *DataError and passes other errors through.
-func dataError(err error) error { return moments.FromScan("linear", err) }
+func dataError(err error) error { return csvscan.ToDataError("linear", err) }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/internal/csvscan"
 )
 
 // TestDataError: the text readers' malformed-input errors are
@@ -30,10 +32,11 @@ func TestDataError(t *testing.T) {
 			t.Errorf("error %v (%#v), want a DataError at line %d: %q", err, de, tc.line, tc.msg)
 		}
 	}
-	// FromScan passes other errors through.
+	// csvscan.ToDataError (what linear and treemix call) passes other
+	// errors through.
 	other := errors.New("other")
-	if FromScan("x", other) != other || FromScan("x", nil) != nil {
-		t.Error("FromScan changed an error that is not the scanner's")
+	if csvscan.ToDataError("x", other) != other || csvscan.ToDataError("x", nil) != nil {
+		t.Error("ToDataError changed an error that is not the scanner's")
 	}
 	if got := (&DataError{Reader: "r", Line: 3, Field: 2, Msg: "m"}).Error(); got != "r: line 3, field 2: m" {
 		t.Errorf("Error() = %q", got)
