@@ -1,6 +1,7 @@
 package moments
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/moments-go/moments/internal/csvscan"
@@ -14,6 +15,12 @@ import (
 // with errors.Is; the readers return it as a *DataError that names the
 // position. Its message is "bad data".
 var ErrBadData = csvscan.ErrBadData
+
+// ErrBadOption is wrapped by the error for an Options value that makes
+// no sense (a negative Workers) and for a bad argument of the moment
+// constructors (alpha0 <= 0 for the LDA variant); the message names the
+// option and its value. Test for it with errors.Is.
+var ErrBadOption = errors.New("moments: bad option")
 
 // DataError reports malformed input at a position. It is a struct with
 // the fields
