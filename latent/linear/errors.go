@@ -12,8 +12,9 @@ import (
 // Errors that data can cause. The learners wrap them with details; test
 // for them with errors.Is.
 var (
-	// ErrNotFinite: a moment matrix or a sample holds NaN or Inf.
-	ErrNotFinite = errors.New("linear: NaN or Inf in the input")
+	// ErrNotFinite: a moment matrix or a sample holds NaN or Inf; it is
+	// moments.ErrNotFinite.
+	ErrNotFinite = moments.ErrNotFinite
 	// ErrTooManyFactors: k is not in 1..n/3 (the rank condition needs a
 	// partition of the n rows into three parts of rank k each) or does
 	// not fit the matrix at hand.
