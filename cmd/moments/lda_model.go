@@ -43,7 +43,7 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.LDAResult,
 	start := time.Now()
 	opts := &topic.RefineOptions{
 		MaxPasses: passes,
-		Docs:      moments.Options{Workers: workers},
+		Passes:    moments.Options{Workers: workers},
 		OnPass: func(pass int, bound, change float64) {
 			fmt.Fprintf(stderr, "refine pass %d/%d: bound %.8g, relative change %.3g (%.2f s)\n", pass, passes, bound, change, time.Since(start).Seconds())
 		},

@@ -35,11 +35,11 @@ type RefineOptions struct {
 	// DocTol ends a document's E-step once the mean absolute change of
 	// its gamma per topic is below DocTol; 0 means 1e-3.
 	DocTol float64
-	// Docs configures the passes over the documents: the goroutines
+	// Passes configures the passes over the documents: the goroutines
 	// (results never depend on them) and a progress callback called
 	// with the stage "refine pass p" (p from 1) and the documents done
 	// in that pass.
-	Docs moments.Options
+	Passes moments.Options
 	// Point makes the topics point estimates (Blei et al.'s M-step)
 	// rather than variational Dirichlet posteriors (the default); see
 	// Refine.
@@ -48,7 +48,7 @@ type RefineOptions struct {
 	// (from 1), the bound and its relative change from the previous
 	// pass (+Inf after the first): a trace of the objective as it is
 	// computed, which RefineReport.Bounds holds once Refine returns. The
-	// progress within a pass is Docs.Progress.
+	// progress within a pass is Passes.Progress.
 	OnPass func(pass int, bound, change float64)
 }
 
@@ -209,7 +209,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		}
 	})
 	alphaTerm := lgammaSum(r.Alpha)
-	workers := o.Docs.Workers
+	workers := o.Passes.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -217,7 +217,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
-		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Docs.Progress, fmt.Sprintf("refine pass %d", pass)),
+		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Passes.Progress, fmt.Sprintf("refine pass %d", pass)),
 			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {

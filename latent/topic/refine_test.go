@@ -186,7 +186,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		t.Fatal(err)
 	}
 	var bounds []float64
-	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 1},
+	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Passes: moments.Options{Workers: 1},
 		OnPass: func(pass int, bound, change float64) { bounds = append(bounds, bound) }})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		}
 	}
 
-	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 3}})
+	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Passes: moments.Options{Workers: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
