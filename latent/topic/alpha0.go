@@ -69,7 +69,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 		grid = Alpha0Grid
 	}
 	if len(grid) == 0 {
-		return 0, nil, fmt.Errorf("topic: SelectAlpha0: empty grid")
+		return 0, nil, fmt.Errorf("topic: SelectAlpha0: %w: empty grid", ErrBadOption)
 	}
 	best := -1
 	scores := make([]Alpha0Score, len(grid))

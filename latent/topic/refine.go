@@ -67,7 +67,10 @@ func (o *RefineOptions) resolve() (RefineOptions, error) {
 		r.Eta = 0.1
 	}
 	if !(r.Eta > 0) || math.IsInf(r.Eta, 1) {
-		return r, fmt.Errorf("topic: Refine: Eta = %v: want a positive, finite number", r.Eta)
+		return r, fmt.Errorf("topic: Refine: %w: RefineOptions.Eta = %v, want a positive, finite number", ErrBadOption, r.Eta)
+	}
+	if r.Passes.Workers < 0 {
+		return r, fmt.Errorf("topic: Refine: %w: RefineOptions.Passes.Workers = %d, want an integer >= 0", ErrBadOption, r.Passes.Workers)
 	}
 	if r.DocIters <= 0 {
 		r.DocIters = 100
@@ -141,26 +144,28 @@ const refineInitFloor = 1e-6
 // order). It stores k numbers per document and a few n x k matrices (the
 // topics, and expected counts per worker). The returned LDAResult is r
 // with the refined Topics (r's other fields, which describe the spectral
-// step, are kept). ctx must not be nil.
+// step, are kept). ctx must not be nil. An r that is not a valid LDA
+// model is an error matching ErrModel, a bad option one matching
+// ErrBadOption.
 func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineOptions) (*LDAResult, *RefineReport, error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
 	if r == nil || r.Topics == nil || r.Alpha == nil {
-		return nil, nil, fmt.Errorf("topic: Refine needs an LDA model (Topics and Alpha)")
+		return nil, nil, fmt.Errorf("%w: Refine needs an LDA model (Topics and Alpha)", ErrModel)
 	}
 	n, k := r.Topics.Dims()
 	if len(r.Alpha) != k {
-		return nil, nil, fmt.Errorf("topic: Refine: %d alphas for %d topics", len(r.Alpha), k)
+		return nil, nil, fmt.Errorf("%w: Refine: %d alphas for %d topics", ErrModel, len(r.Alpha), k)
 	}
 	for j, a := range r.Alpha {
 		if !(a > 0) || math.IsInf(a, 1) {
-			return nil, nil, fmt.Errorf("topic: Refine: alpha[%d] = %v: want a positive, finite number", j, a)
+			return nil, nil, fmt.Errorf("%w: Refine: alpha[%d] = %v: want a positive, finite number", ErrModel, j, a)
 		}
 	}
 	if v := src.VocabSize(); v > n {
-		return nil, nil, fmt.Errorf("topic: Refine: the documents have %d words, the model %d", v, n)
+		return nil, nil, fmt.Errorf("%w: Refine: the documents have %d words, the model %d", ErrModel, v, n)
 	}
 	beta := r.Topics.Clone()
 	var lambda *mat.Dense // without Point
@@ -170,12 +175,12 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		var s float64
 		for i, v := range col {
 			if !(v >= 0) || math.IsInf(v, 1) {
-				return nil, nil, fmt.Errorf("topic: Refine: topic %d, word %d: %v is not a probability", j, i, v)
+				return nil, nil, fmt.Errorf("%w: Refine: topic %d, word %d: %v is not a probability", ErrModel, j, i, v)
 			}
 			s += v
 		}
 		if !(s > 0) {
-			return nil, nil, fmt.Errorf("topic: Refine: topic %d is zero", j)
+			return nil, nil, fmt.Errorf("%w: Refine: topic %d is zero", ErrModel, j)
 		}
 		for i, v := range col {
 			col[i] = (1-refineInitFloor)*v/s + refineInitFloor/float64(n)

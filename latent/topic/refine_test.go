@@ -2,6 +2,7 @@ package topic
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -243,11 +244,30 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	if _, _, err := Refine(cctx, train, raw, nil); err == nil {
 		t.Error("a cancelled context was ignored")
 	}
-	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Eta: -1}); err == nil {
-		t.Error("a negative Eta was accepted")
+	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Eta: -1}); err == nil || !errors.Is(err, ErrBadOption) {
+		t.Errorf("a negative Eta was accepted or not classified: %v, want ErrBadOption", err)
 	}
-	if _, _, err := Refine(ctx, train, &LDAResult{Model: Model{Topics: raw.Topics}}, nil); err == nil {
-		t.Error("a model without Alpha was accepted")
+	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Passes: moments.Options{Workers: -1}}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("Passes.Workers = -1: %v, want ErrBadOption", err)
+	}
+	if _, _, err := Refine(ctx, train, &LDAResult{Model: Model{Topics: raw.Topics}}, nil); err == nil || !errors.Is(err, ErrModel) {
+		t.Errorf("a model without Alpha was accepted or not classified: %v, want ErrModel", err)
+	}
+	bad := *raw
+	bad.Alpha = append([]float64(nil), raw.Alpha...)
+	bad.Alpha[0] = math.NaN()
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("a NaN alpha: %v, want ErrModel", err)
+	}
+	bad.Alpha = raw.Alpha[1:]
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("too few alphas: %v, want ErrModel", err)
+	}
+	bad.Alpha = raw.Alpha
+	bad.Topics = raw.Topics.Clone()
+	bad.Topics.Set(0, 0, -1)
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("a negative topic entry: %v, want ErrModel", err)
 	}
 }
 
@@ -267,7 +287,34 @@ func TestSelectAlpha0(t *testing.T) {
 	if best != 0.3 {
 		t.Fatalf("chose alpha0 = %v, want 0.3 (scores %+v)", best, scores)
 	}
-	if _, _, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{}, nil); err == nil {
-		t.Fatal("an empty grid was accepted")
+	if _, _, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{}, nil); err == nil || !errors.Is(err, ErrBadOption) {
+		t.Fatalf("an empty grid was accepted or not classified: %v, want ErrBadOption", err)
+	}
+}
+
+// TestArgumentErrors: a k outside 1..n and an alpha0 that is not
+// positive and finite are errors matching ErrBadOption.
+func TestArgumentErrors(t *testing.T) {
+	ctx := context.Background()
+	var b moments.Builder
+	for i := 0; i < 4; i++ {
+		if err := b.Add([]int32{0, 1, 2}, []uint32{1, 2, 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := b.Corpus()
+	for _, k := range []int{0, 4} {
+		if _, err := LearnLDA(ctx, c, k, 1, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnLDA, k = %d of 3 words: %v, want ErrBadOption", k, err)
+		}
+		if _, err := LearnECA(ctx, c, k, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnECA, k = %d of 3 words: %v, want ErrBadOption", k, err)
+		}
+	}
+	m := LDAMoments{Topics: mat.Identity(3), Alpha: []float64{0.5, 0.5, 0.5}}
+	for _, a := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := LearnLDAMoments(ctx, m, 2, a, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnLDAMoments, alpha0 = %v: %v, want ErrBadOption", a, err)
+		}
 	}
 }
