@@ -90,13 +90,17 @@ type quality struct {
 	npmi       float64
 }
 
-func measure(name string, res *topic.LDAResult, train, held *moments.Corpus) quality {
+func measure(ctx context.Context, name string, res *topic.LDAResult, train, held *moments.Corpus) (quality, error) {
 	q := quality{name: name, npmi: eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), train))}
 	q.perplexity = -1
 	if held != nil {
-		q.perplexity = res.Perplexity(held, 0)
+		p, err := res.Perplexity(ctx, held, 0)
+		if err != nil {
+			return q, err
+		}
+		q.perplexity = p
 	}
-	return q
+	return q, nil
 }
 
 func printQuality(w io.Writer, held *moments.Corpus, qs ...quality) {

@@ -202,8 +202,14 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	}
 	_, rawErrs := eval.MatchTopics(model.Topics, raw.Topics)
 	_, refErrs := eval.MatchTopics(model.Topics, ref.Topics)
-	llRaw, tokens := raw.LogLikelihood(held, 0)
-	llRef, _ := ref.LogLikelihood(held, 0)
+	llRaw, tokens, err := raw.LogLikelihood(ctx, held, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	llRef, _, err := ref.LogLikelihood(ctx, held, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("%d passes (converged %v): l1 error %.4f -> %.4f, held-out log-likelihood per token %.4f -> %.4f",
 		len(rep.Bounds), rep.Converged, eval.Mean(rawErrs), eval.Mean(refErrs), llRaw/float64(tokens), llRef/float64(tokens))
 	if eval.Mean(refErrs) > eval.Mean(rawErrs) {
@@ -316,5 +322,52 @@ func TestArgumentErrors(t *testing.T) {
 		if _, err := LearnLDAMoments(ctx, m, 2, a, nil); !errors.Is(err, ErrBadOption) {
 			t.Errorf("LearnLDAMoments, alpha0 = %v: %v, want ErrBadOption", a, err)
 		}
+	}
+}
+
+// TestCorpusPassesContext: Labels, LogLikelihood and Perplexity stop
+// with ctx.Err() for a cancelled ctx, and give the same answers with a
+// live one as document-by-document inference does.
+func TestCorpusPassesContext(t *testing.T) {
+	var b moments.Builder
+	for i := 0; i < 200; i++ {
+		w := int32(i % 3)
+		if err := b.Add([]int32{w}, []uint32{uint32(1 + i%4)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := b.Corpus()
+	m := &Model{Topics: mat.Identity(3), Alpha: []float64{0.1, 0.1, 0.1}}
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Labels(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Labels with a cancelled ctx: %v", err)
+	}
+	if _, _, err := m.LogLikelihood(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("LogLikelihood with a cancelled ctx: %v", err)
+	}
+	if _, err := m.Perplexity(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Perplexity with a cancelled ctx: %v", err)
+	}
+	ctx := context.Background()
+	labels, err := m.Labels(ctx, c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range labels {
+		if l != i%3 {
+			t.Fatalf("document %d (word %d only) labelled %d", i, i%3, l)
+		}
+	}
+	ll, tokens, err := m.LogLikelihood(ctx, c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tokens != c.Tokens() || !(ll < 0) {
+		t.Errorf("LogLikelihood = %v over %d tokens, want a negative value over %d", ll, tokens, c.Tokens())
+	}
+	p, err := m.Perplexity(ctx, c, 0)
+	if want := math.Exp(-ll / float64(tokens)); err != nil || math.Abs(p-want) > 1e-12*want {
+		t.Errorf("Perplexity = %v (%v), want exp(-ll/tokens) = %v", p, err, want)
 	}
 }
