@@ -166,10 +166,18 @@ var ErrWhitening = errors.New("topic: Pairs cannot be whitened to k dimensions")
 // positive or are too ill-conditioned: usually k is larger than the data
 // supports (or, for LDA, alpha0 is far off).
 type WhiteningError struct {
-	K        int
+	// K is the number of topics or factors asked for.
+	K int
+	// Spectrum holds the top eigenvalues of Pairs found, as in
+	// Whitening.Spectrum (K+1 of them when the vocabulary allows), in
+	// decreasing order.
 	Spectrum []float64
-	Cond     float64 // Spectrum[0] / Spectrum[K-1]
-	MaxCond  float64
+	// Cond is Spectrum[0] / Spectrum[K-1], the condition number of the
+	// whitening at k = K.
+	Cond float64
+	// MaxCond is the largest condition number allowed
+	// (Options.MaxCond, or its default).
+	MaxCond float64
 	// Positive is the number of positive eigenvalues of Pairs found
 	// (Whitening.Positive), and MaxK the largest k that can be whitened:
 	// the most leading eigenvalues that are positive with a condition
