@@ -382,7 +382,7 @@ func dagFrom(data []byte, lo, hi int) (dagCase, error) {
 		s.perturb(sm.Sigma)
 	}
 	dc.sm = sm
-	dc.third = &linear.SampleThird{Moments: sm, Src: moments.DenseSamples{X: x}, Opts: mo}
+	dc.third = &linear.SampleThird{Moments: sm, Src: moments.DenseSamples{X: x}, Passes: mo}
 	return dc, nil
 }
 

@@ -113,7 +113,7 @@ func FuzzDAGFromCSV(f *testing.F) {
 				return
 			}
 			opts := &linear.DAGOptions{Options: linear.Options{MaxMemory: mem, DLD: linear.DLDOptions{Partitions: 4, Workers: 1}}, MaxIter: 30}
-			dag, err = linear.LearnDAG(context.Background(), sm.Sigma, &linear.SampleThird{Moments: sm, Src: d, Opts: mo}, k, opts)
+			dag, err = linear.LearnDAG(context.Background(), sm.Sigma, &linear.SampleThird{Moments: sm, Src: d, Passes: mo}, k, opts)
 		})
 		if err != nil || dag == nil {
 			return

@@ -384,7 +384,7 @@ func TestOnePrefix(t *testing.T) {
 	}{
 		{[]string{"lda", "-k", "2", "-vocab", writeTestFile(t, dir, "v.txt", "a\nb\nc\n"), writeTestFile(t, dir, "docword.bad.txt", "2\n3\n1\n1 9 1\n")}, "docword.bad.txt: "},
 		{[]string{"lda", "-k", "50", uci}, "lda: "},
-		{[]string{"lda", "-k", "1", stop}, "lda: topic: k = 1 topics for a vocabulary of 0 words"},
+		{[]string{"lda", "-k", "1", stop}, "lda: topic: bad option: k = 1 topics for a vocabulary of 0 words"},
 		{[]string{"treemix", writeTestFile(t, dir, "bad.csv", "0,1\n1,x\n")}, "bad.csv: line 2"},
 		{[]string{"treemix", "-q", "-r", "3", tm}, "d > r"},
 		{[]string{"dag", "-k", "1", writeTestFile(t, dir, "d.csv", "a,b,c\n1,2,3\n4,x,6\n")}, "d.csv: line 3, field 2"},

@@ -106,7 +106,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		stages.end(true)
 		return err
 	}
-	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: data, Opts: mo}, *k, do)
+	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: data, Passes: mo}, *k, do)
 	stages.end(err != nil)
 	if err != nil {
 		return err

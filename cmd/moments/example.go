@@ -89,7 +89,7 @@ func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		stages.end(true)
 		return err
 	}
-	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: src, Opts: mo}, *k, do)
+	d, err := linear.LearnDAG(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: src, Passes: mo}, *k, do)
 	stages.end(err != nil)
 	if err != nil {
 		return fmt.Errorf("%w (try a larger -n)", err)

@@ -220,7 +220,11 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "pairs     top eigenvalues %.3g, condition %.3g, %s%d positive\n", w.Spectrum, w.Cond, atLeast, w.Positive)
 	fmt.Fprintf(stdout, "eigen     %d block products, relative residual %.3g%s\n", w.Products, w.Residual, conv)
 	fmt.Fprintf(stdout, "tensor    eigenvalues %.3g, relative residual %.3g\n", res.Lambda, res.Residual)
-	quals := []quality{measure("spectral", res, train, held)}
+	q, err := measure(ctx, "spectral", res, train, held)
+	if err != nil {
+		return err
+	}
+	quals := []quality{q}
 	if *refine > 0 {
 		start = time.Now()
 		ref, rep, err := refineLDA(ctx, train, res, *refine, *workers, stderr)
@@ -233,7 +237,11 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		fmt.Fprintf(stdout, "refined   %d passes of variational EM (%s), in %.3f s\n", len(rep.Bounds), state, time.Since(start).Seconds())
 		res = ref
-		quals = append(quals, measure("refined", res, train, held))
+		q, err := measure(ctx, "refined", res, train, held)
+		if err != nil {
+			return err
+		}
+		quals = append(quals, q)
 	}
 	printQuality(stdout, held, quals...)
 	words := eval.TopWords(res.Topics, *top)

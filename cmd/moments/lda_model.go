@@ -43,7 +43,7 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.LDAResult,
 	start := time.Now()
 	opts := &topic.RefineOptions{
 		MaxPasses: passes,
-		Docs:      moments.Options{Workers: workers},
+		Passes:    moments.Options{Workers: workers},
 		OnPass: func(pass int, bound, change float64) {
 			fmt.Fprintf(stderr, "refine pass %d/%d: bound %.8g, relative change %.3g (%.2f s)\n", pass, passes, bound, change, time.Since(start).Seconds())
 		},
@@ -90,13 +90,17 @@ type quality struct {
 	npmi       float64
 }
 
-func measure(name string, res *topic.LDAResult, train, held *moments.Corpus) quality {
+func measure(ctx context.Context, name string, res *topic.LDAResult, train, held *moments.Corpus) (quality, error) {
 	q := quality{name: name, npmi: eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), train))}
 	q.perplexity = -1
 	if held != nil {
-		q.perplexity = res.Perplexity(held, 0)
+		p, err := res.Perplexity(ctx, held, 0)
+		if err != nil {
+			return q, err
+		}
+		q.perplexity = p
 	}
-	return q
+	return q, nil
 }
 
 func printQuality(w io.Writer, held *moments.Corpus, qs ...quality) {

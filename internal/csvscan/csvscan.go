@@ -7,13 +7,47 @@ package csvscan
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 )
 
+// ErrBadData is the module's one error of malformed or inconsistent
+// input; latent/moments exports it as moments.ErrBadData (and linear and
+// treemix as their ErrBadData). It lives here, below every reader, so
+// that DataError can match it without an import cycle.
+var ErrBadData = errors.New("bad data")
+
+// DataError is the module's position error of malformed input; it is
+// exported as moments.DataError (a type alias), where its fields are
+// documented for users. Reader names the reader that found it and starts
+// the message; Line and Field are 1-based, 0 when absent.
+type DataError struct {
+	Reader      string
+	Line, Field int
+	Msg         string
+}
+
+// Error formats "reader: line L, field F: msg", leaving out the
+// positions that are zero.
+func (e *DataError) Error() string { return Format(e.Reader, e.Line, e.Field, e.Msg) }
+
+// Unwrap returns ErrBadData.
+func (e *DataError) Unwrap() error { return ErrBadData }
+
+// ToDataError turns an *Error of Records into a *DataError of the named
+// reader, and returns every other error unchanged (nil stays nil).
+func ToDataError(reader string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &DataError{Reader: reader, Line: e.Line, Field: e.Field, Msg: e.Msg}
+	}
+	return err
+}
+
 // Error is a problem at a line (1-based; 0 when it has none) and field
 // (1-based; 0 when it concerns the whole line). The readers turn it into
-// moments.DataError (moments.FromScan).
+// a *DataError with ToDataError.
 type Error struct {
 	Line, Field int
 	Msg         string

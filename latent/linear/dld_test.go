@@ -104,7 +104,7 @@ func TestSampleThirdDeterministic(t *testing.T) {
 	var ref *tensor3.Sym
 	var refDiag []float64
 	for _, workers := range []int{1, 3} {
-		th := &SampleThird{Moments: sm, Src: src, Opts: moments.Options{Workers: workers}}
+		th := &SampleThird{Moments: sm, Src: src, Passes: moments.Options{Workers: workers}}
 		got, diag, err := th.Whitened(context.Background(), w)
 		if err != nil {
 			t.Fatal(err)

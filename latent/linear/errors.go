@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/latent/moments"
 )
@@ -11,8 +12,9 @@ import (
 // Errors that data can cause. The learners wrap them with details; test
 // for them with errors.Is.
 var (
-	// ErrNotFinite: a moment matrix or a sample holds NaN or Inf.
-	ErrNotFinite = errors.New("linear: NaN or Inf in the input")
+	// ErrNotFinite: a moment matrix or a sample holds NaN or Inf; it is
+	// moments.ErrNotFinite.
+	ErrNotFinite = moments.ErrNotFinite
 	// ErrTooManyFactors: k is not in 1..n/3 (the rank condition needs a
 	// partition of the n rows into three parts of rank k each) or does
 	// not fit the matrix at hand.
@@ -92,4 +94,4 @@ type DataError = moments.DataError
 
 // dataError turns the position errors of the CSV scanner into
 // *DataError and passes other errors through.
-func dataError(err error) error { return moments.FromScan("linear", err) }
+func dataError(err error) error { return csvscan.ToDataError("linear", err) }

@@ -33,8 +33,8 @@ type SampleThird struct {
 	Moments *moments.SampleMoments
 	// Src are the samples the moments came from.
 	Src moments.Samples
-	// Opts set the workers and progress of the passes.
-	Opts moments.Options
+	// Passes set the workers and progress of the passes.
+	Passes moments.Options
 }
 
 // Psi returns Moments.Psi(ctx, zetas).
@@ -61,7 +61,7 @@ func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym,
 		y     *mat.Dense
 	}
 	mean := s.Moments.Mean
-	res, err := par.Reduce(ctx, total, size, workers(s.Opts.Workers), par.Stage(s.Opts.Progress, "third moment"),
+	res, err := par.Reduce(ctx, total, size, workers(s.Passes.Workers), par.Stage(s.Passes.Progress, "third moment"),
 		func() *acc {
 			return &acc{t: tensor3.New(k, nil), diag: make([]float64, n), block: mat.Zeros(size, n), y: mat.Zeros(size, k)}
 		},

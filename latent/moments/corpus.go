@@ -159,11 +159,12 @@ type Builder struct {
 }
 
 // Add appends a document given as word ids with counts; ids may repeat
-// and come in any order (their counts are added). It returns an error for
-// a negative id or count, or a total count that overflows.
+// and come in any order (their counts are added). It returns an error
+// matching ErrBadData for slices of different lengths, a negative id or
+// a total count that overflows.
 func (b *Builder) Add(words []int32, counts []uint32) error {
 	if len(words) != len(counts) {
-		return fmt.Errorf("moments: Builder.Add: %d words but %d counts", len(words), len(counts))
+		return fmt.Errorf("moments: Builder.Add: %w: %d words but %d counts", ErrBadData, len(words), len(counts))
 	}
 	if b.scratch == nil {
 		b.scratch = make(map[int32]uint32)
@@ -171,11 +172,11 @@ func (b *Builder) Add(words []int32, counts []uint32) error {
 	clear(b.scratch)
 	for i, w := range words {
 		if w < 0 {
-			return fmt.Errorf("moments: Builder.Add: negative word id %d", w)
+			return fmt.Errorf("moments: Builder.Add: %w: negative word id %d", ErrBadData, w)
 		}
 		s := b.scratch[w] + counts[i]
 		if s < counts[i] {
-			return fmt.Errorf("moments: Builder.Add: count of word %d overflows", w)
+			return fmt.Errorf("moments: Builder.Add: %w: count of word %d overflows", ErrBadData, w)
 		}
 		b.scratch[w] = s
 	}
@@ -202,14 +203,15 @@ func (b *Builder) Add(words []int32, counts []uint32) error {
 
 // AddSorted appends a document whose word ids are strictly increasing
 // and whose counts are positive, without copying through a map; it
-// returns an error if they are not.
+// returns an error matching ErrBadData if they are not (or if Words and
+// Counts differ in length).
 func (b *Builder) AddSorted(d Doc) error {
 	if len(d.Words) != len(d.Counts) {
-		return fmt.Errorf("moments: Builder.AddSorted: %d words but %d counts", len(d.Words), len(d.Counts))
+		return fmt.Errorf("moments: Builder.AddSorted: %w: %d words but %d counts", ErrBadData, len(d.Words), len(d.Counts))
 	}
 	for i, w := range d.Words {
 		if w < 0 || (i > 0 && w <= d.Words[i-1]) || d.Counts[i] == 0 {
-			return fmt.Errorf("moments: Builder.AddSorted: word ids must be non-negative and strictly increasing with positive counts (at position %d: id %d, count %d)", i, w, d.Counts[i])
+			return fmt.Errorf("moments: Builder.AddSorted: %w: word ids must be non-negative and strictly increasing with positive counts (at position %d: id %d, count %d)", ErrBadData, i, w, d.Counts[i])
 		}
 	}
 	if len(b.ptr) == 0 {

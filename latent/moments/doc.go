@@ -73,6 +73,15 @@
 // Options.Progress. Functions that pass over the data take a context,
 // which must not be nil, and stop with its error once it is done.
 //
+// # Errors
+//
+// Errors that data or options can cause are classified by sentinels
+// under errors.Is: ErrBadData for malformed or too little input (the
+// readers return it as a *DataError naming the line), ErrBadOption for
+// an option or argument that makes no sense (a negative
+// Options.Workers, alpha0 <= 0 for the LDA variant), ErrNotFinite for
+// NaN or Inf in samples, and mat.ErrTooLarge for the memory rule below.
+//
 // # Memory
 //
 // The readers and the passes follow the memory rule of package mat:

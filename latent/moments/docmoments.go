@@ -16,10 +16,13 @@ type Variant uint8
 const (
 	// Raw moments: E[x1 x2^T] and E[x1 (x) x2 (x) x3].
 	Raw Variant = iota
-	// Central moments, for independent skewed factors (ECA, Algorithm 1):
+	// Central moments, for independent skewed factors (ECA, Algorithm 1
+	// of Anandkumar, Foster, Hsu, Kakade and Liu, "A Spectral Algorithm
+	// for Latent Dirichlet Allocation"):
 	// Pairs = E[x1 x2^T] - M1 M1^T and the central third moment.
 	Central
-	// LDA moments for a known alpha0 = sum(alpha) (Algorithm 2):
+	// LDA moments for a known alpha0 = sum(alpha) (Algorithm 2 of the
+	// same paper):
 	// Pairs = E[x1 x2^T] - alpha0/(alpha0+1) M1 M1^T and the corrected
 	// third moment.
 	LDA
@@ -175,10 +178,16 @@ type DocMoments struct {
 // the LDA variant only and must then be positive. opts nil means the
 // defaults; the moments keep a copy of it for their later passes. ctx
 // must not be nil; every pass stops with ctx.Err() once ctx is done.
+// A bad alpha0 or a negative opts.Workers is an error matching
+// ErrBadOption; a source in which no document has a token one matching
+// ErrBadData.
 func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 float64, opts *Options) (*DocMoments, error) {
-	o := opts.resolve()
+	o, err := opts.resolve("NewDocMoments")
+	if err != nil {
+		return nil, err
+	}
 	if variant == LDA && !(alpha0 > 0) {
-		return nil, fmt.Errorf("moments: NewDocMoments: the LDA variant needs alpha0 > 0, got %v", alpha0)
+		return nil, fmt.Errorf("moments: NewDocMoments: %w: the LDA variant needs alpha0 > 0, got %v", ErrBadOption, alpha0)
 	}
 	n := src.VocabSize()
 	total := src.NumDocs()
@@ -195,7 +204,7 @@ func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 floa
 	}
 	m1, docs := acc.Finalize()
 	if docs == 0 {
-		return nil, fmt.Errorf("moments: NewDocMoments: no document has a token")
+		return nil, fmt.Errorf("moments: NewDocMoments: %w: no document has a token", ErrBadData)
 	}
 	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: o}, nil
 }
@@ -235,7 +244,7 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 	}
 	out, docs := acc.Finalize()
 	if docs == 0 {
-		return nil, fmt.Errorf("moments: PairsTimes: no document has two tokens")
+		return nil, fmt.Errorf("moments: PairsTimes: %w: no document has two tokens", ErrBadData)
 	}
 	if c := m.M1Coef(); c != 0 {
 		mx := x.MulVecT(nil, m.M1) // M1^T X

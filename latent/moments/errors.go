@@ -13,39 +13,29 @@ import (
 // line of the wrong width, an id or state out of range, a header that
 // contradicts the data, or data too small for the method. Test for it
 // with errors.Is; the readers return it as a *DataError that names the
-// position.
-var ErrBadData = errors.New("bad data")
+// position. Its message is "bad data".
+var ErrBadData = csvscan.ErrBadData
 
-// DataError reports malformed input at a position: the line (1-based;
-// 0 when the problem has no single line) and field (1-based; 0 when it
-// concerns the whole line). Reader names the reader that found it
-// ("linear", "treemix", "moments: ReadUCI", ...) and starts the message.
-// Every reader of the module (linear.ReadCSV, treemix.ReadCSV, ReadUCI,
-// ReadLabels) returns this type; it matches ErrBadData under errors.Is.
-type DataError struct {
-	Reader      string
-	Line, Field int
-	Msg         string
-}
+// ErrBadOption is wrapped by the error for an Options value that makes
+// no sense (a negative Workers) and for a bad argument of the moment
+// constructors (alpha0 <= 0 for the LDA variant); the message names the
+// option and its value. Test for it with errors.Is.
+var ErrBadOption = errors.New("moments: bad option")
 
-// Error formats "reader: line L, field F: msg", leaving out the
-// positions that are zero.
-func (e *DataError) Error() string { return csvscan.Format(e.Reader, e.Line, e.Field, e.Msg) }
-
-// Unwrap returns ErrBadData.
-func (e *DataError) Unwrap() error { return ErrBadData }
-
-// FromScan turns a position error of the delimited-text scanner
-// (internal/csvscan) into a *DataError of the named reader, and returns
-// every other error unchanged (nil stays nil). It is for the readers of
-// this module, which share that scanner.
-func FromScan(reader string, err error) error {
-	var e *csvscan.Error
-	if errors.As(err, &e) {
-		return &DataError{Reader: reader, Line: e.Line, Field: e.Field, Msg: e.Msg}
-	}
-	return err
-}
+// DataError reports malformed input at a position. It is a struct with
+// the fields
+//
+//	Reader      string // the reader that found it ("linear", "treemix", "moments: ReadUCI", ...)
+//	Line, Field int    // 1-based; 0 when the problem has no single line / concerns the whole line
+//	Msg         string // what is wrong
+//
+// Its Error method formats "reader: line L, field F: msg", leaving out
+// the positions that are zero, and its Unwrap method returns ErrBadData,
+// so it matches ErrBadData under errors.Is. Every reader of the module
+// (linear.ReadCSV, treemix.ReadCSV, ReadUCI, ReadLabels) returns this
+// type; test for it with errors.As. (The type is defined in an internal
+// package shared by the readers; this alias is its public name.)
+type DataError = csvscan.DataError
 
 // lineError returns a *DataError of reader at line, with the formatted
 // message.

@@ -1,9 +1,14 @@
 package moments
 
 import (
+	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/moments-go/moments/internal/csvscan"
+	"github.com/moments-go/moments/mat"
 )
 
 // TestDataError: the text readers' malformed-input errors are
@@ -30,12 +35,84 @@ func TestDataError(t *testing.T) {
 			t.Errorf("error %v (%#v), want a DataError at line %d: %q", err, de, tc.line, tc.msg)
 		}
 	}
-	// FromScan passes other errors through.
+	// csvscan.ToDataError (what linear and treemix call) passes other
+	// errors through.
 	other := errors.New("other")
-	if FromScan("x", other) != other || FromScan("x", nil) != nil {
-		t.Error("FromScan changed an error that is not the scanner's")
+	if csvscan.ToDataError("x", other) != other || csvscan.ToDataError("x", nil) != nil {
+		t.Error("ToDataError changed an error that is not the scanner's")
 	}
 	if got := (&DataError{Reader: "r", Line: 3, Field: 2, Msg: "m"}).Error(); got != "r: line 3, field 2: m" {
 		t.Errorf("Error() = %q", got)
+	}
+}
+
+// TestErrorKinds: every error data or options can cause is classified by
+// a sentinel under errors.Is: too little data and a malformed document
+// are ErrBadData, a negative Workers or a bad alpha0 ErrBadOption, NaN
+// in samples ErrNotFinite.
+func TestErrorKinds(t *testing.T) {
+	ctx := context.Background()
+	var b Builder
+	if err := b.Add([]int32{0}, []uint32{1, 2}); !errors.Is(err, ErrBadData) {
+		t.Errorf("Add, lengths differ: %v, want ErrBadData", err)
+	}
+	if err := b.Add([]int32{-1}, []uint32{1}); !errors.Is(err, ErrBadData) {
+		t.Errorf("Add, negative id: %v, want ErrBadData", err)
+	}
+	if err := b.Add([]int32{2, 2}, []uint32{math.MaxUint32, 1}); !errors.Is(err, ErrBadData) {
+		t.Errorf("Add, count overflow: %v, want ErrBadData", err)
+	}
+	if err := b.AddSorted(Doc{Words: []int32{1, 0}, Counts: []uint32{1, 1}}); !errors.Is(err, ErrBadData) {
+		t.Errorf("AddSorted, unsorted: %v, want ErrBadData", err)
+	}
+	if err := b.AddSorted(Doc{Words: []int32{1}, Counts: nil}); !errors.Is(err, ErrBadData) {
+		t.Errorf("AddSorted, lengths differ: %v, want ErrBadData", err)
+	}
+
+	// One document of one token: the mean exists, Pairs and Triples not.
+	var one Builder
+	if err := one.Add([]int32{0}, []uint32{1}); err != nil {
+		t.Fatal(err)
+	}
+	one.SetVocabSize(2)
+	c1 := one.Corpus()
+	dm, err := NewDocMoments(ctx, c1, Raw, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dm.PairsTimes(ctx, mat.Identity(2)); !errors.Is(err, ErrBadData) {
+		t.Errorf("PairsTimes with no two-token document: %v, want ErrBadData", err)
+	}
+	if _, err := dm.WhitenedTriples(ctx, mat.Identity(2)); !errors.Is(err, ErrBadData) {
+		t.Errorf("WhitenedTriples with no three-token document: %v, want ErrBadData", err)
+	}
+	// A corpus of empty documents has no first moment.
+	var empty Builder
+	if err := empty.Add(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	empty.SetVocabSize(2)
+	if _, err := NewDocMoments(ctx, empty.Corpus(), Raw, 0, nil); !errors.Is(err, ErrBadData) {
+		t.Errorf("NewDocMoments, no token: %v, want ErrBadData", err)
+	}
+	for _, a := range []float64{0, -1, math.NaN()} {
+		if _, err := NewDocMoments(ctx, c1, LDA, a, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("NewDocMoments, alpha0 = %v: %v, want ErrBadOption", a, err)
+		}
+	}
+	if _, err := NewDocMoments(ctx, c1, Raw, 0, &Options{Workers: -1}); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "Workers = -1") {
+		t.Errorf("NewDocMoments, Workers = -1: %v, want ErrBadOption naming Workers", err)
+	}
+
+	x := mat.Zeros(3, 2)
+	if _, err := NewSampleMoments(ctx, DenseSamples{X: x}, &Options{Workers: -2}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("NewSampleMoments, Workers = -2: %v, want ErrBadOption", err)
+	}
+	if _, err := NewSampleMoments(ctx, DenseSamples{X: mat.Zeros(0, 2)}, nil); !errors.Is(err, ErrBadData) {
+		t.Errorf("NewSampleMoments, no samples: %v, want ErrBadData", err)
+	}
+	x.Set(1, 1, math.NaN())
+	if _, err := NewSampleMoments(ctx, DenseSamples{X: x}, nil); !errors.Is(err, ErrNotFinite) || !strings.HasPrefix(ErrNotFinite.Error(), "moments: ") {
+		t.Errorf("NewSampleMoments, NaN: %v, want ErrNotFinite with the prefix \"moments: \"", err)
 	}
 }

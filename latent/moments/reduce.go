@@ -2,6 +2,7 @@ package moments
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 
 	"github.com/moments-go/moments/internal/par"
@@ -16,7 +17,8 @@ import (
 // value means the same.
 type Options struct {
 	// Workers bounds the goroutines of a pass; 0 means GOMAXPROCS.
-	// Results never depend on it.
+	// Results never depend on it. A negative value is an error matching
+	// ErrBadOption (NewDocMoments, NewSampleMoments).
 	Workers int
 	// Progress, if not nil, is called after each chunk of a pass with
 	// the pass's stage and the number of items (documents or samples)
@@ -33,12 +35,16 @@ type Options struct {
 	MaxMemory int64
 }
 
-// resolve returns *o, or the zero Options for a nil o.
-func (o *Options) resolve() Options {
+// resolve returns *o, or the zero Options for a nil o, and an error
+// matching ErrBadOption, naming fn, for a negative Workers.
+func (o *Options) resolve(fn string) (Options, error) {
 	if o == nil {
-		return Options{}
+		return Options{}, nil
 	}
-	return *o
+	if o.Workers < 0 {
+		return Options{}, fmt.Errorf("moments: %s: %w: Options.Workers = %d is negative", fn, ErrBadOption, o.Workers)
+	}
+	return *o, nil
 }
 
 // accs returns how many accumulators a pass over total items in chunks

@@ -33,12 +33,17 @@ type blockAcc struct {
 
 // NewSampleMoments makes two passes over src: the mean, then Sigma.
 // opts nil means the defaults; the moments keep a copy of it for Psi.
+// An src without samples is an error matching ErrBadData, a negative
+// opts.Workers one matching ErrBadOption.
 // ctx must not be nil; the passes stop with ctx.Err() once it is done.
 func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleMoments, error) {
-	o := opts.resolve()
+	o, err := opts.resolve("NewSampleMoments")
+	if err != nil {
+		return nil, err
+	}
 	total, d := src.NumSamples(), src.Dim()
 	if total == 0 {
-		return nil, fmt.Errorf("moments: NewSampleMoments: no samples")
+		return nil, fmt.Errorf("moments: NewSampleMoments: %w: no samples", ErrBadData)
 	}
 	size := chunkSize(total)
 	// Each accumulator holds a block of samples and the d x d sum; each
@@ -165,8 +170,9 @@ func center(b *mat.Dense, mean []float64) {
 	}
 }
 
-// ErrNotFinite reports NaN or Inf in the data.
-var ErrNotFinite = errors.New("data holds NaN or Inf")
+// ErrNotFinite reports NaN or Inf in the data; linear.ErrNotFinite is
+// this value.
+var ErrNotFinite = errors.New("moments: data holds NaN or Inf")
 
 func checkFinite(x []float64) error {
 	for i, v := range x {

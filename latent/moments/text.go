@@ -660,7 +660,7 @@ func ReadLabels(r io.Reader) (map[string]string, error) {
 		labels[f[0]] = f[1]
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("moments: ReadLabels: %v", err)
+		return nil, fmt.Errorf("moments: ReadLabels: %w", err)
 	}
 	return labels, nil
 }

@@ -161,7 +161,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	}
 	t, p, docs3, _ := acc.Finalize()
 	if docs3 == 0 {
-		return nil, fmt.Errorf("moments: WhitenedTriples: no document has three tokens")
+		return nil, fmt.Errorf("moments: WhitenedTriples: %w: no document has three tokens", ErrBadData)
 	}
 	var c2, c3 float64
 	switch m.Variant {

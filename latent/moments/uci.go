@@ -70,7 +70,7 @@ func ReadUCI(docword, vocab io.Reader, opts *UCIOptions) (*Corpus, error) {
 	if vocab != nil {
 		names, err := readLines(vocab)
 		if err != nil {
-			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %v", err)
+			return nil, fmt.Errorf("moments: ReadUCI: vocabulary: %w", err)
 		}
 		if len(names) != nw {
 			return nil, lineError("moments: ReadUCI", 0, "vocabulary has %d words, the header announces %d", len(names), nw)

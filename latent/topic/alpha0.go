@@ -27,8 +27,8 @@ type Alpha0Score struct {
 }
 
 // SplitAlpha0 splits the training corpus c into the documents fit and
-// valid on which SelectAlpha0 chooses alpha0 when the command line's
-// -alpha0 is not given: a seeded random 10% of the documents (rounded,
+// valid on which SelectAlpha0 chooses alpha0 when alpha0 is not given:
+// a seeded random 10% of the documents (rounded,
 // at most 2000) are valid and the next 90% (at most 20000) are fit, each
 // in the order of c. With too few documents to make both non-empty it
 // returns nil, nil. The same c and seed give the same split.
@@ -69,7 +69,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 		grid = Alpha0Grid
 	}
 	if len(grid) == 0 {
-		return 0, nil, fmt.Errorf("topic: SelectAlpha0: empty grid")
+		return 0, nil, fmt.Errorf("topic: SelectAlpha0: %w: empty grid", ErrBadOption)
 	}
 	best := -1
 	scores := make([]Alpha0Score, len(grid))

@@ -98,9 +98,10 @@
 // bounds what learning holds, 0 meaning mat.DefaultMaxMemory (4 GiB) and
 // a negative value no limit. Before their first pass the learners
 // estimate the largest allocations the job needs
-// (moments.SpectralMemory: the eigensolver's blocks, n x (k+11), and the
-// accumulators of the passes, up to 1 + 2 workers of them; no learner
-// forms an n x n matrix) and refuse a job over the limit with a
+// (moments.SpectralMemory: the eigensolver's blocks, n x l with
+// l = min(k + max(10, k/2), n), and the accumulators of the passes,
+// n x (l + 1) each and up to 1 + 2 workers of them; no learner forms an
+// n x n matrix) and refuse a job over the limit with a
 // *mat.MemoryError matching mat.ErrTooLarge. LearnLDA and LearnECA learn
 // on the words that occur in the corpus when fewer than half of the
 // declared vocabulary do (the other words have zero rows in every

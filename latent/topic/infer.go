@@ -1,6 +1,7 @@
 package topic
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -17,29 +18,29 @@ import (
 // stopping early once gamma moves by less than 1e-6 of the document's
 // length. Words that every topic gives probability 0 are ignored. It
 // panics if Alpha does not hold one parameter per topic.
-func (r *Model) Infer(d moments.Doc, iters int) []float64 {
-	if _, k := r.Topics.Dims(); len(r.Alpha) != k {
-		panic(fmt.Sprintf("topic: Infer: %d alphas for %d topics", len(r.Alpha), k))
+func (m *Model) Infer(d moments.Doc, iters int) []float64 {
+	if _, k := m.Topics.Dims(); len(m.Alpha) != k {
+		panic(fmt.Sprintf("topic: Infer: %d alphas for %d topics", len(m.Alpha), k))
 	}
 	if iters <= 0 {
 		iters = 50
 	}
-	k := len(r.Alpha)
+	k := len(m.Alpha)
 	gamma := make([]float64, k)
 	next := make([]float64, k)
 	expPsi := make([]float64, k)
 	phi := make([]float64, k)
 	l := float64(d.Len())
 	for j := range gamma {
-		gamma[j] = r.Alpha[j] + l/float64(k)
+		gamma[j] = m.Alpha[j] + l/float64(k)
 	}
 	for it := 0; it < iters; it++ {
 		for j, g := range gamma {
 			expPsi[j] = math.Exp(digamma(g))
 		}
-		copy(next, r.Alpha)
+		copy(next, m.Alpha)
 		for t, w := range d.Words {
-			row := r.Topics.RawRow(int(w))
+			row := m.Topics.RawRow(int(w))
 			var s float64
 			for j, b := range row {
 				phi[j] = b * expPsi[j]
@@ -72,12 +73,31 @@ func (r *Model) Infer(d moments.Doc, iters int) []float64 {
 	return gamma
 }
 
+// inferChunk is the number of documents Labels and LogLikelihood infer
+// between two checks of their ctx.
+const inferChunk = 64
+
+// eachDoc calls f for every document of src in order, checking ctx
+// before every chunk of inferChunk documents; it returns ctx.Err() once
+// ctx is done.
+func eachDoc(ctx context.Context, src moments.Source, f func(i int, d moments.Doc)) error {
+	total := src.NumDocs()
+	for lo := 0; lo < total; lo += inferChunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		src.Range(lo, min(lo+inferChunk, total), f)
+	}
+	return nil
+}
+
 // Labels returns, for every document of src, its most probable topic
-// under Infer.
-func (r *Model) Labels(src moments.Source, iters int) []int {
+// under Infer. ctx must not be nil; Labels checks it between chunks of
+// documents and returns ctx.Err() once it is done.
+func (m *Model) Labels(ctx context.Context, src moments.Source, iters int) ([]int, error) {
 	labels := make([]int, src.NumDocs())
-	src.Range(0, src.NumDocs(), func(i int, d moments.Doc) {
-		theta := r.Infer(d, iters)
+	err := eachDoc(ctx, src, func(i int, d moments.Doc) {
+		theta := m.Infer(d, iters)
 		best := 0
 		for j, v := range theta {
 			if v > theta[best] {
@@ -86,7 +106,10 @@ func (r *Model) Labels(src moments.Source, iters int) []int {
 		}
 		labels[i] = best
 	})
-	return labels
+	if err != nil {
+		return nil, err
+	}
+	return labels, nil
 }
 
 // SmoothFloor is the weight of the uniform distribution mixed into every
@@ -97,15 +120,20 @@ const SmoothFloor = 1e-3
 // LogLikelihood returns the plug-in log-likelihood of the documents of
 // src, sum_d sum_w c_w log(sum_j theta_dj beta_wj) with theta_d from
 // Infer and beta the topics mixed with SmoothFloor of the uniform
-// distribution, and the number of tokens it covers.
-func (r *Model) LogLikelihood(src moments.Source, iters int) (ll float64, tokens int) {
-	n, _ := r.Topics.Dims()
+// distribution, and the number of tokens it covers. ctx must not be
+// nil; LogLikelihood checks it between chunks of documents and returns
+// ctx.Err() once it is done.
+func (m *Model) LogLikelihood(ctx context.Context, src moments.Source, iters int) (ll float64, tokens int, err error) {
+	n, _ := m.Topics.Dims()
 	floor := SmoothFloor / float64(n)
-	src.Range(0, src.NumDocs(), func(_ int, d moments.Doc) {
-		theta := r.Infer(d, iters)
-		r.addLogLikelihood(d, theta, floor, &ll, &tokens)
+	err = eachDoc(ctx, src, func(_ int, d moments.Doc) {
+		theta := m.Infer(d, iters)
+		m.addLogLikelihood(d, theta, floor, &ll, &tokens)
 	})
-	return ll, tokens
+	if err != nil {
+		return 0, 0, err
+	}
+	return ll, tokens, nil
 }
 
 // addLogLikelihood adds to *ll the log-likelihood of the words of d,
@@ -113,10 +141,10 @@ func (r *Model) LogLikelihood(src moments.Source, iters int) (ll float64, tokens
 // floor = SmoothFloor/n of the uniform distribution, term by term, and to
 // *tokens the number of tokens of d. It is the sum of LogLikelihood and
 // of the held-out likelihood of the alpha0 choice.
-func (r *Model) addLogLikelihood(d moments.Doc, theta []float64, floor float64, ll *float64, tokens *int) {
+func (m *Model) addLogLikelihood(d moments.Doc, theta []float64, floor float64, ll *float64, tokens *int) {
 	for t, w := range d.Words {
 		var p float64
-		for j, b := range r.Topics.RawRow(int(w)) {
+		for j, b := range m.Topics.RawRow(int(w)) {
 			p += theta[j] * b
 		}
 		p = (1-SmoothFloor)*p + floor
@@ -126,9 +154,13 @@ func (r *Model) addLogLikelihood(d moments.Doc, theta []float64, floor float64, 
 }
 
 // Perplexity returns exp(-LogLikelihood/tokens) of the documents of src.
-func (r *Model) Perplexity(src moments.Source, iters int) float64 {
-	ll, tokens := r.LogLikelihood(src, iters)
-	return math.Exp(-ll / float64(tokens))
+// ctx must not be nil; the error is LogLikelihood's.
+func (m *Model) Perplexity(ctx context.Context, src moments.Source, iters int) (float64, error) {
+	ll, tokens, err := m.LogLikelihood(ctx, src, iters)
+	if err != nil {
+		return 0, err
+	}
+	return math.Exp(-ll / float64(tokens)), nil
 }
 
 // digamma returns the logarithmic derivative of the Gamma function for

@@ -74,9 +74,13 @@ type Options struct {
 	MaxMemory int64
 }
 
-// ErrBadOption is wrapped by the error for an option value that makes no
-// sense (an unknown Method, a NaN, infinite or below-one MaxCond, or a
-// bad tensor power option); the message names the option and its value.
+// ErrBadOption is wrapped by the error for an option or argument value
+// that makes no sense: in Options an unknown Method, a NaN, infinite or
+// below-one MaxCond, or a bad tensor power option; in RefineOptions a
+// negative, NaN or infinite Eta or a negative Passes.Workers; a number
+// of topics k outside 1..n for a vocabulary of n words; an alpha0 that
+// is not positive and finite; an empty grid for SelectAlpha0. The
+// message names the option and its value.
 var ErrBadOption = errors.New("topic: bad option")
 
 // check checks the fields of o.
@@ -110,7 +114,7 @@ func (o *Options) resolve() Options {
 // memory rule.
 func (o Options) checkK(n, k int) error {
 	if k < 1 || k > n {
-		return fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+		return fmt.Errorf("%w: k = %d topics for a vocabulary of %d words", ErrBadOption, k, n)
 	}
 	if err := o.checkMemory(n, k); err != nil {
 		return fmt.Errorf("topic: %w", err)
@@ -162,10 +166,18 @@ var ErrWhitening = errors.New("topic: Pairs cannot be whitened to k dimensions")
 // positive or are too ill-conditioned: usually k is larger than the data
 // supports (or, for LDA, alpha0 is far off).
 type WhiteningError struct {
-	K        int
+	// K is the number of topics or factors asked for.
+	K int
+	// Spectrum holds the top eigenvalues of Pairs found, as in
+	// Whitening.Spectrum (K+1 of them when the vocabulary allows), in
+	// decreasing order.
 	Spectrum []float64
-	Cond     float64 // Spectrum[0] / Spectrum[K-1]
-	MaxCond  float64
+	// Cond is Spectrum[0] / Spectrum[K-1], the condition number of the
+	// whitening at k = K.
+	Cond float64
+	// MaxCond is the largest condition number allowed
+	// (Options.MaxCond, or its default).
+	MaxCond float64
 	// Positive is the number of positive eigenvalues of Pairs found
 	// (Whitening.Positive), and MaxK the largest k that can be whitened:
 	// the most leading eigenvalues that are positive with a condition
@@ -302,7 +314,7 @@ func LearnECA(ctx context.Context, src moments.Source, k int, opts *Options) (*E
 func (o Options) prepare(src moments.Source, k int) (moments.Source, []int32, error) {
 	n := src.VocabSize()
 	if k < 1 || k > n {
-		return nil, nil, fmt.Errorf("topic: k = %d topics for a vocabulary of %d words", k, n)
+		return nil, nil, fmt.Errorf("%w: k = %d topics for a vocabulary of %d words", ErrBadOption, k, n)
 	}
 	if err := mat.CheckMemory(fmt.Sprintf("the topics of %d words for k = %d", n, k), size.Add(size.Mul(n, 5), size.Float64s(n, k)), o.MaxMemory); err != nil {
 		return nil, nil, fmt.Errorf("topic: %w", err)
@@ -320,7 +332,7 @@ func (o Options) prepare(src moments.Source, k int) (moments.Source, []int32, er
 // too few documents, which need a corpus. ctx must not be nil.
 func LearnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts *Options) (*LDAResult, error) {
 	if !(alpha0 > 0) || math.IsInf(alpha0, 1) {
-		return nil, fmt.Errorf("topic: LDA needs a positive, finite alpha0, got %v", alpha0)
+		return nil, fmt.Errorf("%w: alpha0 = %v, want a positive, finite number", ErrBadOption, alpha0)
 	}
 	topics, sp, err := learn(ctx, m, k, opts)
 	if err != nil {

@@ -56,7 +56,10 @@ type Model struct {
 
 // ErrModel is matched (errors.Is) by every error of Load and Save about
 // the content of a model: a malformed, truncated or inconsistent file,
-// an unknown format or version, values out of range.
+// an unknown format or version, values out of range; and by Refine's
+// error for an LDAResult that is not a valid model (no Topics or Alpha,
+// alphas or topic columns that are not positive finite numbers or
+// probabilities, fewer words than the documents have).
 var ErrModel = errors.New("topic: invalid model")
 
 func modelErr(format string, a ...any) error {

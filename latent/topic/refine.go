@@ -35,11 +35,11 @@ type RefineOptions struct {
 	// DocTol ends a document's E-step once the mean absolute change of
 	// its gamma per topic is below DocTol; 0 means 1e-3.
 	DocTol float64
-	// Docs configures the passes over the documents: the goroutines
+	// Passes configures the passes over the documents: the goroutines
 	// (results never depend on them) and a progress callback called
 	// with the stage "refine pass p" (p from 1) and the documents done
 	// in that pass.
-	Docs moments.Options
+	Passes moments.Options
 	// Point makes the topics point estimates (Blei et al.'s M-step)
 	// rather than variational Dirichlet posteriors (the default); see
 	// Refine.
@@ -48,7 +48,7 @@ type RefineOptions struct {
 	// (from 1), the bound and its relative change from the previous
 	// pass (+Inf after the first): a trace of the objective as it is
 	// computed, which RefineReport.Bounds holds once Refine returns. The
-	// progress within a pass is Docs.Progress.
+	// progress within a pass is Passes.Progress.
 	OnPass func(pass int, bound, change float64)
 }
 
@@ -67,7 +67,10 @@ func (o *RefineOptions) resolve() (RefineOptions, error) {
 		r.Eta = 0.1
 	}
 	if !(r.Eta > 0) || math.IsInf(r.Eta, 1) {
-		return r, fmt.Errorf("topic: Refine: Eta = %v: want a positive, finite number", r.Eta)
+		return r, fmt.Errorf("topic: Refine: %w: RefineOptions.Eta = %v, want a positive, finite number", ErrBadOption, r.Eta)
+	}
+	if r.Passes.Workers < 0 {
+		return r, fmt.Errorf("topic: Refine: %w: RefineOptions.Passes.Workers = %d, want an integer >= 0", ErrBadOption, r.Passes.Workers)
 	}
 	if r.DocIters <= 0 {
 		r.DocIters = 100
@@ -141,26 +144,28 @@ const refineInitFloor = 1e-6
 // order). It stores k numbers per document and a few n x k matrices (the
 // topics, and expected counts per worker). The returned LDAResult is r
 // with the refined Topics (r's other fields, which describe the spectral
-// step, are kept). ctx must not be nil.
+// step, are kept). ctx must not be nil. An r that is not a valid LDA
+// model is an error matching ErrModel, a bad option one matching
+// ErrBadOption.
 func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineOptions) (*LDAResult, *RefineReport, error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
 	if r == nil || r.Topics == nil || r.Alpha == nil {
-		return nil, nil, fmt.Errorf("topic: Refine needs an LDA model (Topics and Alpha)")
+		return nil, nil, fmt.Errorf("%w: Refine needs an LDA model (Topics and Alpha)", ErrModel)
 	}
 	n, k := r.Topics.Dims()
 	if len(r.Alpha) != k {
-		return nil, nil, fmt.Errorf("topic: Refine: %d alphas for %d topics", len(r.Alpha), k)
+		return nil, nil, fmt.Errorf("%w: Refine: %d alphas for %d topics", ErrModel, len(r.Alpha), k)
 	}
 	for j, a := range r.Alpha {
 		if !(a > 0) || math.IsInf(a, 1) {
-			return nil, nil, fmt.Errorf("topic: Refine: alpha[%d] = %v: want a positive, finite number", j, a)
+			return nil, nil, fmt.Errorf("%w: Refine: alpha[%d] = %v: want a positive, finite number", ErrModel, j, a)
 		}
 	}
 	if v := src.VocabSize(); v > n {
-		return nil, nil, fmt.Errorf("topic: Refine: the documents have %d words, the model %d", v, n)
+		return nil, nil, fmt.Errorf("%w: Refine: the documents have %d words, the model %d", ErrModel, v, n)
 	}
 	beta := r.Topics.Clone()
 	var lambda *mat.Dense // without Point
@@ -170,12 +175,12 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		var s float64
 		for i, v := range col {
 			if !(v >= 0) || math.IsInf(v, 1) {
-				return nil, nil, fmt.Errorf("topic: Refine: topic %d, word %d: %v is not a probability", j, i, v)
+				return nil, nil, fmt.Errorf("%w: Refine: topic %d, word %d: %v is not a probability", ErrModel, j, i, v)
 			}
 			s += v
 		}
 		if !(s > 0) {
-			return nil, nil, fmt.Errorf("topic: Refine: topic %d is zero", j)
+			return nil, nil, fmt.Errorf("%w: Refine: topic %d is zero", ErrModel, j)
 		}
 		for i, v := range col {
 			col[i] = (1-refineInitFloor)*v/s + refineInitFloor/float64(n)
@@ -209,7 +214,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		}
 	})
 	alphaTerm := lgammaSum(r.Alpha)
-	workers := o.Docs.Workers
+	workers := o.Passes.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -217,7 +222,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
-		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Docs.Progress, fmt.Sprintf("refine pass %d", pass)),
+		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Passes.Progress, fmt.Sprintf("refine pass %d", pass)),
 			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {

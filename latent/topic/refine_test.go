@@ -2,6 +2,7 @@ package topic
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -186,7 +187,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		t.Fatal(err)
 	}
 	var bounds []float64
-	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 1},
+	ref, rep, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Passes: moments.Options{Workers: 1},
 		OnPass: func(pass int, bound, change float64) { bounds = append(bounds, bound) }})
 	if err != nil {
 		t.Fatal(err)
@@ -201,8 +202,14 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	}
 	_, rawErrs := eval.MatchTopics(model.Topics, raw.Topics)
 	_, refErrs := eval.MatchTopics(model.Topics, ref.Topics)
-	llRaw, tokens := raw.LogLikelihood(held, 0)
-	llRef, _ := ref.LogLikelihood(held, 0)
+	llRaw, tokens, err := raw.LogLikelihood(ctx, held, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	llRef, _, err := ref.LogLikelihood(ctx, held, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("%d passes (converged %v): l1 error %.4f -> %.4f, held-out log-likelihood per token %.4f -> %.4f",
 		len(rep.Bounds), rep.Converged, eval.Mean(rawErrs), eval.Mean(refErrs), llRaw/float64(tokens), llRef/float64(tokens))
 	if eval.Mean(refErrs) > eval.Mean(rawErrs) {
@@ -221,7 +228,7 @@ func testRefineSynthetic(t *testing.T, point bool) {
 		}
 	}
 
-	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Docs: moments.Options{Workers: 3}})
+	ref3, rep3, err := Refine(ctx, train, raw, &RefineOptions{Point: point, Passes: moments.Options{Workers: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +250,30 @@ func testRefineSynthetic(t *testing.T, point bool) {
 	if _, _, err := Refine(cctx, train, raw, nil); err == nil {
 		t.Error("a cancelled context was ignored")
 	}
-	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Eta: -1}); err == nil {
-		t.Error("a negative Eta was accepted")
+	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Eta: -1}); err == nil || !errors.Is(err, ErrBadOption) {
+		t.Errorf("a negative Eta was accepted or not classified: %v, want ErrBadOption", err)
 	}
-	if _, _, err := Refine(ctx, train, &LDAResult{Model: Model{Topics: raw.Topics}}, nil); err == nil {
-		t.Error("a model without Alpha was accepted")
+	if _, _, err := Refine(ctx, train, raw, &RefineOptions{Passes: moments.Options{Workers: -1}}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("Passes.Workers = -1: %v, want ErrBadOption", err)
+	}
+	if _, _, err := Refine(ctx, train, &LDAResult{Model: Model{Topics: raw.Topics}}, nil); err == nil || !errors.Is(err, ErrModel) {
+		t.Errorf("a model without Alpha was accepted or not classified: %v, want ErrModel", err)
+	}
+	bad := *raw
+	bad.Alpha = append([]float64(nil), raw.Alpha...)
+	bad.Alpha[0] = math.NaN()
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("a NaN alpha: %v, want ErrModel", err)
+	}
+	bad.Alpha = raw.Alpha[1:]
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("too few alphas: %v, want ErrModel", err)
+	}
+	bad.Alpha = raw.Alpha
+	bad.Topics = raw.Topics.Clone()
+	bad.Topics.Set(0, 0, -1)
+	if _, _, err := Refine(ctx, train, &bad, nil); !errors.Is(err, ErrModel) {
+		t.Errorf("a negative topic entry: %v, want ErrModel", err)
 	}
 }
 
@@ -267,7 +293,81 @@ func TestSelectAlpha0(t *testing.T) {
 	if best != 0.3 {
 		t.Fatalf("chose alpha0 = %v, want 0.3 (scores %+v)", best, scores)
 	}
-	if _, _, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{}, nil); err == nil {
-		t.Fatal("an empty grid was accepted")
+	if _, _, err := SelectAlpha0(context.Background(), train, valid, 3, []float64{}, nil); err == nil || !errors.Is(err, ErrBadOption) {
+		t.Fatalf("an empty grid was accepted or not classified: %v, want ErrBadOption", err)
+	}
+}
+
+// TestArgumentErrors: a k outside 1..n and an alpha0 that is not
+// positive and finite are errors matching ErrBadOption.
+func TestArgumentErrors(t *testing.T) {
+	ctx := context.Background()
+	var b moments.Builder
+	for i := 0; i < 4; i++ {
+		if err := b.Add([]int32{0, 1, 2}, []uint32{1, 2, 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := b.Corpus()
+	for _, k := range []int{0, 4} {
+		if _, err := LearnLDA(ctx, c, k, 1, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnLDA, k = %d of 3 words: %v, want ErrBadOption", k, err)
+		}
+		if _, err := LearnECA(ctx, c, k, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnECA, k = %d of 3 words: %v, want ErrBadOption", k, err)
+		}
+	}
+	m := LDAMoments{Topics: mat.Identity(3), Alpha: []float64{0.5, 0.5, 0.5}}
+	for _, a := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := LearnLDAMoments(ctx, m, 2, a, nil); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnLDAMoments, alpha0 = %v: %v, want ErrBadOption", a, err)
+		}
+	}
+}
+
+// TestCorpusPassesContext: Labels, LogLikelihood and Perplexity stop
+// with ctx.Err() for a cancelled ctx, and give the same answers with a
+// live one as document-by-document inference does.
+func TestCorpusPassesContext(t *testing.T) {
+	var b moments.Builder
+	for i := 0; i < 200; i++ {
+		w := int32(i % 3)
+		if err := b.Add([]int32{w}, []uint32{uint32(1 + i%4)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := b.Corpus()
+	m := &Model{Topics: mat.Identity(3), Alpha: []float64{0.1, 0.1, 0.1}}
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Labels(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Labels with a cancelled ctx: %v", err)
+	}
+	if _, _, err := m.LogLikelihood(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("LogLikelihood with a cancelled ctx: %v", err)
+	}
+	if _, err := m.Perplexity(cctx, c, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Perplexity with a cancelled ctx: %v", err)
+	}
+	ctx := context.Background()
+	labels, err := m.Labels(ctx, c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range labels {
+		if l != i%3 {
+			t.Fatalf("document %d (word %d only) labelled %d", i, i%3, l)
+		}
+	}
+	ll, tokens, err := m.LogLikelihood(ctx, c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tokens != c.Tokens() || !(ll < 0) {
+		t.Errorf("LogLikelihood = %v over %d tokens, want a negative value over %d", ll, tokens, c.Tokens())
+	}
+	p, err := m.Perplexity(ctx, c, 0)
+	if want := math.Exp(-ll / float64(tokens)); err != nil || math.Abs(p-want) > 1e-12*want {
+		t.Errorf("Perplexity = %v (%v), want exp(-ll/tokens) = %v", p, err, want)
 	}
 }

@@ -241,8 +241,8 @@ func TestInfer(t *testing.T) {
 	if mean := total / float64(c.NumDocs()); mean > 0.1 {
 		t.Fatalf("mean l1 error of inferred proportions %v", mean)
 	}
-	if p := res.Perplexity(c, 0); !(p > 1 && p < 200) {
-		t.Fatalf("perplexity %v", p)
+	if p, err := res.Perplexity(context.Background(), c, 0); err != nil || !(p > 1 && p < 200) {
+		t.Fatalf("perplexity %v (%v)", p, err)
 	}
 }
 

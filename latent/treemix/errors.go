@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/moments-go/moments/internal/csvscan"
 	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/latent/moments"
 )
@@ -105,4 +106,4 @@ type DataError = moments.DataError
 
 // dataError turns the position errors of the CSV scanner into
 // *DataError and passes other errors through.
-func dataError(err error) error { return moments.FromScan("treemix", err) }
+func dataError(err error) error { return csvscan.ToDataError("treemix", err) }

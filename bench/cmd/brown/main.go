@@ -81,7 +81,10 @@ func main() {
 		}
 		return out
 	}
-	ourLabels := res.Labels(c, 0)
+	ourLabels, err := res.Labels(context.Background(), c, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// scikit-learn.
 	cmd := exec.Command(*python, *script, *dir, fmt.Sprint(*k), fmt.Sprint(*seed))

@@ -376,9 +376,13 @@ func chooseAlpha0(ctx context.Context, train *moments.Corpus, k int, seed uint64
 }
 
 func measure(res *topic.Model, train, held *moments.Corpus) quality {
+	p, err := res.Perplexity(context.Background(), held, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
 	return quality{
 		npmi:       eval.Mean(eval.NPMI(eval.TopWords(res.Topics, 10), train)),
-		perplexity: res.Perplexity(held, 0),
+		perplexity: p,
 	}
 }
 
