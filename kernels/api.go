@@ -1,37 +1,44 @@
 package kernels
 
+import "github.com/moments-go/moments/internal/simd"
+
 // The package-level kernels run on the selected implementation; the
 // methods of impl of the same names (vector.go, gemm.go) do the work on
-// one implementation, which is how the tests run every one.
+// one implementation, which is how the tests run every one. The vector
+// kernels (vector.go) take the level as an argument and reach the
+// assembly by direct calls (vec.DotAt and the like): a call through a
+// function value costs 1-2 ns more per call and makes every slice
+// argument escape to the heap, which matters to callers that make many
+// tiny calls (small SVDs and LQs).
 
 // Dot returns sum x[i]*y[i].
-func Dot(x, y []float64) float64 { return cur().Dot(x, y) }
+func Dot(x, y []float64) float64 { return dot(simd.Current(), x, y) }
 
 // DotInc returns sum x[i*incX]*y[i*incY] for i < n.
 func DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
-	return cur().DotInc(n, x, incX, y, incY)
+	return dotInc(simd.Current(), n, x, incX, y, incY)
 }
 
 // Axpy computes y[i] += alpha*x[i].
-func Axpy(alpha float64, x, y []float64) { cur().Axpy(alpha, x, y) }
+func Axpy(alpha float64, x, y []float64) { axpy(simd.Current(), alpha, x, y) }
 
 // AxpyInc computes y[i*incY] += alpha*x[i*incX] for i < n.
 func AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
-	cur().AxpyInc(n, alpha, x, incX, y, incY)
+	axpyInc(simd.Current(), n, alpha, x, incX, y, incY)
 }
 
 // Scal computes x[i] *= alpha. It multiplies even when alpha is 0, so NaN
 // and Inf in x give NaN.
-func Scal(alpha float64, x []float64) { cur().Scal(alpha, x) }
+func Scal(alpha float64, x []float64) { scal(simd.Current(), alpha, x) }
 
 // ScalInc computes x[i*inc] *= alpha for i < n.
-func ScalInc(n int, alpha float64, x []float64, inc int) { cur().ScalInc(n, alpha, x, inc) }
+func ScalInc(n int, alpha float64, x []float64, inc int) { scalInc(simd.Current(), n, alpha, x, inc) }
 
 // Asum returns sum |x[i]|.
-func Asum(x []float64) float64 { return cur().Asum(x) }
+func Asum(x []float64) float64 { return asum(simd.Current(), x) }
 
 // AsumInc returns sum |x[i*inc]| for i < n.
-func AsumInc(n int, x []float64, inc int) float64 { return cur().AsumInc(n, x, inc) }
+func AsumInc(n int, x []float64, inc int) float64 { return asumInc(simd.Current(), n, x, inc) }
 
 // Nrm2 returns the Euclidean norm sqrt(sum x[i]^2) without overflow or
 // harmful underflow: the result is accurate to a few ulps whenever it is
@@ -42,27 +49,27 @@ func AsumInc(n int, x []float64, inc int) float64 { return cur().AsumInc(n, x, i
 // is not finite or falls below 2^-900, where squares may have lost
 // precision, does it rescale by a power of two near max |x[i]| (exact)
 // and sum again.
-func Nrm2(x []float64) float64 { return cur().Nrm2(x) }
+func Nrm2(x []float64) float64 { return nrm2(simd.Current(), x) }
 
 // Nrm2Inc is Nrm2 of x[0], x[inc], ..., x[(n-1)*inc].
-func Nrm2Inc(n int, x []float64, inc int) float64 { return cur().Nrm2Inc(n, x, inc) }
+func Nrm2Inc(n int, x []float64, inc int) float64 { return nrm2Inc(simd.Current(), n, x, inc) }
 
 // Iamax returns the index of the first element of largest absolute
 // value, -1 for an empty x. A NaN counts as larger than any number: if x
 // holds NaN, Iamax returns the index of the first NaN.
-func Iamax(x []float64) int { return cur().Iamax(x) }
+func Iamax(x []float64) int { return iamax(simd.Current(), x) }
 
 // IamaxInc is Iamax of x[0], x[inc], ..., x[(n-1)*inc]; it returns i for
 // the element x[i*inc].
-func IamaxInc(n int, x []float64, inc int) int { return cur().IamaxInc(n, x, inc) }
+func IamaxInc(n int, x []float64, inc int) int { return iamaxInc(simd.Current(), n, x, inc) }
 
 // Rot applies the plane rotation (c, s) to the pairs (x[i], y[i]):
 // x[i], y[i] = c*x[i] + s*y[i], c*y[i] - s*x[i].
-func Rot(x, y []float64, c, s float64) { cur().Rot(x, y, c, s) }
+func Rot(x, y []float64, c, s float64) { rot(simd.Current(), x, y, c, s) }
 
 // RotInc is Rot on x[i*incX], y[i*incY] for i < n.
 func RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
-	cur().RotInc(n, x, incX, y, incY, c, s)
+	rotInc(simd.Current(), n, x, incX, y, incY, c, s)
 }
 
 // Gemv computes y = alpha*A*x + beta*y for the row-major m x n matrix A
@@ -70,13 +77,13 @@ func RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
 // beta*y when trans is true (x has m elements, y n). As in BLAS, beta == 0
 // writes y without reading it and alpha == 0 does not read A or x.
 func Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
-	cur().Gemv(trans, m, n, alpha, a, lda, x, beta, y)
+	gemv(simd.Current(), trans, m, n, alpha, a, lda, x, beta, y)
 }
 
 // Ger computes the rank-one update A += alpha * x * y^T of the row-major
 // m x n matrix A (row stride lda); x has m elements, y n.
 func Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
-	cur().Ger(m, n, alpha, x, y, a, lda)
+	ger(simd.Current(), m, n, alpha, x, y, a, lda)
 }
 
 // Gemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices,

@@ -3,18 +3,69 @@ package kernels
 import (
 	"fmt"
 	"math"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 )
 
-func (im *impl) Dot(x, y []float64) float64 {
-	checkLen("Dot", len(x), len(y))
-	return im.v.Dot(x, y[:len(x)])
-}
+// The methods of impl run the vector kernels on its level; the tests
+// call them on every implementation (api.go calls the same functions on
+// the selected level).
+
+func (im *impl) Dot(x, y []float64) float64 { return dot(im.level, x, y) }
 
 func (im *impl) DotInc(n int, x []float64, incX int, y []float64, incY int) float64 {
+	return dotInc(im.level, n, x, incX, y, incY)
+}
+
+func (im *impl) Axpy(alpha float64, x, y []float64) { axpy(im.level, alpha, x, y) }
+
+func (im *impl) AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	axpyInc(im.level, n, alpha, x, incX, y, incY)
+}
+
+func (im *impl) Scal(alpha float64, x []float64) { scal(im.level, alpha, x) }
+
+func (im *impl) ScalInc(n int, alpha float64, x []float64, inc int) {
+	scalInc(im.level, n, alpha, x, inc)
+}
+
+func (im *impl) Asum(x []float64) float64 { return asum(im.level, x) }
+
+func (im *impl) AsumInc(n int, x []float64, inc int) float64 { return asumInc(im.level, n, x, inc) }
+
+func (im *impl) Nrm2(x []float64) float64 { return nrm2(im.level, x) }
+
+func (im *impl) Nrm2Inc(n int, x []float64, inc int) float64 { return nrm2Inc(im.level, n, x, inc) }
+
+func (im *impl) Iamax(x []float64) int { return iamax(im.level, x) }
+
+func (im *impl) IamaxInc(n int, x []float64, inc int) int { return iamaxInc(im.level, n, x, inc) }
+
+func (im *impl) Rot(x, y []float64, c, s float64) { rot(im.level, x, y, c, s) }
+
+func (im *impl) RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
+	rotInc(im.level, n, x, incX, y, incY, c, s)
+}
+
+func (im *impl) Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
+	gemv(im.level, trans, m, n, alpha, a, lda, x, beta, y)
+}
+
+func (im *impl) Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
+	ger(im.level, m, n, alpha, x, y, a, lda)
+}
+
+func dot(l simd.Level, x, y []float64) float64 {
+	checkLen("Dot", len(x), len(y))
+	return vec.DotAt(l, x, y[:len(x)])
+}
+
+func dotInc(l simd.Level, n int, x []float64, incX int, y []float64, incY int) float64 {
 	checkInc("DotInc", n, x, incX)
 	checkInc("DotInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		return im.v.Dot(x[:n], y[:n])
+		return vec.DotAt(l, x[:n], y[:n])
 	}
 	var s float64
 	for i := 0; i < n; i++ {
@@ -23,16 +74,16 @@ func (im *impl) DotInc(n int, x []float64, incX int, y []float64, incY int) floa
 	return s
 }
 
-func (im *impl) Axpy(alpha float64, x, y []float64) {
+func axpy(l simd.Level, alpha float64, x, y []float64) {
 	checkLen("Axpy", len(x), len(y))
-	im.v.Axpy(alpha, x, y[:len(x)])
+	vec.AxpyAt(l, alpha, x, y[:len(x)])
 }
 
-func (im *impl) AxpyInc(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+func axpyInc(l simd.Level, n int, alpha float64, x []float64, incX int, y []float64, incY int) {
 	checkInc("AxpyInc", n, x, incX)
 	checkInc("AxpyInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		im.v.Axpy(alpha, x[:n], y[:n])
+		vec.AxpyAt(l, alpha, x[:n], y[:n])
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -40,12 +91,12 @@ func (im *impl) AxpyInc(n int, alpha float64, x []float64, incX int, y []float64
 	}
 }
 
-func (im *impl) Scal(alpha float64, x []float64) { im.v.Scal(alpha, x) }
+func scal(l simd.Level, alpha float64, x []float64) { vec.ScalAt(l, alpha, x) }
 
-func (im *impl) ScalInc(n int, alpha float64, x []float64, inc int) {
+func scalInc(l simd.Level, n int, alpha float64, x []float64, inc int) {
 	checkInc("ScalInc", n, x, inc)
 	if inc == 1 {
-		im.v.Scal(alpha, x[:n])
+		vec.ScalAt(l, alpha, x[:n])
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -53,12 +104,12 @@ func (im *impl) ScalInc(n int, alpha float64, x []float64, inc int) {
 	}
 }
 
-func (im *impl) Asum(x []float64) float64 { return im.v.Asum(x) }
+func asum(l simd.Level, x []float64) float64 { return vec.AsumAt(l, x) }
 
-func (im *impl) AsumInc(n int, x []float64, inc int) float64 {
+func asumInc(l simd.Level, n int, x []float64, inc int) float64 {
 	checkInc("AsumInc", n, x, inc)
 	if inc == 1 {
-		return im.v.Asum(x[:n])
+		return vec.AsumAt(l, x[:n])
 	}
 	var s float64
 	for i := 0; i < n; i++ {
@@ -67,28 +118,28 @@ func (im *impl) AsumInc(n int, x []float64, inc int) float64 {
 	return s
 }
 
-func (im *impl) Nrm2(x []float64) float64 {
-	ss := im.v.SumSq(x, 1)
+func nrm2(l simd.Level, x []float64) float64 {
+	ss := vec.SumSqAt(l, x, 1)
 	if ss >= nrm2SafeMin && ss <= math.MaxFloat64 {
 		return math.Sqrt(ss)
 	}
-	return im.nrm2Slow(x, ss)
+	return nrm2Slow(l, x, ss)
 }
 
 // nrm2SafeMin is the smallest sum of squares that Nrm2 trusts: below it,
 // squares smaller than 2^-1022 may have been flushed to subnormals.
 const nrm2SafeMin = 0x1p-900
 
-func (im *impl) nrm2Slow(x []float64, ss float64) float64 {
+func nrm2Slow(l simd.Level, x []float64, ss float64) float64 {
 	if ss != ss {
 		return ss // some x[i] is NaN
 	}
-	m := im.v.MaxAbs(x)
+	m := vec.MaxAbsAt(l, x)
 	if m == 0 || math.IsInf(m, 1) || m != m {
 		return m
 	}
 	scale, e := nrm2Scale(m)
-	return math.Ldexp(math.Sqrt(im.v.SumSq(x, scale)), e)
+	return math.Ldexp(math.Sqrt(vec.SumSqAt(l, x, scale)), e)
 }
 
 // nrm2Scale returns 2^-e for the e with 2^(e-1) <= m < 2^e, clamped to
@@ -101,10 +152,10 @@ func nrm2Scale(m float64) (scale float64, e int) {
 	return math.Ldexp(1, -e), e
 }
 
-func (im *impl) Nrm2Inc(n int, x []float64, inc int) float64 {
+func nrm2Inc(l simd.Level, n int, x []float64, inc int) float64 {
 	checkInc("Nrm2Inc", n, x, inc)
 	if inc == 1 {
-		return im.Nrm2(x[:n])
+		return nrm2(l, x[:n])
 	}
 	var ss, m float64
 	for i := 0; i < n; i++ {
@@ -130,11 +181,11 @@ func (im *impl) Nrm2Inc(n int, x []float64, inc int) float64 {
 	return math.Ldexp(math.Sqrt(ss), e)
 }
 
-func (im *impl) Iamax(x []float64) int {
+func iamax(l simd.Level, x []float64) int {
 	if len(x) == 0 {
 		return -1
 	}
-	m := im.v.MaxAbs(x)
+	m := vec.MaxAbsAt(l, x)
 	if m != m {
 		for i, v := range x {
 			if v != v {
@@ -142,13 +193,13 @@ func (im *impl) Iamax(x []float64) int {
 			}
 		}
 	}
-	return im.v.IndexAbs(x, m)
+	return vec.IndexAbsAt(l, x, m)
 }
 
-func (im *impl) IamaxInc(n int, x []float64, inc int) int {
+func iamaxInc(l simd.Level, n int, x []float64, inc int) int {
 	checkInc("IamaxInc", n, x, inc)
 	if inc == 1 {
-		return im.Iamax(x[:n])
+		return iamax(l, x[:n])
 	}
 	best, bi := -1.0, -1
 	for i := 0; i < n; i++ {
@@ -163,16 +214,16 @@ func (im *impl) IamaxInc(n int, x []float64, inc int) int {
 	return bi
 }
 
-func (im *impl) Rot(x, y []float64, c, s float64) {
+func rot(l simd.Level, x, y []float64, c, s float64) {
 	checkLen("Rot", len(x), len(y))
-	im.v.Rot(x, y[:len(x)], c, s)
+	vec.RotAt(l, x, y[:len(x)], c, s)
 }
 
-func (im *impl) RotInc(n int, x []float64, incX int, y []float64, incY int, c, s float64) {
+func rotInc(l simd.Level, n int, x []float64, incX int, y []float64, incY int, c, s float64) {
 	checkInc("RotInc", n, x, incX)
 	checkInc("RotInc", n, y, incY)
 	if incX == 1 && incY == 1 {
-		im.v.Rot(x[:n], y[:n], c, s)
+		vec.RotAt(l, x[:n], y[:n], c, s)
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -182,7 +233,7 @@ func (im *impl) RotInc(n int, x []float64, incX int, y []float64, incY int, c, s
 	}
 }
 
-func (im *impl) Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
+func gemv(l simd.Level, trans bool, m, n int, alpha float64, a []float64, lda int, x []float64, beta float64, y []float64) {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("kernels: Gemv: negative size %dx%d", m, n))
 	}
@@ -200,19 +251,19 @@ func (im *impl) Gemv(trans bool, m, n int, alpha float64, a []float64, lda int, 
 		clear(y)
 	case 1:
 	default:
-		im.v.Scal(beta, y)
+		vec.ScalAt(l, beta, y)
 	}
 	if alpha == 0 || m == 0 || n == 0 {
 		return
 	}
 	if trans {
-		im.v.GemvT(m, n, alpha, a, lda, x, y)
+		vec.GemvTAt(l, m, n, alpha, a, lda, x, y)
 	} else {
-		im.v.GemvN(m, n, alpha, a, lda, x, y)
+		vec.GemvNAt(l, m, n, alpha, a, lda, x, y)
 	}
 }
 
-func (im *impl) Ger(m, n int, alpha float64, x, y []float64, a []float64, lda int) {
+func ger(l simd.Level, m, n int, alpha float64, x, y []float64, a []float64, lda int) {
 	if m < 0 || n < 0 {
 		panic(fmt.Sprintf("kernels: Ger: negative size %dx%d", m, n))
 	}
@@ -225,7 +276,7 @@ func (im *impl) Ger(m, n int, alpha float64, x, y []float64, a []float64, lda in
 	}
 	y = y[:n]
 	for i := 0; i < m; i++ {
-		im.v.Axpy(alpha*x[i], y, a[i*lda:i*lda+n])
+		vec.AxpyAt(l, alpha*x[i], y, a[i*lda:i*lda+n])
 	}
 }
 

@@ -235,7 +235,7 @@ type jacobiSVD struct {
 	f1     *lq.PivotedLQ // Pᵀ zp = L1 Q1
 	l1     mat.Dense     // L1, then transposed
 	f2     *lq.LQ        // L1 = Q2 R (as L1ᵀ = Rᵀ Q2ᵀ); nil without the second factorization
-	x      *mat.Dense    // X0, then the final rows Σ Wᵀ, then Wᵀ
+	x      mat.Dense     // X0, then the final rows Σ Wᵀ, then Wᵀ (a value: a pointer to f.l1 here would move f to the heap)
 	x0     *mat.Dense    // a copy of X0 for the solve for J
 	acc    *mat.Dense    // the accumulated rotations, when they are
 	vz     *mat.Dense    // V_Z, whose top k x k block holds acc
@@ -285,14 +285,13 @@ func (f *jacobiSVD) sweep() error {
 		if f.f2, err = lq.FactorizeInPlace(&f.l1); err != nil {
 			return err
 		}
-		f.x = &mat.Dense{}
-		f.f2.L(f.x)
-		transposeSquare(f.x)
+		f.f2.L(&f.x)
+		transposeSquare(&f.x)
 	} else {
 		transposeSquare(&f.l1) // k x k
-		f.x = &f.l1
+		f.x = f.l1             // shares L1's storage; l1 is not used again
 	}
-	flushTinyRows(f.x)
+	flushTinyRows(&f.x)
 	if f.right && f.left && !f.accumulate {
 		f.x0 = f.x.Clone()
 	}
@@ -320,7 +319,7 @@ func (f *jacobiSVD) sweep() error {
 		f.jm = f.acc
 	case f.right && f.left:
 		// 3. X0ᵀ J = W Σ = X_finalᵀ; X0ᵀ = Rᵀ is lower triangular.
-		f.jm = solveJ(f.x0, f.x, f.j.nrm)
+		f.jm = solveJ(f.x0, &f.x, f.j.nrm)
 		if f.jm == nil {
 			return f.resweep()
 		}
@@ -333,9 +332,9 @@ func (f *jacobiSVD) sweep() error {
 // extracted again: solveJ may have overwritten x0).
 func (f *jacobiSVD) resweep() error {
 	k := f.k
-	f.f2.L(f.x)
-	transposeSquare(f.x)
-	flushTinyRows(f.x)
+	f.f2.L(&f.x)
+	transposeSquare(&f.x)
+	flushTinyRows(&f.x)
 	f.acc = mat.Identity(k)
 	f.j = rowJacobi{r: k, c: k, x: f.x.RawData(), ldx: f.x.Stride(), tol: f.tol, maxSweeps: f.maxSweeps,
 		acc: f.acc.RawData(), lda: f.acc.Stride(), na: k, threshold: true}
@@ -357,13 +356,13 @@ func (f *jacobiSVD) vectors(cperm []int) (uz, vz *mat.Dense) {
 	}
 	// Wᵀ: the normalized rows of X (in place; J has been computed).
 	k := f.k
-	normalizeRows(f.x, f.j.nrm)
+	normalizeRows(&f.x, f.j.nrm)
 	if slices.Contains(f.j.nrm, 0) {
 		have := make([]bool, k)
 		for i := range have {
 			have[i] = f.j.nrm[i] != 0
 		}
-		completeRows(f.x, have)
+		completeRows(&f.x, have)
 	}
 	if f.left {
 		uz = f.leftVectors()

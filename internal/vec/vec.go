@@ -4,6 +4,13 @@
 // kernels package checks the arguments and calls them; internal/jacobi
 // builds its per-level kernels from them.
 //
+// Each field of Ops also exists as a function of the level, DotAt,
+// AxpyAt and so on (at_*.go), that switches on the level and calls the
+// routine directly. The kernels package calls those on its hot paths: a
+// direct call costs less than one through a function value and, unlike
+// it, lets the compiler see that the slices do not escape. Both reach the
+// same routines (TestAtMatchesTable).
+//
 // The functions of an Ops assume checked arguments: equal lengths where
 // the loop of their comment indexes two slices, and in-range matrices.
 package vec
