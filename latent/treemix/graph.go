@@ -3,6 +3,7 @@ package treemix
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Graph is an undirected simple graph on the nodes 0..n-1.
@@ -167,6 +168,33 @@ func EdgeScores(truth, est *Graph) (precision, recall, f1 float64) {
 	return precision, recall, f1
 }
 
+// sepScratch holds the work arrays of separator for a split graph of m
+// nodes: the planner calls it for every candidate witness of every
+// target, from several goroutines, and fresh m x m arrays each time made
+// the decomposition allocate far more than its data.
+type sepScratch struct {
+	capa, flow, prev, queue []int
+	reach                   []bool
+}
+
+var sepScratchPool sync.Pool
+
+// getSepScratch returns zeroed capacity and flow arrays of m x m and
+// work arrays of m from the pool.
+func getSepScratch(m int) *sepScratch {
+	sc, _ := sepScratchPool.Get().(*sepScratch)
+	if sc == nil || cap(sc.capa) < m*m || cap(sc.prev) < m {
+		sc = &sepScratch{capa: make([]int, m*m), flow: make([]int, m*m),
+			prev: make([]int, m), queue: make([]int, 0, m), reach: make([]bool, m)}
+		return sc
+	}
+	sc.capa, sc.flow = sc.capa[:m*m], sc.flow[:m*m]
+	clear(sc.capa)
+	clear(sc.flow)
+	sc.prev, sc.reach, sc.queue = sc.prev[:m], sc.reach[:m], sc.queue[:0]
+	return sc
+}
+
 // separator returns a smallest set of nodes, none in a, none in
 // exclude, and not c, whose removal disconnects every node of a from c
 // in g, or ok = false if there is none (c is a or a neighbour of a) or
@@ -198,7 +226,9 @@ func (g *Graph) separator(a []int, c int, exclude []int, limit int) (sep []int, 
 	// Sources: out(a) for a in a; sink: in(c). Excluded nodes are left
 	// out of the graph.
 	m := 2 * n
-	capa := make([]int, m*m)
+	sc := getSepScratch(m)
+	defer sepScratchPool.Put(sc)
+	capa, flow, prev, reach := sc.capa, sc.flow, sc.prev, sc.reach
 	for v := range n {
 		if blocked[v] && !inA[v] && v != c {
 			continue
@@ -214,15 +244,12 @@ func (g *Graph) separator(a []int, c int, exclude []int, limit int) (sep []int, 
 			}
 		}
 	}
-	flow := make([]int, m*m)
-	prev := make([]int, m)
-	reach := make([]bool, m)
 	bfs := func() bool {
 		clear(reach)
 		for i := range prev {
 			prev[i] = -1
 		}
-		queue := make([]int, 0, m)
+		queue := sc.queue[:0]
 		for _, v := range a {
 			reach[2*v+1] = true
 			queue = append(queue, 2*v+1)
