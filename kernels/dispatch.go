@@ -8,14 +8,12 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/moments-go/moments/internal/simd"
-	"github.com/moments-go/moments/internal/vec"
 )
 
 // impl is one implementation of the kernels: the vector kernels of its
 // level, its GEMM building blocks and their blocking.
 type impl struct {
 	level    simd.Level
-	v        *vec.Ops
 	gemm     gemmImpl
 	blocking Blocking
 	// peak, if not nil, runs n iterations of peakFlops independent
@@ -34,11 +32,10 @@ func cur() *impl { return table.Get() }
 // blocks: the vector kernels are internal/vec's of the same level, and
 // the blocking is sized from the caches for g's micro-tile.
 func register(l simd.Level, g gemmImpl, peak func(int), peakFlops float64) {
-	v := vec.For(l)
-	g.scal = v.Scal
+	g.level = l
 	l1, l2, l3 := cacheSizes()
 	table.Register(l, &impl{
-		level: l, v: v, gemm: g,
+		level: l, gemm: g,
 		blocking: chooseBlocking(g.mr, g.nr, l1, l2, l3),
 		peak:     peak, peakFlops: peakFlops,
 	})

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
+
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 )
 
 // gemmImpl is the GEMM building blocks of one implementation.
@@ -19,8 +22,8 @@ type gemmImpl struct {
 	// transRows.
 	packTrans func(kc int, alpha float64, src []float64, ld int, dst []float64, ws int)
 	transRows int
-	// scal is the vector kernel Scal of the same implementation.
-	scal func(alpha float64, x []float64)
+	// level is the implementation's, whose vector Scal scales C.
+	level simd.Level
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per
@@ -95,7 +98,7 @@ func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, 
 	case 1:
 	default:
 		for i := 0; i < m; i++ {
-			g.scal(beta, c[i*ldc:i*ldc+n])
+			vec.ScalAt(g.level, beta, c[i*ldc:i*ldc+n])
 		}
 	}
 	switch {

@@ -16,7 +16,6 @@ const eps = simdtest.Eps
 
 // ref is the generic implementation of the vector kernels, the reference
 // of the tests.
-var ref = vec.For(simd.Generic)
 
 func TestDot(t *testing.T) {
 	t.Parallel()
@@ -28,7 +27,7 @@ func TestDot(t *testing.T) {
 				x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
 				y := simdtest.NewGuarded(n, (off+5)%8, simdtest.RandVec(r))
 				got := im.Dot(x.S(), y.S())
-				want := ref.Dot(x.S(), y.S())
+				want := vec.DotAt(simd.Generic, x.S(), y.S())
 				var s float64
 				for i := range n {
 					s += math.Abs(x.S()[i] * y.S()[i])
@@ -52,7 +51,7 @@ func TestAxpyScalRot(t *testing.T) {
 			x := simdtest.NewGuarded(n, off, simdtest.RandVec(r))
 			y := simdtest.NewGuarded(n, 7-off, simdtest.RandVec(r))
 			want := append([]float64(nil), y.S()...)
-			ref.Axpy(alpha, x.S(), want)
+			vec.AxpyAt(simd.Generic, alpha, x.S(), want)
 			im.Axpy(alpha, x.S(), y.S())
 			y.Check(t, "Axpy")
 			x.Check(t, "Axpy (x)")
@@ -66,7 +65,7 @@ func TestAxpyScalRot(t *testing.T) {
 			}
 
 			want = append(want[:0], x.S()...)
-			ref.Scal(alpha, want)
+			vec.ScalAt(simd.Generic, alpha, want)
 			im.Scal(alpha, x.S())
 			x.Check(t, "Scal")
 			for i := range want {
@@ -79,7 +78,7 @@ func TestAxpyScalRot(t *testing.T) {
 			c, s := math.Cos(th), math.Sin(th)
 			wx := append([]float64(nil), x.S()...)
 			wy := append([]float64(nil), y.S()...)
-			ref.Rot(wx, wy, c, s)
+			vec.RotAt(simd.Generic, wx, wy, c, s)
 			xs := append([]float64(nil), x.S()...)
 			ys := append([]float64(nil), y.S()...)
 			im.Rot(x.S(), y.S(), c, s)
@@ -106,10 +105,10 @@ func TestAsumNrm2Iamax(t *testing.T) {
 			for _, v := range x {
 				s += math.Abs(v)
 			}
-			if got, want := im.Asum(x), ref.Asum(x); math.Abs(got-want) > simdtest.SumBound(n, s) {
+			if got, want := im.Asum(x), vec.AsumAt(simd.Generic, x); math.Abs(got-want) > simdtest.SumBound(n, s) {
 				t.Fatalf("Asum n=%d: %v, reference %v", n, got, want)
 			}
-			if got, want := im.Nrm2(x), math.Sqrt(ref.SumSq(x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+			if got, want := im.Nrm2(x), math.Sqrt(vec.SumSqAt(simd.Generic, x, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
 				t.Fatalf("Nrm2 n=%d: %v, reference %v", n, got, want)
 			}
 			wantI := -1
@@ -217,7 +216,7 @@ func TestNaNInf(t *testing.T) {
 				if v := im.Iamax(x); v != pos {
 					t.Fatalf("Iamax with NaN at %d/%d = %d", pos, n, v)
 				}
-				if v := im.v.MaxAbs(x); !math.IsNaN(v) {
+				if v := vec.MaxAbsAt(im.level, x); !math.IsNaN(v) {
 					t.Fatalf("maxAbs with NaN at %d/%d = %v", pos, n, v)
 				}
 				yy := append([]float64(nil), y...)
@@ -277,13 +276,13 @@ func TestStrided(t *testing.T) {
 					for i := range n {
 						s += math.Abs(xc[i] * yc[i])
 					}
-					if got, want := im.DotInc(n, x, incX, y, incY), ref.Dot(xc, yc); math.Abs(got-want) > simdtest.SumBound(n, s) {
+					if got, want := im.DotInc(n, x, incX, y, incY), vec.DotAt(simd.Generic, xc, yc); math.Abs(got-want) > simdtest.SumBound(n, s) {
 						t.Fatalf("DotInc n=%d inc=%d,%d: %v want %v", n, incX, incY, got, want)
 					}
-					if got, want := im.Nrm2Inc(n, x, incX), math.Sqrt(ref.SumSq(xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
+					if got, want := im.Nrm2Inc(n, x, incX), math.Sqrt(vec.SumSqAt(simd.Generic, xc, 1)); math.Abs(got-want) > float64(n+2)*eps*want {
 						t.Fatalf("Nrm2Inc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
-					if got, want := im.AsumInc(n, x, incX), ref.Asum(xc); math.Abs(got-want) > simdtest.SumBound(n, want) {
+					if got, want := im.AsumInc(n, x, incX), vec.AsumAt(simd.Generic, xc); math.Abs(got-want) > simdtest.SumBound(n, want) {
 						t.Fatalf("AsumInc n=%d inc=%d: %v want %v", n, incX, got, want)
 					}
 					if got, want := im.IamaxInc(n, x, incX), im.Iamax(xc); got != want {

@@ -1,9 +1,6 @@
 package jacobi
 
-import (
-	"github.com/moments-go/moments/internal/simd"
-	"github.com/moments-go/moments/internal/vec"
-)
+import "github.com/moments-go/moments/internal/simd"
 
 // impl is one implementation of the batched Jacobi kernels. The
 // package-level functions run on the selected one (internal/simd); the
@@ -34,9 +31,8 @@ func cur() *impl { return table.Get() }
 // vector kernels (Dot, Rot, SumSq) of that level: the levels without a
 // batched step kernel use it.
 func vecSteps(l simd.Level) func(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (int, int, float64, float64) {
-	v := vec.For(l)
 	return func(x []float64, n, ld int, rows, _ []int, sq []float64, tol2 float64, cs []float64) (int, int, float64, float64) {
-		return jacobiPairs(x, n, ld, rows, sq, tol2, cs, v.Dot, v.Rot, v.SumSq)
+		return jacobiPairs(l, x, n, ld, rows, sq, tol2, cs)
 	}
 }
 

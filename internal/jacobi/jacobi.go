@@ -140,8 +140,7 @@ func (im *impl) Steps(x []float64, n, ld int, rows, steps []int, sq []float64, t
 // with the loops over k those of internal/vec's generic Dot, Rot and
 // SumSq.
 func jacobiStepsGeneric(x []float64, n, ld int, rows, steps []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
-	g := vec.For(simd.Generic)
-	return jacobiPairs(x, n, ld, rows, sq, tol2, cs, g.Dot, g.Rot, g.SumSq)
+	return jacobiPairs(simd.Generic, x, n, ld, rows, sq, tol2, cs)
 }
 
 // jacobiRotation returns the rotation that makes two rows of squared
@@ -163,8 +162,7 @@ func jacobiRotation(a, b, g, gg float64) (c, s, h float64) {
 
 // jacobiPairs is the loop of jacobiStepsGeneric's comment, pair by pair,
 // with the given kernels for the loops over the rows.
-func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64,
-	dot func(x, y []float64) float64, rot func(x, y []float64, c, s float64), sumSq func(x []float64, scale float64) float64) (rotated, left int, maxCos2, maxSin float64) {
+func jacobiPairs(l simd.Level, x []float64, n, ld int, rows []int, sq []float64, tol2 float64, cs []float64) (rotated, left int, maxCos2, maxSin float64) {
 	for i := 0; i < len(rows)/2; i++ {
 		p, q := rows[2*i], rows[2*i+1]
 		a, b := sq[p], sq[q]
@@ -174,20 +172,20 @@ func jacobiPairs(x []float64, n, ld int, rows []int, sq []float64, tol2 float64,
 			continue
 		}
 		u, v := x[p*ld:p*ld+n], x[q*ld:q*ld+n]
-		g := dot(u, v)
+		g := vec.DotAt(l, u, v)
 		gg, ab := g*g, a*b
 		cs[2*i] = 1
 		if !(gg > tol2*ab) {
 			continue
 		}
 		c, s, h := jacobiRotation(a, b, g, gg)
-		rot(u, v, c, s)
+		vec.RotAt(l, u, v, c, s)
 		a1, b1 := a+h, b-h
 		if a1 < 0.01*a {
-			a1 = sumSq(u, 1)
+			a1 = vec.SumSqAt(l, u, 1)
 		}
 		if b1 < 0.01*b {
-			b1 = sumSq(v, 1)
+			b1 = vec.SumSqAt(l, v, 1)
 		}
 		sq[p], sq[q] = a1, b1
 		cs[2*i], cs[2*i+1] = c, s

@@ -27,7 +27,7 @@ func BenchmarkJacobiSteps(b *testing.B) {
 						sq := make([]float64, 2*np)
 						rows := make([]int, 2*np)
 						for i := range sq {
-							sq[i] = vec.For(p).Dot(x[i*n:(i+1)*n], x[i*n:(i+1)*n])
+							sq[i] = vec.DotAt(p, x[i*n:(i+1)*n], x[i*n:(i+1)*n])
 							rows[i] = i
 						}
 						cs := make([]float64, 2*np)

@@ -4,7 +4,7 @@ package vec
 
 import "github.com/moments-go/moments/internal/simd"
 
-// DotAt returns Ops.Dot(x, y) of level l's implementation (For(l)), by a direct call.
+// DotAt returns sum x[i]*y[i] (len(y) >= len(x)), on level l's routine.
 func DotAt(l simd.Level, x, y []float64) float64 {
 	switch l {
 	case simd.NEON:
@@ -13,7 +13,7 @@ func DotAt(l simd.Level, x, y []float64) float64 {
 	return dotGeneric(x, y)
 }
 
-// AxpyAt computes Ops.Axpy(alpha, x, y) of level l's implementation (For(l)), by a direct call.
+// AxpyAt computes y[i] += alpha*x[i] for i < len(x), on level l's routine.
 func AxpyAt(l simd.Level, alpha float64, x, y []float64) {
 	switch l {
 	case simd.NEON:
@@ -23,7 +23,7 @@ func AxpyAt(l simd.Level, alpha float64, x, y []float64) {
 	axpyGeneric(alpha, x, y)
 }
 
-// ScalAt computes Ops.Scal(alpha, x) of level l's implementation (For(l)), by a direct call.
+// ScalAt computes x[i] *= alpha, on level l's routine.
 func ScalAt(l simd.Level, alpha float64, x []float64) {
 	switch l {
 	case simd.NEON:
@@ -33,7 +33,7 @@ func ScalAt(l simd.Level, alpha float64, x []float64) {
 	scalGeneric(alpha, x)
 }
 
-// AsumAt returns Ops.Asum(x) of level l's implementation (For(l)), by a direct call.
+// AsumAt returns sum |x[i]|, on level l's routine.
 func AsumAt(l simd.Level, x []float64) float64 {
 	switch l {
 	case simd.NEON:
@@ -42,7 +42,7 @@ func AsumAt(l simd.Level, x []float64) float64 {
 	return asumGeneric(x)
 }
 
-// SumSqAt returns Ops.SumSq(x, scale) of level l's implementation (For(l)), by a direct call.
+// SumSqAt returns sum (scale*x[i])², on level l's routine.
 func SumSqAt(l simd.Level, x []float64, scale float64) float64 {
 	switch l {
 	case simd.NEON:
@@ -51,7 +51,7 @@ func SumSqAt(l simd.Level, x []float64, scale float64) float64 {
 	return sumSqGeneric(x, scale)
 }
 
-// MaxAbsAt returns Ops.MaxAbs(x) of level l's implementation (For(l)), by a direct call.
+// MaxAbsAt returns max |x[i]|: NaN if any x[i] is NaN, 0 for empty x, on level l's routine.
 func MaxAbsAt(l simd.Level, x []float64) float64 {
 	switch l {
 	case simd.NEON:
@@ -60,7 +60,7 @@ func MaxAbsAt(l simd.Level, x []float64) float64 {
 	return maxAbsGeneric(x)
 }
 
-// IndexAbsAt returns Ops.IndexAbs(x, m) of level l's implementation (For(l)), by a direct call.
+// IndexAbsAt returns the first i with |x[i]| == m, or -1, on level l's routine.
 func IndexAbsAt(l simd.Level, x []float64, m float64) int {
 	switch l {
 	case simd.NEON:
@@ -69,7 +69,7 @@ func IndexAbsAt(l simd.Level, x []float64, m float64) int {
 	return indexAbsGeneric(x, m)
 }
 
-// RotAt computes Ops.Rot(x, y, c, s) of level l's implementation (For(l)), by a direct call.
+// RotAt computes x[i], y[i] = c*x[i] + s*y[i], c*y[i] - s*x[i], on level l's routine.
 func RotAt(l simd.Level, x, y []float64, c, s float64) {
 	switch l {
 	case simd.NEON:
@@ -79,7 +79,7 @@ func RotAt(l simd.Level, x, y []float64, c, s float64) {
 	rotGeneric(x, y, c, s)
 }
 
-// GemvNAt computes Ops.GemvN(m, n, alpha, a, lda, x, y) of level l's implementation (For(l)), by a direct call.
+// GemvNAt computes y[i] += alpha * sum_j a[i*lda+j]*x[j], i < m, j < n, on level l's routine.
 func GemvNAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []float64) {
 	switch l {
 	case simd.NEON:
@@ -89,7 +89,7 @@ func GemvNAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y [
 	gemvNGeneric(m, n, alpha, a, lda, x, y)
 }
 
-// GemvTAt computes Ops.GemvT(m, n, alpha, a, lda, x, y) of level l's implementation (For(l)), by a direct call.
+// GemvTAt computes y[j] += sum_i (alpha*x[i]) * a[i*lda+j], i < m, j < n, on level l's routine.
 func GemvTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []float64) {
 	switch l {
 	case simd.NEON:
