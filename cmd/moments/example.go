@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 
+	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/moments"
@@ -124,7 +125,7 @@ func runExample(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	// The order: a true edge j -> i is reversed when the learned variable
 	// matched to j comes after the one matched to i.
-	_, perm, _ := report.Columns(ta, d.A)
+	_, perm, _ := eval.AlignColumns(ta, d.A)
 	edges, reversed := 0, 0
 	for i := 0; i < *k; i++ {
 		for j := 0; j < i; j++ {

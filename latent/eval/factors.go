@@ -155,3 +155,28 @@ func MatchColumns(a, est *mat.Dense) []int {
 	perm, _ := Assign(cost)
 	return perm
 }
+
+// AlignColumns matches the columns of est to those of truth
+// (MatchColumns) and returns est with its columns in truth's order and
+// signed to agree with them, the permutation (column j of the result is
+// column perm[j] of est) and the signs.
+func AlignColumns(truth, est *mat.Dense) (aligned *mat.Dense, perm []int, signs []float64) {
+	perm = MatchColumns(truth, est)
+	r, k := truth.Dims()
+	aligned = mat.Zeros(r, k)
+	signs = make([]float64, k)
+	for j, p := range perm {
+		var dot float64
+		for i := 0; i < r; i++ {
+			dot += truth.At(i, j) * est.At(i, p)
+		}
+		signs[j] = 1
+		if dot < 0 {
+			signs[j] = -1
+		}
+		for i := 0; i < r; i++ {
+			aligned.Set(i, j, signs[j]*est.At(i, p))
+		}
+	}
+	return aligned, perm, signs
+}

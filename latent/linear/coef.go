@@ -140,13 +140,9 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	if err := checkFinite("L", l); err != nil {
 		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
 	}
-	var b mat.Dense
-	rank, err := svd.PseudoInverse(&b, a, 1e-12)
+	b, err := unitVariancePinv(a, k)
 	if err != nil {
-		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
-	}
-	if rank < k {
-		return nil, nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)
+		return nil, nil, err
 	}
 	// H is formed from L times 4^-m, 4^m about max|L| when that lies
 	// near either end of the range (so that H neither overflows nor
@@ -162,8 +158,8 @@ func UnitVariance(a, l *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 		ls.Scale(math.Ldexp(1, -2*m), l)
 	}
 	var bl, h mat.Dense
-	bl.Mul(&b, ls)
-	h.MulBT(&bl, &b)
+	bl.Mul(b, ls)
+	h.MulBT(&bl, b)
 	return unitScale(a, &h, m)
 }
 
@@ -251,4 +247,18 @@ func LearnHierarchy(ctx context.Context, sigma *mat.Dense, sizes []int, opts *Op
 	}
 	res.TopSigma = s
 	return res, nil
+}
+
+// unitVariancePinv returns A^+ for the n x k matrix a of UnitVariance,
+// or ErrRankDeficient if its k columns have lower rank.
+func unitVariancePinv(a *mat.Dense, k int) (*mat.Dense, error) {
+	var b mat.Dense
+	rank, err := svd.PseudoInverse(&b, a, 1e-12)
+	if err != nil {
+		return nil, fmt.Errorf("linear: UnitVariance: %w", err)
+	}
+	if rank < k {
+		return nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)
+	}
+	return &b, nil
 }

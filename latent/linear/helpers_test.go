@@ -9,30 +9,9 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// alignCols matches the columns of est to those of truth (by |cosine|)
-// and returns est permuted and signed to agree with truth, with the
-// permutation (column j of the result is column perm[j] of est) and the
-// signs applied.
-func alignCols(truth, est *mat.Dense) (*mat.Dense, []int, []float64) {
-	perm := eval.MatchColumns(truth, est)
-	out := permuteCols(est, perm)
-	r, k := out.Dims()
-	signs := make([]float64, k)
-	for j := 0; j < k; j++ {
-		var dot float64
-		for i := 0; i < r; i++ {
-			dot += truth.At(i, j) * out.At(i, j)
-		}
-		signs[j] = 1
-		if dot < 0 {
-			signs[j] = -1
-			for i := 0; i < r; i++ {
-				out.Set(i, j, -out.At(i, j))
-			}
-		}
-	}
-	return out, perm, signs
-}
+// alignCols is eval.AlignColumns: est's columns matched, ordered and
+// signed to agree with truth's.
+var alignCols = eval.AlignColumns
 
 // canonical scales the columns of a by s (the standard deviations of
 // the hidden variables), the canonical form of the linear-BN paper.

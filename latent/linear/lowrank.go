@@ -83,16 +83,12 @@ func LearnTWMEig(ctx context.Context, vals []float64, u *mat.Dense, k int, opts 
 // H = (A^+ U) diag(vals) (A^+ U)^T.
 func unitVarianceEig(a *mat.Dense, vals []float64, u *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	_, k := a.Dims()
-	var b mat.Dense
-	rank, err := svd.PseudoInverse(&b, a, 1e-12)
+	b, err := unitVariancePinv(a, k)
 	if err != nil {
-		return nil, nil, fmt.Errorf("linear: UnitVariance: %w", err)
-	}
-	if rank < k {
-		return nil, nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)
+		return nil, nil, err
 	}
 	var bu mat.Dense
-	bu.Mul(&b, u) // k x k
+	bu.Mul(b, u) // k x k
 	scaledBU := bu.Clone()
 	for i := 0; i < k; i++ {
 		row := scaledBU.RawRow(i)

@@ -95,31 +95,6 @@ func (m *Metrics) Scale(s float64) {
 	m.RecT *= s
 }
 
-// Columns matches the columns of est to those of truth (eval.MatchColumns)
-// and returns est with its columns in truth's order and signed to agree
-// with them, the permutation (column j of the result is column perm[j]
-// of est) and the signs.
-func Columns(truth, est *mat.Dense) (*mat.Dense, []int, []float64) {
-	perm := eval.MatchColumns(truth, est)
-	r, k := truth.Dims()
-	out := mat.Zeros(r, k)
-	signs := make([]float64, k)
-	for j, p := range perm {
-		var dot float64
-		for i := 0; i < r; i++ {
-			dot += truth.At(i, j) * est.At(i, p)
-		}
-		signs[j] = 1
-		if dot < 0 {
-			signs[j] = -1
-		}
-		for i := 0; i < r; i++ {
-			out.Set(i, j, signs[j]*est.At(i, p))
-		}
-	}
-	return out, perm, signs
-}
-
 // CanonicalDAG returns A and Lambda of m in the canonical form that
 // LearnDAG identifies: hidden variables scaled to unit variance, so A
 // diag(sd(h)) and diag(sd(h))^{-1} Lambda diag(sd(h)).
@@ -154,7 +129,7 @@ func CanonicalDAG(m *synth.DAG) (a, lambda *mat.Dense) {
 // truth (the columns of A matched to those of trueA and signed, Lambda
 // permuted and signed alike).
 func AlignDAG(trueA *mat.Dense, d *linear.DAG, lambda *mat.Dense) (a, l *mat.Dense) {
-	a, perm, signs := Columns(trueA, d.A)
+	a, perm, signs := eval.AlignColumns(trueA, d.A)
 	k := len(perm)
 	l = mat.Zeros(k, k)
 	for i := 0; i < k; i++ {
@@ -211,7 +186,7 @@ func AlignHierarchy(h *synth.Hierarchy, res *linear.HierarchyResult) (truth, est
 			e = rows
 		}
 		truth[l] = t
-		est[l], perm, signs = Columns(t, e)
+		est[l], perm, signs = eval.AlignColumns(t, e)
 	}
 	return truth, est
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/internal/testutil/mattest"
+	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/eval/report"
 	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/latent/synth"
@@ -73,7 +74,7 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// TestColumns: an estimate with its columns permuted, sign-flipped and
+// TestColumns (eval.AlignColumns): an estimate with its columns permuted, sign-flipped and
 // scaled by powers of two (exact in floating point) comes back in the
 // truth's order and signs, exactly.
 func TestColumns(t *testing.T) {
@@ -92,7 +93,7 @@ func TestColumns(t *testing.T) {
 			want.Set(i, j, scales[j]*truth.At(i, j))
 		}
 	}
-	got, gotPerm, gotSigns := report.Columns(truth, est)
+	got, gotPerm, gotSigns := eval.AlignColumns(truth, est)
 	if !slices.Equal(gotPerm, perm) || !slices.Equal(gotSigns, signs) {
 		t.Errorf("perm %v signs %v, want %v %v", gotPerm, gotSigns, perm, signs)
 	}
@@ -101,7 +102,7 @@ func TestColumns(t *testing.T) {
 	}
 	// The aligned estimate is the truth up to the column scales.
 	if m := report.Compare(truth, got, 0.1); !(m.Dist <= 1e-30) || m.Prec != 1 || m.Rec != 1 {
-		t.Errorf("Compare after Columns: %+v", m)
+		t.Errorf("Compare after AlignColumns: %+v", m)
 	}
 }
 
