@@ -5,7 +5,7 @@
 // The learners identify hidden variables only up to order, sign and
 // scale, so a comparison first aligns: each learned column of A is
 // matched to a true column by the assignment that maximises the sum of
-// |cosine| similarities, signed to agree with it (Columns), and the truth
+// |cosine| similarities, signed to agree with it (eval.AlignColumns), and the truth
 // is put in the canonical form the learners return, hidden variables of
 // unit variance: A diag(sd(h)) and diag(sd(h))^{-1} Lambda diag(sd(h))
 // (CanonicalDAG); for hierarchies every level is scaled by the standard
