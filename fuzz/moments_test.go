@@ -119,7 +119,7 @@ func FuzzReadText(f *testing.F) {
 				}
 			}
 		}
-		// The rules for real text (markup, binary files, caps) give a
+		// The rules for real text (markup, binary files, repetition, caps) give a
 		// well-formed corpus too, of at most the two documents.
 		rt := moments.RealText(opts.Tokenizer)
 		rt.MinDocFreq = 1
@@ -128,8 +128,12 @@ func FuzzReadText(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkCorpus(t, rc)
-		if rc.NumDocs()+len(rep.Binary)+len(rep.FewWords) != 2 || rep.Files != 2 {
-			t.Fatalf("%d documents and %d + %d dropped from two files", rc.NumDocs(), len(rep.Binary), len(rep.FewWords))
+		// Every file is a document or named by one of the rules that drop
+		// files (binary, few words, repetitive, short).
+		dropped := len(rep.Binary) + len(rep.FewWords) + len(rep.Repetitive) + len(rep.Short)
+		if rc.NumDocs()+dropped != 2 || rep.Files != 2 {
+			t.Fatalf("%d documents and %d dropped (binary %v, few words %v, repetitive %v, short %v) from two files",
+				rc.NumDocs(), dropped, rep.Binary, rep.FewWords, rep.Repetitive, rep.Short)
 		}
 	})
 }
