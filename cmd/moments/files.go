@@ -124,9 +124,16 @@ func trimPkg(msg string) string {
 // renames it over the destination when all is written, and discard
 // removes it. So a failed or interrupted run leaves neither an empty nor
 // a half-written file, and an older file at the path stays as it was.
+//
+// A symbolic link is followed: the temporary file goes beside the file
+// it names, and the link stays a link. A destination that exists and is
+// not a regular file (/dev/null, /dev/stdout, a named pipe) is opened
+// as it is and written directly: renaming over it would replace the
+// device or the pipe with a regular file.
 type output struct {
-	path string
-	tmp  *os.File
+	path   string
+	tmp    *os.File
+	direct bool // tmp is the destination itself
 }
 
 // createOutput starts the output file for the flag name at path; a nil
@@ -135,18 +142,37 @@ func createOutput(name, path string) (*output, error) {
 	if path == "" {
 		return nil, nil
 	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("-%s %s: is a directory", name, path)
+	dest := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		dest = resolved
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+	if info, err := os.Stat(dest); err == nil {
+		switch {
+		case info.IsDir():
+			return nil, fmt.Errorf("-%s %s: is a directory", name, path)
+		case !info.Mode().IsRegular():
+			f, err := os.OpenFile(dest, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, fmt.Errorf("-%s %s: cannot write there: %w", name, path, unwrapPath(err))
+			}
+			return &output{path: path, tmp: f, direct: true}, nil
 		}
-		return nil, fmt.Errorf("-%s %s: cannot write there: %w", name, path, err)
 	}
-	return &output{path: path, tmp: tmp}, nil
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("-%s %s: cannot write there: %w", name, path, unwrapPath(err))
+	}
+	return &output{path: dest, tmp: tmp}, nil
+}
+
+// unwrapPath drops the *fs.PathError around err, whose path the caller's
+// message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // commit writes the file with write and moves it to its path.
@@ -155,6 +181,16 @@ func (o *output) commit(write func(io.Writer) error) error {
 	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
+	}
+	if o.direct {
+		if cerr := o.tmp.Close(); err == nil {
+			err = cerr
+		}
+		o.tmp = nil
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.path, err)
+		}
+		return nil
 	}
 	if err == nil {
 		mode := os.FileMode(0o644)
@@ -184,6 +220,8 @@ func (o *output) discard() {
 		return
 	}
 	o.tmp.Close()
-	os.Remove(o.tmp.Name())
+	if !o.direct {
+		os.Remove(o.tmp.Name())
+	}
 	o.tmp = nil
 }
