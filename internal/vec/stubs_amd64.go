@@ -3,8 +3,8 @@
 package vec
 
 // Each routine below is implemented twice in assembly, with 512-bit
-// vectors (avx512_amd64.s) and with 256-bit vectors (avx2_amd64.s). Its
-// comment is the scalar loop it computes; the Go versions in generic.go
+// and with 256-bit vectors, both generated into vec_amd64.s by asmgen.
+// Its comment is the scalar loop it computes; the Go versions in generic.go
 // are those loops. The callers check lengths: the assembly reads len(x)
 // elements of every vector.
 

@@ -12,4 +12,13 @@
 // their comment indexes two slices, and in-range matrices. The assembly
 // computes the scalar loop of its generic version up to the order of
 // summation and fused multiply-adds.
+//
+// The AVX2 and AVX-512 routines (vec_amd64.s) are generated: the
+// program in asmgen (a module of its own, using avo) writes both widths
+// from one description of each loop. Change asmgen and run go generate,
+// never the .s file; asmgen/check.sh verifies that the two agree. The
+// NEON routines (neon_arm64.s) are written by hand, as avo emits only
+// amd64.
 package vec
+
+//go:generate sh -c "cd asmgen && go run . -out ../vec_amd64.s"

@@ -1,0 +1,363 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// loadX sets SI and CX to x's base and length, and DI to y's base when
+// the routine has a y.
+func loadX(y bool) {
+	Load(Param("x").Base(), RSI)
+	Load(Param("x").Len(), RCX)
+	if y {
+		Load(Param("y").Base(), RDI)
+	}
+}
+
+// A reduction folds a term of every element of x (and y) into the four
+// accumulators V0-V3: a block of four vectors one into each, a single
+// vector into V0, the tail into V1. It returns the lanes of
+// (V0+V1)+(V2+V3) combined by horiz.
+type reduction struct {
+	name, sig string
+	setup     func(l *level) // loads the pointers and constants
+	// term sets t to the term of vector j (its first factor for dot);
+	// fold folds t into acc; combine folds the accumulator src into acc.
+	term    func(l *level, a access, j int, t VecPhysical)
+	fold    func(l *level, a access, j int, t, acc VecPhysical)
+	combine func(l *level, src, acc VecPhysical)
+	horiz   func(l *level, v, scratch VecPhysical)
+	step    func(int)
+}
+
+func (r *reduction) emit(l *level) {
+	l.text(r.name, r.sig)
+	r.setup(l)
+	for i := 0; i < 4; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			r.term(l, a, j, l.V(4+j))
+		}
+		for j := 0; j < k; j++ {
+			acc := l.V(j)
+			if a.tail {
+				acc = l.V(1)
+			}
+			r.fold(l, a, j, l.V(4+j), acc)
+		}
+	}, r.step)
+	r.combine(l, l.V(1), l.V(0))
+	r.combine(l, l.V(3), l.V(2))
+	r.combine(l, l.V(2), l.V(0))
+	r.horiz(l, l.V(0), l.V(1))
+	Store(l.V(0).AsX(), ReturnIndex(0))
+	ret()
+}
+
+func add(l *level, src, acc VecPhysical)    { VADDPD(src, acc, acc) }
+func maxInt(l *level, src, acc VecPhysical) { l.max(src, acc) }
+
+// abs sets t to |vector j of x|.
+func abs(l *level, a access, j int, t VecPhysical) { l.and(a.src(RSI, j, t), l.V(15), t) }
+
+func dot(l *level) {
+	(&reduction{
+		name:  "dot",
+		sig:   "func(x, y []float64) float64",
+		setup: func(l *level) { loadX(true) },
+		term:  func(l *level, a access, j int, t VecPhysical) { a.load(RSI, j, t) },
+		fold: func(l *level, a access, j int, t, acc VecPhysical) {
+			VFMADD231PD(a.src(RDI, j, l.V(8)), t, acc)
+		},
+		combine: add,
+		horiz:   (*level).hsum,
+		step:    advance(RSI, RDI),
+	}).emit(l)
+}
+
+func asum(l *level) {
+	(&reduction{
+		name: "asum",
+		sig:  "func(x []float64) float64",
+		setup: func(l *level) {
+			loadX(false)
+			l.absMask(l.V(15))
+		},
+		term:    abs,
+		fold:    func(l *level, a access, j int, t, acc VecPhysical) { VADDPD(t, acc, acc) },
+		combine: add,
+		horiz:   (*level).hsum,
+		step:    advance(RSI),
+	}).emit(l)
+}
+
+func sumSq(l *level) {
+	(&reduction{
+		name: "sumSq",
+		sig:  "func(x []float64, scale float64) float64",
+		setup: func(l *level) {
+			loadX(false)
+			VBROADCASTSD(addr(Param("scale")), l.V(15))
+		},
+		term: func(l *level, a access, j int, t VecPhysical) { VMULPD(a.src(RSI, j, t), l.V(15), t) },
+		fold: func(l *level, a access, j int, t, acc VecPhysical) {
+			VFMADD231PD(t, t, acc)
+		},
+		combine: add,
+		horiz:   (*level).hsum,
+		step:    advance(RSI),
+	}).emit(l)
+}
+
+func maxAbs(l *level) {
+	(&reduction{
+		name: "maxAbs",
+		sig:  "func(x []float64) float64",
+		setup: func(l *level) {
+			loadX(false)
+			l.absMask(l.V(15))
+		},
+		term:    abs,
+		fold:    func(l *level, a access, j int, t, acc VecPhysical) { l.max(t, acc) },
+		combine: maxInt,
+		horiz:   (*level).hmax,
+		step:    advance(RSI),
+	}).emit(l)
+}
+
+// axpy updates four vectors of y at a time in V0-V3.
+func axpy(l *level) {
+	l.text("axpy", "func(alpha float64, x, y []float64)")
+	VBROADCASTSD(addr(Param("alpha")), l.V(15))
+	loadX(true)
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RDI, j, l.V(j))
+		}
+		for j := 0; j < k; j++ {
+			VFMADD231PD(a.src(RSI, j, l.V(4+j)), l.V(15), l.V(j))
+		}
+		for j := 0; j < k; j++ {
+			a.store(l.V(j), RDI, j)
+		}
+	}, advance(RSI, RDI))
+	ret()
+}
+
+func scal(l *level) {
+	l.text("scal", "func(alpha float64, x []float64)")
+	VBROADCASTSD(addr(Param("alpha")), l.V(15))
+	loadX(false)
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			VMULPD(a.src(RSI, j, l.V(j)), l.V(15), l.V(j))
+		}
+		for j := 0; j < k; j++ {
+			a.store(l.V(j), RSI, j)
+		}
+	}, advance(RSI))
+	ret()
+}
+
+// rot rotates two vectors at a time: x in V0-V1, y in V2-V3, the new x
+// in V4-V5 and the new y in V6-V7, with c in V12 and s in V13.
+func rot(l *level) {
+	l.text("rot", "func(x, y []float64, c, s float64)")
+	loadX(true)
+	c, s := l.V(12), l.V(13)
+	VBROADCASTSD(addr(Param("c")), c)
+	VBROADCASTSD(addr(Param("s")), s)
+	l.span("", 2, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(j))
+		}
+		for j := 0; j < k; j++ {
+			a.load(RDI, j, l.V(2+j))
+		}
+		for j := 0; j < k; j++ {
+			VMULPD(l.V(2+j), s, l.V(4+j))
+		}
+		for j := 0; j < k; j++ {
+			VMULPD(l.V(j), s, l.V(6+j))
+		}
+		for j := 0; j < k; j++ {
+			VFMADD231PD(l.V(j), c, l.V(4+j))
+		}
+		for j := 0; j < k; j++ {
+			VFMSUB231PD(l.V(2+j), c, l.V(6+j))
+		}
+		for j := 0; j < k; j++ {
+			a.store(l.V(4+j), RSI, j)
+		}
+		for j := 0; j < k; j++ {
+			a.store(l.V(6+j), RDI, j)
+		}
+	}, advance(RSI, RDI))
+	ret()
+}
+
+// indexAbs compares a vector at a time with m in V13, counting in BX the
+// elements before SI.
+func indexAbs(l *level) {
+	l.text("indexAbs", "func(x []float64, m float64) int")
+	loadX(false)
+	m, abs := l.V(13), l.V(15)
+	VBROADCASTSD(addr(Param("m")), m)
+	l.absMask(abs)
+	XORQ(RBX, RBX)
+
+	Label("one")
+	CMPQ(RCX, U32(l.lanes))
+	JB(LabelRef("tail"))
+	l.and(Mem{Base: RSI}, abs, l.V(4))
+	l.eqMask(l.V(4), m, false)
+	TESTL(EAX, EAX)
+	JNZ(LabelRef("found"))
+	ADDQ(U32(l.bytes()), RSI)
+	ADDQ(U32(l.lanes), RBX)
+	SUBQ(U32(l.lanes), RCX)
+	JMP(LabelRef("one"))
+
+	Label("tail")
+	TESTQ(RCX, RCX)
+	JZ(LabelRef("none"))
+	l.setTail()
+	access{l: l, tail: true, at: l.direct}.load(RSI, 0, l.V(4))
+	l.and(l.V(4), abs, l.V(4))
+	l.eqMask(l.V(4), m, true)
+	TESTL(EAX, EAX)
+	JNZ(LabelRef("found"))
+
+	Label("none")
+	MOVQ(I32(-1), addr(ReturnIndex(0)))
+	ret()
+
+	Label("found")
+	BSFL(EAX, EAX)
+	ADDQ(RBX, RAX)
+	Store(RAX, ReturnIndex(0))
+	ret()
+}
+
+// gemvSetup loads the arguments of gemvN and gemvT: m in R12, n in R13,
+// a in SI, lda*8 in R8, x in DI, y in DX, and sets the tail mask to the
+// last n%lanes columns.
+func gemvSetup(l *level) {
+	Load(Param("m"), R12)
+	Load(Param("n"), R13)
+	Load(Param("a").Base(), RSI)
+	Load(Param("lda"), R8)
+	SHLQ(U8(3), R8)
+	Load(Param("x").Base(), RDI)
+	Load(Param("y").Base(), RDX)
+	MOVQ(R13, RCX)
+	ANDQ(U32(l.lanes-1), RCX)
+	l.setTail()
+}
+
+// gemvRows emits the loop over the rows of a: four at a time from SI,
+// R9, R10 and R11, then one at a time from SI. body emits the code for
+// the rows that begin at the given registers; after it next4 (next1)
+// advances past four rows (one row).
+func gemvRows(body func(p string, rows []GPPhysical), next4, next1 func()) {
+	Label("rows4")
+	CMPQ(R12, U32(4))
+	JB(LabelRef("rows1"))
+	LEAQ(Mem{Base: RSI, Index: R8, Scale: 1}, R9)
+	LEAQ(Mem{Base: RSI, Index: R8, Scale: 2}, R10)
+	LEAQ(Mem{Base: R10, Index: R8, Scale: 1}, R11)
+	body("c", []GPPhysical{RSI, R9, R10, R11})
+	LEAQ(Mem{Base: RSI, Index: R8, Scale: 4}, RSI)
+	next4()
+	SUBQ(U32(4), R12)
+	JMP(LabelRef("rows4"))
+
+	Label("rows1")
+	TESTQ(R12, R12)
+	JZ(LabelRef("done"))
+	body("r", []GPPhysical{RSI})
+	ADDQ(R8, RSI)
+	next1()
+	DECQ(R12)
+	JMP(LabelRef("rows1"))
+
+	Label("done")
+	ret()
+}
+
+// gemvN takes the dot products of the rows with x two vectors at a time:
+// row r's in V(r) and V(4+r), x in V8-V9.
+func gemvN(l *level) {
+	l.text("gemvN", "func(m, n int, alpha float64, a []float64, lda int, x, y []float64)")
+	gemvSetup(l)
+	VMOVSD(addr(Param("alpha")), X15)
+	gemvRows(func(p string, rows []GPPhysical) {
+		for r := range rows {
+			l.zero(l.V(r))
+			l.zero(l.V(4 + r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		l.span(p, 2, l.indexed, false, p+"sum", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDI, j, l.V(8+j))
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					acc := l.V(r + 4*j)
+					if a.tail {
+						acc = l.V(4 + r)
+					}
+					VFMADD231PD(a.src(row, j, l.V(10+r%2)), l.V(8+j), acc)
+				}
+			}
+		}, advance(RBX))
+		for r := range rows {
+			VADDPD(l.V(4+r), l.V(r), l.V(r))
+		}
+		for r := range rows {
+			l.hsum(l.V(r), l.V(12))
+		}
+		for r := range rows {
+			y := Mem{Base: RDX, Disp: 8 * r}
+			VMOVSD(y, X13)
+			VFMADD231SD(l.V(r).AsX(), X15, X13)
+			VMOVSD(X13, y)
+		}
+	}, func() { ADDQ(U32(32), RDX) }, func() { ADDQ(U32(8), RDX) })
+}
+
+// gemvT adds alpha*x[i] times row i to y two vectors at a time: y in
+// V0-V1, alpha*x[i] for row r in V(4+r).
+func gemvT(l *level) {
+	l.text("gemvT", "func(m, n int, alpha float64, a []float64, lda int, x, y []float64)")
+	gemvSetup(l)
+	VBROADCASTSD(addr(Param("alpha")), l.V(15))
+	gemvRows(func(p string, rows []GPPhysical) {
+		for r := range rows {
+			VBROADCASTSD(Mem{Base: RDI, Disp: 8 * r}, l.V(4+r))
+		}
+		for r := range rows {
+			VMULPD(l.V(15), l.V(4+r), l.V(4+r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		l.span(p, 2, l.indexed, false, p+"next", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDX, j, l.V(j))
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					VFMADD231PD(a.src(row, j, l.V(8+r)), l.V(4+r), l.V(j))
+				}
+			}
+			for j := 0; j < k; j++ {
+				a.store(l.V(j), RDX, j)
+			}
+		}, advance(RBX))
+	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
+}
