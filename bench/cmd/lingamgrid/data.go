@@ -102,10 +102,15 @@ func model(p, degree, seed int) (b *mat.Dense, order []int, sd []float64) {
 	return b, order, sd
 }
 
+// newRand is the stream of d's noises.
+func newRand(d dataset) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(d.Seed), stream("data", d.P, d.Degree, d.Noise, d.N)))
+}
+
 // samples draws the N x p data of d.
 func samples(d dataset) (b, x *mat.Dense) {
 	b, order, sd := model(d.P, d.Degree, d.Seed)
-	r := rand.New(rand.NewPCG(uint64(d.Seed), stream("data", d.P, d.Degree, d.Noise, d.N)))
+	r := newRand(d)
 	x = mat.Zeros(d.N, d.P)
 	row := make([]float64, d.P)
 	for t := 0; t < d.N; t++ {
