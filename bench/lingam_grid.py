@@ -9,7 +9,7 @@ per data set. For each data set this fits lingam's DirectLiNGAM and
 ICALiNGAM with their default settings (ICALiNGAM's random_state is the
 data set's seed) and writes DIR/NAME.lingam.json: for each method the
 adjacency matrix after lingam's own pruning (adaptive lasso with BIC),
-the seconds of fit() alone, and the error if it raised. lingamgrid scores
+its causal order, the seconds of fit() alone, and the error if it raised. lingamgrid scores
 these files with the same code as the Go methods.
 
 lingam is measured, not installed or modified: the package directory is
@@ -159,7 +159,12 @@ def main():
                 sec = time.perf_counter() - t0
                 b = np.asarray(model.adjacency_matrix_, dtype=float)
                 if np.isfinite(b).all():
-                    res[key] = {"B": [[float(v) for v in row] for row in b], "seconds": sec, "error": ""}
+                    res[key] = {
+                        "B": [[float(v) for v in row] for row in b],
+                        "order": [int(v) for v in model.causal_order_],
+                        "seconds": sec,
+                        "error": "",
+                    }
                 else:  # JSON has no NaN; lingamgrid counts it as a failure
                     res[key] = {"B": None, "seconds": sec, "error": "non-finite entries in adjacency_matrix_"}
             except Exception as e:  # scored as the empty graph, and counted

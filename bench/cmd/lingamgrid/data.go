@@ -264,6 +264,7 @@ func readTruth(dir string, d dataset) (*mat.Dense, error) {
 // bench/lingam_grid.py writes.
 type pyResult struct {
 	B       [][]float64 `json:"B"`
+	Order   []int       `json:"order"` // causal_order_
 	Seconds float64     `json:"seconds"`
 	Error   string      `json:"error"`
 }

@@ -216,3 +216,28 @@ func TestSamplesFollowB(t *testing.T) {
 		t.Fatalf("the DAG has %d edges, %d of them with correlated ends: the check tests nothing", edges, strong)
 	}
 }
+
+// TestOrderAccuracy checks the order diagnostic on the graph 0 -> 1,
+// 1 -> 2, 0 -> 3: right in a topological order, 2 of 3 edges when 1 and
+// 2 swap, and -1 for a list that is no order.
+func TestOrderAccuracy(t *testing.T) {
+	truth := mat.Zeros(4, 4)
+	truth.Set(1, 0, 1)
+	truth.Set(2, 1, 1)
+	truth.Set(3, 0, 1)
+	for _, tc := range []struct {
+		order []int
+		want  float64
+	}{
+		{[]int{0, 3, 1, 2}, 1},
+		{[]int{0, 2, 1, 3}, 2.0 / 3},
+		{[]int{3, 2, 1, 0}, 0},
+		{[]int{0, 1, 2}, -1},
+		{[]int{0, 1, 1, 3}, -1},
+		{[]int{0, 1, 2, 4}, -1},
+	} {
+		if got := orderAccuracy(truth, tc.order); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("order %v: %v, want %v", tc.order, got, tc.want)
+		}
+	}
+}

@@ -35,7 +35,10 @@
 // scores as the empty graph and is counted under "failed". Times: ours
 // is the sample moments plus LearnObservedBN on the data in memory;
 // lingam's is its fit() alone (bench/lingam_grid.py); the Go port's its
-// call.
+// call. Order accuracy, a diagnostic of the causal order apart from the
+// pruning, is the fraction of true edges j -> i with j before i in the
+// order the method returns (1 for a graph without edges; failed runs are
+// left out of its mean).
 package main
 
 import (
@@ -75,26 +78,31 @@ var pyNames = map[int]string{mDirect: "DirectLiNGAM", mICA: "ICALiNGAM"}
 // learnOurs is LearnObservedBN with its default options on the samples x
 // (N x p), from the sample moments. It is the one place that calls the
 // learner, so that a change of its signature is one edit here.
-func learnOurs(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+func learnOurs(ctx context.Context, x *mat.Dense) (*mat.Dense, []int, error) {
 	src := moments.DenseSamples{X: x}
 	sm, err := moments.NewSampleMoments(ctx, src, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bn, err := linear.LearnObservedBN(ctx, sm.Sigma, &linear.SampleThird{Moments: sm, Src: src}, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return bn.Lambda, nil
+	return bn.Lambda, bn.Order, nil
 }
 
 type acc struct {
-	n, failed               int
-	shd, prec, rec, f1, sec float64
+	n, failed, nOrd              int
+	shd, prec, rec, f1, sec, ord float64
 }
 
-func (a *acc) add(s score, sec float64, failed bool) {
+// add records one data set; ord < 0: no order.
+func (a *acc) add(s score, sec, ord float64, failed bool) {
 	a.n++
+	if ord >= 0 {
+		a.nOrd++
+		a.ord += ord
+	}
 	a.shd += float64(s.SHD)
 	a.prec += s.Precision
 	a.rec += s.Recall
@@ -106,6 +114,13 @@ func (a *acc) add(s score, sec float64, failed bool) {
 }
 
 func (a *acc) mean(v float64) float64 { return v / float64(a.n) }
+
+func (a *acc) orderMean() string {
+	if a.nOrd == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", a.ord/float64(a.nOrd))
+}
 
 type cellKey struct {
 	noise        string
@@ -232,21 +247,26 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 		}
 		var secs [5]float64
 		var ran [5]bool
-		record := func(m int, est *mat.Dense, sec float64, err error) {
+		record := func(m int, est *mat.Dense, order []int, sec float64, err error) {
 			failed := err != nil
+			ord := -1.0
 			if failed {
 				errs[methods[m]+": "+firstLine(err.Error())]++
 				est = mat.Zeros(d.P, d.P)
+			} else if order != nil {
+				if ord = orderAccuracy(truth, order); ord < 0 {
+					log.Fatalf("%s: %s returned %v, not an order of %d variables", d.Name, methods[m], order, d.P)
+				}
 			}
 			s := scoreOf(truth, est, tol)
-			byCell[ck][m].add(s, sec, failed)
-			bySum[sk][m].add(s, sec, failed)
+			byCell[ck][m].add(s, sec, ord, failed)
+			bySum[sk][m].add(s, sec, ord, failed)
 			secs[m], ran[m] = sec, true
 		}
 
 		t0 := time.Now()
-		b, err := learnOurs(ctx, x)
-		record(mOurs, b, time.Since(t0).Seconds(), err)
+		b, order, err := learnOurs(ctx, x)
+		record(mOurs, b, order, time.Since(t0).Seconds(), err)
 
 		py, ok, err := readPy(dir, d)
 		if err != nil {
@@ -266,7 +286,7 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 				} else if est, rerr = fromRows(r.B, d.P); rerr != nil {
 					log.Fatalf("%s.lingam.json: %s: %v", d.Name, key, rerr)
 				}
-				record(m, est, r.Seconds, rerr)
+				record(m, est, r.Order, r.Seconds, rerr)
 			}
 		}
 
@@ -274,17 +294,18 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 			t0 = time.Now()
 			dl, err := lingam.DirectLiNGAM(x)
 			var est *mat.Dense
+			order = nil
 			if err == nil {
-				est = dl.B
+				est, order = dl.B, dl.Order
 			}
-			record(mGoDirect, est, time.Since(t0).Seconds(), err)
+			record(mGoDirect, est, order, time.Since(t0).Seconds(), err)
 			t0 = time.Now()
 			il, err := lingam.ICALiNGAM(x, rand.New(rand.NewPCG(uint64(d.Seed), 3)))
-			est = nil
+			est, order = nil, nil
 			if err == nil {
-				est = il.B
+				est, order = il.B, il.Order
 			}
-			record(mGoICA, est, time.Since(t0).Seconds(), err)
+			record(mGoICA, est, order, time.Since(t0).Seconds(), err)
 		}
 		if ran[mOurs] && ran[mDirect] && ran[mICA] {
 			for m := range total {
@@ -298,21 +319,21 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 	fmt.Printf("edge: |B_ij| > %g of each method's adjacency; SHD = missing + extra + reversed (a reversed edge once); means over the data sets of each row\n", tol)
 	if printCells {
 		fmt.Println()
-		fmt.Println("| noise | p | degree | N | method | SHD | precision | recall | F1 | time (s) | failed |")
-		fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+		fmt.Println("| noise | p | degree | N | method | SHD | precision | recall | F1 | order acc. | time (s) | failed |")
+		fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 		for _, k := range cellOrder {
 			for m, a := range byCell[k] {
 				if a.n == 0 {
 					continue
 				}
-				fmt.Printf("| %s | %d | %d | %d | %s | %.1f | %.2f | %.2f | %.2f | %.3g | %d/%d |\n",
-					k.noise, k.p, k.degree, k.n, methods[m], a.mean(a.shd), a.mean(a.prec), a.mean(a.rec), a.mean(a.f1), a.mean(a.sec), a.failed, a.n)
+				fmt.Printf("| %s | %d | %d | %d | %s | %.1f | %.2f | %.2f | %.2f | %s | %.3g | %d/%d |\n",
+					k.noise, k.p, k.degree, k.n, methods[m], a.mean(a.shd), a.mean(a.prec), a.mean(a.rec), a.mean(a.f1), a.orderMean(), a.mean(a.sec), a.failed, a.n)
 			}
 		}
 	}
 
 	fmt.Println()
-	fmt.Println("Mean over degrees and noises (SHD / F1; time in seconds per data set):")
+	fmt.Println("Mean over degrees and noises (SHD / F1 / order accuracy; time in seconds per data set):")
 	fmt.Println()
 	head := "| cell |"
 	sep := "| --- |"
@@ -330,7 +351,7 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 				line += " — |"
 				continue
 			}
-			line += fmt.Sprintf(" %.1f / %.2f |", a[m].mean(a[m].shd), a[m].mean(a[m].f1))
+			line += fmt.Sprintf(" %.1f / %.2f / %s |", a[m].mean(a[m].shd), a[m].mean(a[m].f1), a[m].orderMean())
 		}
 		ts := func(m int) string {
 			if a[m].n == 0 {

@@ -65,3 +65,38 @@ func scoreOf(truth, est *mat.Dense, tol float64) score {
 	}
 	return s
 }
+
+// orderAccuracy is the fraction of the true edges j -> i with j before i
+// in order (1 without edges), or -1 if order is not a permutation of the
+// variables.
+func orderAccuracy(truth *mat.Dense, order []int) float64 {
+	p, _ := truth.Dims()
+	if len(order) != p {
+		return -1
+	}
+	pos := make([]int, p)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, v := range order {
+		if v < 0 || v >= p || pos[v] >= 0 {
+			return -1
+		}
+		pos[v] = k
+	}
+	edges, right := 0, 0
+	for i := 0; i < p; i++ {
+		for j := 0; j < p; j++ {
+			if i != j && truth.At(i, j) != 0 {
+				edges++
+				if pos[j] < pos[i] {
+					right++
+				}
+			}
+		}
+	}
+	if edges == 0 {
+		return 1
+	}
+	return float64(right) / float64(edges)
+}
