@@ -9,8 +9,9 @@ per data set. For each data set this fits lingam's DirectLiNGAM and
 ICALiNGAM with their default settings (ICALiNGAM's random_state is the
 data set's seed) and writes DIR/NAME.lingam.json: for each method the
 adjacency matrix after lingam's own pruning (adaptive lasso with BIC),
-its causal order, the seconds of fit() alone, and the error if it raised. lingamgrid scores
-these files with the same code as the Go methods.
+its causal order, the seconds of fit() alone, and the error if it
+raised. lingamgrid scores these files with the same code as the Go
+methods.
 
 lingam is measured, not installed or modified: the package directory is
 registered under the name "lingam" without running its __init__.py (which
