@@ -31,9 +31,13 @@ cd "$(dirname "$0")"
 
 export GOMAXPROCS=${GOMAXPROCS:-1} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1 # leave LINGAM_SRC and this tree as they were
 
 if [ -n "${LINGAM_SRC:-}" ]; then
   [ -f "$LINGAM_SRC/lingam/direct_lingam.py" ] || { echo "LINGAM_SRC=$LINGAM_SRC holds no lingam/direct_lingam.py" >&2; exit 2; }
+  case "$(realpath "$LINGAM_SRC")/" in
+  "$(realpath ..)"/*) echo "LINGAM_SRC=$LINGAM_SRC is inside this repository; keep lingam's code outside it" >&2; exit 2 ;;
+  esac
   need=()
   $PY -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
   $PY -c 'import scipy' 2>/dev/null || need+=(python3-scipy)
