@@ -15,13 +15,14 @@
 //
 // Two stages share a directory (-dir):
 //
-//	go run ./cmd/lingamgrid -dir D -gen [grid flags]   # writes D/NAME.csv, D/NAME.truth.json, D/manifest.json
-//	python3 lingam_grid.py D                            # writes D/NAME.lingam.json (cdt15/lingam)
-//	go run ./cmd/lingamgrid -dir D [grid flags]         # runs ours and the Go port, merges, prints
+//	go run ./cmd/lingamgrid -dir D -gen [grid flags]     # writes D/NAME.csv, D/NAME.truth.json, D/manifest.json
+//	/usr/bin/python3 lingam_grid.py LINGAM_SRC D          # writes D/NAME.lingam.json (cdt15/lingam)
+//	go run ./cmd/lingamgrid -dir D [grid flags]           # runs ours and the Go port, merges, prints
 //
 // The second Go stage writes any data set that is missing and prints a
 // dash for lingam's methods where D holds no result, so it runs without
-// Python. bench/lingam_grid.sh runs the three steps.
+// Python. bench/lingam_grid.sh runs the three steps, each method on one
+// core. The summary's last columns are lingam's mean time over ours.
 //
 // Scoring, identical for every method: an edge j -> i is an entry
 // |B[i][j]| > -tol of the method's adjacency (default 0: every non-zero
