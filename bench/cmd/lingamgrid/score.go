@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"github.com/moments-go/moments/bench/lingam"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -12,17 +13,6 @@ import (
 type score struct {
 	SHD                   int // pairs {i, j} whose edge is missing, extra or reversed (each once)
 	Precision, Recall, F1 float64
-}
-
-func edgeCode(ji, ij bool) int {
-	c := 0
-	if ji {
-		c |= 1
-	}
-	if ij {
-		c |= 2
-	}
-	return c
 }
 
 // scoreOf computes the score of est against truth. Precision is 1 when
@@ -48,11 +38,9 @@ func scoreOf(truth, est *mat.Dense, tol float64) score {
 			if t && e {
 				tp++
 			}
-			if j > i && edgeCode(t, has(truth, j, i, 0)) != edgeCode(e, has(est, j, i, tol)) {
-				s.SHD++
-			}
 		}
 	}
+	s.SHD = lingam.SHD(truth, est, tol)
 	s.Precision, s.Recall = 1, 1
 	if nEst > 0 {
 		s.Precision = float64(tp) / float64(nEst)
