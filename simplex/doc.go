@@ -63,7 +63,11 @@
 //     triggers a refactorization.
 //   - Degeneracy: the costs are perturbed at random (deterministically,
 //     Options.Seed) in the direction of dual feasibility, by about
-//     5e-6 times (1 + |c_j|); afterwards the perturbation is removed
+//     5e-6 times (1 + |c_j|) for the structural variables that are not
+//     free and a tenth of that for the logical ones (without the latter,
+//     problems whose variables are all free, or whose objective is
+//     sparse, are dually degenerate in every row and the method
+//     stalls); afterwards the perturbation is removed
 //     and the primal simplex method repairs the few dual infeasibilities
 //     this leaves. After 200 degenerate iterations a smallest-index rule
 //     takes over until progress resumes.

@@ -21,6 +21,17 @@ const (
 	Primal
 )
 
+// String returns "dual" or "primal" (or "Method(k)" for an unknown value).
+func (m Method) String() string {
+	switch m {
+	case Dual:
+		return "dual"
+	case Primal:
+		return "primal"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
 // Options are the options of Solve. The zero value (or a nil *Options)
 // gives the defaults stated for each field.
 type Options struct {

@@ -11,6 +11,13 @@ import (
 // nominal ones (see newSolver).
 const tolFloor = 1e-4
 
+// logicalPerturb is the size of the cost perturbation of the logical
+// variables relative to that of the structural ones. Logicals need one
+// too: a problem whose columns are all free (their costs are never
+// perturbed) or whose objective is sparse is otherwise dually degenerate
+// in every row, and the dual method stalls.
+const logicalPerturb = 0.1
+
 // solver holds the state of the simplex methods on an lpData.
 type solver struct {
 	*lpData
@@ -532,13 +539,16 @@ func (s *solver) perturbCosts() {
 		cmax = math.Max(cmax, math.Abs(s.cost0[j]))
 	}
 	base := 5e-6 * math.Min(math.Max(cmax, 1), 1e3)
-	for j := 0; j < s.n; j++ {
+	for j := 0; j < s.n+s.m; j++ {
 		l, u := s.lo0[j], s.up0[j]
 		if l == u {
 			continue
 		}
 		c := s.cost0[j]
 		amt := (base + 1e-5*math.Abs(c)) * (1 + r.Float64())
+		if j >= s.n {
+			amt *= logicalPerturb
+		}
 		var dir float64
 		switch {
 		case math.IsInf(l, -1) && math.IsInf(u, 1):
