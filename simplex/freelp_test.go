@@ -9,7 +9,7 @@ import (
 )
 
 // familyMethods are the methods TestFreeLPFamily runs.
-var familyMethods = []Method{Dual}
+var familyMethods = []Method{Dual, Primal}
 
 // freeLP returns a member of the random sparse family with free
 // variables: n free columns and 5n rows of 2 to 5 entries each (uniform

@@ -1,12 +1,73 @@
 package simplex
 
-import "math"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // primalDriver runs the primal simplex method from the current basis with
 // the original costs and bounds.
+//
+// As the main method (Options.Method = Primal, perturbation on) it
+// first solves the problem with its bounds relaxed at random (see
+// perturbBounds) against primal degeneracy, then restores them: the
+// basis stays dual feasible, so the dual method removes the few primal
+// infeasibilities that this leaves.
 func (s *solver) primalDriver() Status {
 	s.restoreCosts()
 	s.lo, s.up = s.lo0, s.up0
+	relax := s.method == Primal && s.perturb && !s.boundsPerturbed
+	if relax {
+		s.perturbBounds()
+	}
+	s.boundsToNonbasic()
+	st := s.primalLoop()
+	if !relax {
+		return st
+	}
+	s.lo, s.up = s.lo0, s.up0
+	s.boundsToNonbasic()
+	switch st {
+	case Infeasible:
+		// The relaxed problem is infeasible, so the original one is.
+		return st
+	case Optimal:
+		if inf, n := s.primalInfeasibility(); inf > s.ptol {
+			s.log("primal: %d bound violations (max %.3g) after removing the bound perturbation; dual clean-up", n, inf)
+			s.setKinds()
+			st = s.dualLoop()
+			if st == Optimal && s.shifted {
+				s.restoreCosts()
+				s.computeDual()
+				if !s.isOptimal() {
+					s.log("primal: cost shifts of the dual clean-up left dual infeasibilities; primal clean-up")
+					return s.primalLoop()
+				}
+			}
+			if st != Infeasible {
+				return st
+			}
+			// Not expected (the basis was optimal for bounds within
+			// tolerance of these): the unperturbed primal decides.
+			s.log("primal: the dual clean-up found no entering variable; unperturbed primal method")
+			s.restoreCosts()
+		} else {
+			return st
+		}
+	case Unbounded:
+		// A ray of the relaxed problem is one of the original problem,
+		// but only a feasible original problem is unbounded: the
+		// unperturbed method decides.
+		s.log("primal: unbounded with relaxed bounds; unperturbed primal method decides")
+	default:
+		return st
+	}
+	return s.primalLoop()
+}
+
+// boundsToNonbasic puts every nonbasic variable that is not at one of its
+// (working) bounds at the nearest one and recomputes the basic values.
+func (s *solver) boundsToNonbasic() {
 	for j, p := range s.pos {
 		if p >= 0 {
 			continue
@@ -16,7 +77,33 @@ func (s *solver) primalDriver() Status {
 		}
 	}
 	s.computePrimal()
-	return s.primalLoop()
+}
+
+// perturbBounds relaxes every finite bound of the variables that are not
+// fixed by a random amount (deterministic, Options.Seed) of 10 to 20
+// times the variable's primal tolerance plus 1e-6 of the bound's
+// magnitude, in the working bounds s.lo, s.up: ties in the primal ratio
+// test, which make the primal method stall on degenerate vertices, then
+// become rare. lo0 and up0 are kept.
+func (s *solver) perturbBounds() {
+	r := rand.New(rand.NewPCG(s.seed, 0xb0d5))
+	nt := s.n + s.m
+	lo := append([]float64(nil), s.lo0...)
+	up := append([]float64(nil), s.up0...)
+	for j := 0; j < nt; j++ {
+		l, u := lo[j], up[j]
+		if l == u {
+			continue
+		}
+		if !math.IsInf(l, 0) {
+			lo[j] = l - (1+r.Float64())*(10*s.ptolv[j]+1e-6*math.Abs(l))
+		}
+		if !math.IsInf(u, 0) {
+			up[j] = u + (1+r.Float64())*(10*s.ptolv[j]+1e-6*math.Abs(u))
+		}
+	}
+	s.lo, s.up = lo, up
+	s.boundsPerturbed = true
 }
 
 // primalLoop iterates the primal simplex method. While basic variables

@@ -54,6 +54,7 @@ type solver struct {
 	flips              []int
 	shifted            bool
 	perturbed          bool
+	boundsPerturbed    bool   // the primal method's bound perturbation has been used
 	kind               []int8 // nonbasic state for the dual ratio test (see setKind)
 	arNB               []int  // arNB[i]: end of the nonbasic part of row i of the row-wise A
 	degenerate         int    // consecutive degenerate iterations
