@@ -83,7 +83,11 @@
 // The primal method (Options.Method = Primal; also used for the clean-up)
 // minimises the sum of infeasibilities while there are any (composite
 // phase 1), with Dantzig pricing on the scaled problem and Harris' ratio
-// test.
+// test. As the main method it first relaxes every finite bound of the
+// variables that are not fixed by a random amount (10 to 20 times the
+// primal tolerance plus 1e-6 of the bound, deterministic) against primal
+// degeneracy; at the end the bounds are restored and the dual method
+// removes the few violations this leaves.
 //
 // Tolerances: primal feasibility 1e-7 (Options.PrimalTol), dual
 // feasibility 1e-7 (Options.DualTol), both applied to the scaled problem
@@ -103,6 +107,9 @@
 // are ignored and BV, LI, UI are treated as continuous bounds). A right-
 // hand side on the objective row is the constant -rhs, reported in
 // Problem.Offset.
+//
+// WriteMPS writes a Problem as free MPS that ReadMPS reads back as the
+// same problem (and that other solvers, such as glpsol, read).
 //
 // # l1 minimisation
 //
