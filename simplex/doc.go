@@ -82,8 +82,13 @@
 //
 // The primal method (Options.Method = Primal; also used for the clean-up)
 // minimises the sum of infeasibilities while there are any (composite
-// phase 1), with Dantzig pricing on the scaled problem and Harris' ratio
-// test. As the main method it first relaxes every finite bound of the
+// phase 1), with devex pricing (reference weights updated from the pivot
+// row, reset when one passes 1e6) and Harris' ratio test; in phase 1 the
+// step passes the points where violated basic variables reach their
+// bounds while the sum of infeasibilities still falls, so that one
+// iteration can repair many. As the main method it first makes the free
+// variables basic (each in place of a logical variable, no iteration
+// counted) and relaxes every finite bound of the
 // variables that are not fixed by a random amount (10 to 20 times the
 // primal tolerance plus 1e-6 of the bound, deterministic) against primal
 // degeneracy; at the end the bounds are restored and the dual method

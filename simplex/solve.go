@@ -16,8 +16,9 @@ const (
 	// infeasibilities; problems found dual infeasible go to the primal
 	// method, which tells an unbounded problem from an infeasible one.
 	Dual Method = iota
-	// Primal: the primal simplex method (composite phase 1, Dantzig
-	// pricing on the scaled problem, Harris' ratio test).
+	// Primal: the primal simplex method (composite phase 1, devex
+	// pricing, Harris' ratio test, a random relaxation of the bounds
+	// against degeneracy that the dual method removes at the end).
 	Primal
 )
 

@@ -52,6 +52,10 @@ type solver struct {
 	alphaMark          []bool
 	cands              []cand
 	flips              []int
+	bps                []breakpoint // phase 1 ratio test
+	devex              []float64    // primal pricing weights
+	colNZ              []int        // nonzeros of the primal method's column
+	pcands             []primalCand // primal ratio test
 	shifted            bool
 	perturbed          bool
 	boundsPerturbed    bool   // the primal method's bound perturbation has been used
