@@ -34,6 +34,22 @@
 //
 // # The method
 //
+// Presolve (Options.NoPresolve turns it off; it is also skipped with a
+// warm start, Options.Basis): fixed columns are removed (their terms move
+// into the row limits), and so are columns without entries, at the bound
+// their cost favours (kept if that bound is infinite); a row with one
+// entry becomes a bound of its column; empty rows and rows that the
+// bounds of their columns make redundant are removed; the passes repeat
+// while they remove something. A row whose activity range (from the
+// bounds) misses its limits, an empty row with limits that exclude zero
+// and singleton rows that ask for an empty interval make the problem
+// Infeasible before any iteration (by more than 1e-6 relative; closer
+// cases go to the simplex method). Postsolve gives back x, the duals of
+// all rows (zero for removed rows, except a singleton row whose bound
+// holds its column at the optimum, which takes the column's reduced
+// cost over its entry) and d = c - A^T y on the original data, and a
+// Basis of the original problem. Result.Events says what presolve did.
+//
 // Solve scales the problem (rows, then columns, to largest magnitude one,
 // by powers of two; first geometric-mean passes if the spread of the
 // magnitudes stays above 1e6), adds a logical variable for every row
