@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/moments-go/moments/simplex"
@@ -17,7 +18,7 @@ Solves the linear program of an MPS file (fixed or free format, found
 out from the file; it may be gzip-compressed) with the simplex method of
 the library and prints, as glpsol does, the problem's size, the status,
 the objective (with the objective row's constant, if any), the simplex
-iterations and the time of the solve. -json writes the primal and dual
+iterations, what the presolve did and the time of the solve. -json writes the primal and dual
 solution: each column's value and reduced cost, each row's activity and
 dual value (signs as for a minimisation: a row at its lower limit has a
 dual >= 0; they flip when the file maximises).
@@ -34,6 +35,7 @@ type lpFlags struct {
 	maxIter   *int
 	timeLimit *time.Duration
 	json      *string
+	noPre     *bool
 }
 
 func parseLPFlags(args []string, stdout io.Writer) (*lpFlags, error) {
@@ -43,6 +45,7 @@ func parseLPFlags(args []string, stdout io.Writer) (*lpFlags, error) {
 		maxIter:   fs.Int("max-iter", 0, "iteration limit, >= 0 (0: the solver's default, 50000 + 20 (rows + columns))"),
 		timeLimit: fs.Duration("time-limit", 0, "stop the solve after this long, such as 30s (0: no limit)"),
 		json:      fs.String("json", "", "also write the primal and dual solution as JSON to this file"),
+		noPre:     fs.Bool("no-presolve", false, "solve without the presolve"),
 	}
 	if err := fs.parse(args, stdout, "FILE.mps"); err != nil {
 		return nil, err
@@ -78,7 +81,7 @@ func runLP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	nnz := len(p.A.RowIndex)
 	fmt.Fprintf(stdout, "problem %s: %d rows, %d columns, %d nonzeros\n", p.Name, p.NumRows(), p.NumCols(), nnz)
-	opts := &simplex.Options{MaxIter: *f.maxIter}
+	opts := &simplex.Options{MaxIter: *f.maxIter, NoPresolve: *f.noPre}
 	if *f.method == "primal" {
 		opts.Method = simplex.Primal
 	}
@@ -103,6 +106,11 @@ func runLP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "iterations: %d (%s)\n", res.Iterations, opts.Method)
+	for _, e := range res.Events {
+		if strings.HasPrefix(e, "presolve: ") {
+			fmt.Fprintln(stdout, e)
+		}
+	}
 	fmt.Fprintf(stdout, "time:       %.3f s\n", el.Seconds())
 	if ctx.Err() != nil {
 		return ctx.Err()

@@ -28,6 +28,7 @@ func TestLPCommand(t *testing.T) {
 		{"lp", afiroMPS},
 		{"lp", "-method", "primal", afiroMPS},
 		{"lp", "-max-iter", "1000", "-time-limit", "1m", gz},
+		{"lp", "-no-presolve", afiroMPS},
 	} {
 		code, out, errs := runMain(bg, args...)
 		if code != 0 || errs != "" {
@@ -82,7 +83,7 @@ func TestLPCommand(t *testing.T) {
 	}
 	// Infeasible problems are an answer (status 0), limits are not.
 	inf := writeTestFile(t, dir, "inf.mps", "NAME INF\nROWS\n N obj\n G r1\nCOLUMNS\n x obj 1 r1 1\nRHS\n rhs r1 2\nBOUNDS\n UP bnd x 1\nENDATA\n")
-	if code, out, _ := runMain(bg, "lp", inf); code != 0 || !strings.Contains(out, "status:     INFEASIBLE") {
+	if code, out, _ := runMain(bg, "lp", inf); code != 0 || !strings.Contains(out, "status:     INFEASIBLE") || !strings.Contains(out, "presolve: infeasible") {
 		t.Fatalf("infeasible: status %d:\n%s", code, out)
 	}
 	code, out, errs := runMain(bg, "lp", "-max-iter", "1", "-json", js+"2", afiroMPS)
