@@ -557,7 +557,8 @@ func (s *solver) crashFree() {
 // the phase 1 ratio test: step t, slope change |g|, position r and the
 // bound b.
 type breakpoint struct {
-	t, g  float64
+	t, h  float64 // h: t with the Harris tolerance
+	g     float64
 	r     int
 	bound float64
 }
@@ -569,46 +570,57 @@ type breakpoint struct {
 // column): the step goes to the breakpoint where the rate stops being
 // negative, so that one iteration can repair many infeasibilities,
 // unless a feasible basic variable (or an infeasible one's other bound,
-// or q's own range) blocks first, with Harris' tolerances. It returns
-// what primalRatio returns, and r == -1 when that test should decide
-// (nothing passed: the ordinary test gives the same step).
+// or q's own range) blocks first, with Harris' tolerances. When no
+// breakpoint can be passed it is the ordinary test of primalRatio, done
+// on the candidates of the same pass. It returns what primalRatio
+// returns (r == -1 when nothing blocks: primalRatio then decides).
 func (s *solver) phase1Ratio(col []float64, dir float64, q int, slope float64) (int, float64, float64) {
 	hard := math.Inf(1) // Harris bound of the blocking limits
 	bps := s.bps[:0]
+	cands := s.pcands[:0] // the blocking limits
+	head, ptolv, xB, lo, up := s.head, s.ptolv, s.xB, s.lo, s.up
 	for _, i := range s.colNZ {
 		g := dir * col[i]
 		if math.Abs(g) <= pivotTol {
 			continue
 		}
-		j := s.head[i]
-		ptol := s.ptolv[j]
-		x, l, u := s.xB[i], s.lo[j], s.up[j]
+		j := head[i]
+		ptol := ptolv[j]
+		x, l, u := xB[i], lo[j], up[j]
 		if g > 0 { // x decreases
 			switch {
 			case x > u+ptol:
-				bps = append(bps, breakpoint{t: (x - u) / g, g: g, r: i, bound: u})
+				t := (x - u) / g
+				bps = append(bps, breakpoint{t: t, h: t + ptol/g, g: g, r: i, bound: u})
 				if !math.IsInf(l, -1) {
 					hard = math.Min(hard, (x-l+ptol)/g)
+					cands = append(cands, primalCand{i: i, lim: (x - l) / g, bound: l, g: g})
 				}
 			case x < l-ptol:
 			case !math.IsInf(l, -1):
 				hard = math.Min(hard, (x-l+ptol)/g)
+				cands = append(cands, primalCand{i: i, lim: (x - l) / g, bound: l, g: g})
 			}
 			continue
 		}
 		switch { // x increases
 		case x < l-ptol:
-			bps = append(bps, breakpoint{t: (l - x) / -g, g: -g, r: i, bound: l})
+			t := (l - x) / -g
+			bps = append(bps, breakpoint{t: t, h: t + ptol/-g, g: -g, r: i, bound: l})
 			if !math.IsInf(u, 1) {
 				hard = math.Min(hard, (u-x+ptol)/-g)
+				cands = append(cands, primalCand{i: i, lim: (u - x) / -g, bound: u, g: -g})
 			}
 		case x > u+ptol:
 		case !math.IsInf(u, 1):
 			hard = math.Min(hard, (u-x+ptol)/-g)
+			cands = append(cands, primalCand{i: i, lim: (u - x) / -g, bound: u, g: -g})
 		}
 	}
-	s.bps = bps
-	if rng := s.up[q] - s.lo[q]; rng < hard {
+	s.bps, s.pcands = bps, cands
+	rng := s.up[q] - s.lo[q]
+	hardOwn := hard // without q's range
+	if rng < hard {
 		hard = rng
 	}
 	k := 0
@@ -634,7 +646,31 @@ func (s *solver) phase1Ratio(col []float64, dir float64, q int, slope float64) (
 		}
 	}
 	if k <= 0 {
-		return -1, 0, 0
+		// Nothing passed: the ordinary Harris test on the same
+		// candidates (as primalRatio).
+		tmax := hardOwn
+		for _, b := range bps {
+			tmax = math.Min(tmax, b.h)
+		}
+		if !math.IsInf(rng, 1) && rng <= tmax {
+			return -2, rng, 0
+		}
+		if math.IsInf(tmax, 1) {
+			return -1, 0, 0
+		}
+		r := -1
+		var best, t, target float64
+		for _, c := range cands {
+			if c.lim <= tmax && c.g > best {
+				r, best, t, target = c.i, c.g, c.lim, c.bound
+			}
+		}
+		for _, b := range bps {
+			if b.t <= tmax && b.g > best {
+				r, best, t, target = b.r, b.g, b.t, b.bound
+			}
+		}
+		return r, math.Max(t, 0), target
 	}
 	// Among the breakpoints near the chosen one, the largest |g|.
 	b := bps[k]
