@@ -104,7 +104,7 @@
 // bounds while the sum of infeasibilities still falls, so that one
 // iteration can repair many. As the main method it first makes the free
 // variables basic (each in place of a logical variable, no iteration
-// counted) and relaxes every finite bound of the
+// counted; not with a warm start) and relaxes every finite bound of the
 // variables that are not fixed by a random amount (10 to 20 times the
 // primal tolerance plus 1e-6 of the bound, deterministic) against primal
 // degeneracy; at the end the bounds are restored and the dual method

@@ -22,7 +22,7 @@ func (s *solver) primalDriver() Status {
 	if relax {
 		s.perturbBounds()
 	}
-	if s.method == Primal && s.iter == 0 {
+	if s.method == Primal && s.iter == 0 && s.start == nil {
 		s.crashFree()
 	}
 	s.boundsToNonbasic()
