@@ -350,22 +350,29 @@ func (ps *presolved) postsolve(r *Result) *Result {
 	aty := p.A.MulVecT(res.RowDuals)
 	for k, j := range ps.colMap {
 		st := r.Basis.Cols[k]
-		d := p.Obj[j] - aty[j]
-		row := -1
-		switch {
-		case st == AtLower && sign*d > 0 || q.ColLower[k] == q.ColUpper[k] && sign*d > 0:
-			row = ps.lbRow[j]
-		case st == AtUpper && sign*d < 0 || q.ColLower[k] == q.ColUpper[k] && sign*d < 0:
-			row = ps.ubRow[j]
-		}
-		if row < 0 || st == Basic {
+		if st != AtLower && st != AtUpper {
 			continue
 		}
+		d := p.Obj[j] - aty[j]
+		atLower := st == AtLower
+		if q.ColLower[k] == q.ColUpper[k] {
+			// Fixed by its rows: the side the reduced cost pushes.
+			atLower = sign*d >= 0
+		}
+		row := ps.ubRow[j]
+		if atLower {
+			row = ps.lbRow[j]
+		}
+		if row < 0 {
+			continue // at a bound of its own
+		}
+		// The column sits at the bound its singleton row gave: the row
+		// takes its reduced cost (and its place among the nonbasic
+		// variables, at the limit that gave the bound), so that the
+		// basis is one of the original problem.
 		a := p.A.At(row, j)
 		res.RowDuals[row] = d / a
 		b.Cols[j] = Basic
-		// The row sits at the limit that gave the bound.
-		atLower := st == AtLower || (st != AtUpper && sign*d > 0)
 		if (a > 0) == atLower {
 			b.Rows[row] = AtLower
 		} else {
