@@ -17,6 +17,10 @@ and then calls the "report" mode to print the comparison.
         l1 NxK highs|glpsol SECONDS OBJECTIVE
         l1batch NxK highs|glpsol SECONDS
         netlib NAME glpsol|highs|highs-nopresolve SECONDS OBJECTIVE
+        freelp N glpsol|highs SECONDS OBJECTIVE
+      and, on the random sparse LPs with free variables of issue 17
+      (DATA_DIR/freelp_N.mps, N free columns, 5N rows), glpsol and linprog
+      as on NETLIB.
 
   python3 simplex_anchors.py report GO_OUTPUT ANCHOR_OUTPUT
       Medians over the rounds of ours (go test -bench output), gonum's,
@@ -34,6 +38,7 @@ L1_SIZES = [(150, 25), (180, 30)]
 NETLIB = ["afiro", "adlittle", "israel", "e226", "scrs8", "standata", "standgub", "standmps",
           "stair", "etamacro", "shell", "perold", "25fv47", "greenbea", "80bau3b", "woodinfe", "smalllp"]
 GONUM_ROWS = 10  # rows of the gonum batch benchmark (scaled to all rows)
+FREELP_SIZES = [300, 400, 500, 600]  # columns of the free-variable family
 
 
 def read_mps(path):
@@ -182,6 +187,7 @@ def measure(data, netlib):
         tot = sum(glpsol(os.path.join(data, "l1_%dx%d_row%d.mps" % (n, k, i)))[0] for i in range(n))
         print("l1batch %dx%d glpsol %.6g" % (n, k, tot))
         sys.stdout.flush()
+    measure_freelp(data)
     for name in NETLIB:
         path = os.path.join(netlib, name + ".mps")
         s, f = glpsol(path)
@@ -192,6 +198,57 @@ def measure(data, netlib):
         s, f = linprog_general(*prob, presolve=False)
         print("netlib %s highs-nopresolve %.6g %.12g" % (name, s, f))
         sys.stdout.flush()
+
+
+def have_scipy():
+    try:
+        import scipy.optimize  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def measure_freelp(data):
+    for n in FREELP_SIZES:
+        path = os.path.join(data, "freelp_%d.mps" % n)
+        s, f = glpsol(path)
+        print("freelp %d glpsol %.6g %.12g" % (n, s, f))
+        if have_scipy():
+            s, f = linprog_general(*read_mps(path))
+            print("freelp %d highs %.6g %.12g" % (n, s, f))
+        sys.stdout.flush()
+
+
+def report_freelp(text, anc):
+    """The free-variable family: ours (both methods) against glpsol and
+    HiGHS; the target of issue 17 is every problem solved by both methods
+    and none past 5 x glpsol."""
+    med = statistics.median
+    ours = {}
+    for m in re.finditer(r"BenchmarkSimplexFreeLP/(dual|primal)/n=(\d+)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) iters)?", text):
+        ours.setdefault((m.group(1), int(m.group(2))), []).append(float(m.group(3)) / 1e9)
+        if m.group(4):
+            ours.setdefault((m.group(1) + "-iters", int(m.group(2))), []).append(float(m.group(4)))
+    if not ours:
+        return
+    nan = float("nan")
+
+    def g(d, key):
+        return med(d[key]) if key in d else nan
+
+    print()
+    print("free-variable LPs (lptest.FreeLP, seed 1): n free columns, 5n rows; ours = Solve on the built problem,")
+    print("glpsol = whole process (--freemps); s")
+    print("%-8s %9s %7s %9s %7s %9s %9s | %9s %9s" % ("n", "dual", "iters", "primal", "iters", "glpsol", "HiGHS", "dual/glpk", "prim/glpk"))
+    worst = 0.0
+    for n in FREELP_SIZES:
+        d, p = g(ours, ("dual", n)), g(ours, ("primal", n))
+        gl, h = g(anc, ("freelp", str(n), "glpsol")), g(anc, ("freelp", str(n), "highs"))
+        worst = max(worst, d / gl, p / gl)
+        print("%-8d %9.4f %7d %9.4f %7d %9.4f %9.4f | %8.2fx %8.2fx" % (
+            n, d, g(ours, ("dual-iters", n)), p, g(ours, ("primal-iters", n)), gl, h, d / gl, p / gl))
+    print("target: every problem solved by both methods, none past 5 x glpsol: %s (worst %.2f x glpsol)" % (
+        "met" if worst <= 5 else "MISSED", worst))
 
 
 def report(gofile, ancfile):
@@ -252,6 +309,7 @@ def report(gofile, ancfile):
         tot["highs"] / tot["ours"], tot["highs-nopresolve"] / tot["ours"]))
     print("target: the NETLIB set in at most 2 x glpsol's total time: %s (ours/glpsol = %.2f)" % (
         "met" if tot["ours"] <= 2 * tot["glpsol"] else "MISSED", tot["ours"] / tot["glpsol"]))
+    report_freelp(text, anc)
 
 
 def scipy_version():

@@ -4,7 +4,9 @@
 # (lp.Simplex) in one run and prints the comparison of issue 4: the l1
 # problem min ||B w||_1 s.t. q^T w = 1 (B 150x25 and 180x30, q = row 0),
 # the batch of all rows of B, and the NETLIB set (the total against
-# glpsol's). Rounds interleave every contender; the tables show medians.
+# glpsol's), and the random sparse LPs with free variables of issue 17
+# (5n rows, n = 300 to 600 free columns; both of our methods). Rounds
+# interleave every contender; the tables show medians.
 # Installs what it needs (Debian packages) when run as root on a machine
 # that lacks them.
 #
@@ -43,6 +45,7 @@ SIMPLEX_ANCHOR_DIR="$tmp/data" "$tmp/bench.test" -test.run '^TestSimplexAnchorDa
 for ((r = 1; r <= rounds; r++)); do
   "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkSimplexL1(Batch)?$' -test.benchtime 1s >>"$tmp/go.txt"
   "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkSimplexNetlib$' -test.benchtime 3x >>"$tmp/go.txt"
+  "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkSimplexFreeLP$' -test.benchtime 1x >>"$tmp/go.txt"
   "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkGonumL1(Batch)?$' -test.benchtime 1x >>"$tmp/go.txt"
   /usr/bin/python3 simplex_anchors.py measure "$tmp/data" "$netlib" >>"$tmp/anchors.txt"
   echo "round $r/$rounds done" >&2

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/moments-go/moments/internal/testutil/lptest"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/simplex"
 	gmat "gonum.org/v1/gonum/mat"
@@ -111,6 +112,47 @@ func BenchmarkSimplexNetlib(b *testing.B) {
 	}
 }
 
+// simplexFreeLPSizes are the column counts of the random sparse LPs
+// with free variables (lptest.FreeLP, seed 1, 5 rows a column) of issue
+// 17, where the dual method used to stall.
+var simplexFreeLPSizes = []int{300, 400, 500, 600}
+
+// freeLP is lptest.FreeLP(1, n) as a simplex.Problem.
+func freeLP(n int) *simplex.Problem {
+	g := lptest.FreeLP(1, n)
+	return &simplex.Problem{
+		Name:     fmt.Sprintf("freelp%d", n),
+		Obj:      g.Obj,
+		A:        simplex.Sparse{Rows: g.Rows, Cols: g.Cols, ColStart: g.ColStart, RowIndex: g.RowIndex, Value: g.Value},
+		RowLower: g.RowLower,
+		RowUpper: g.RowUpper,
+		ColLower: g.ColLower,
+		ColUpper: g.ColUpper,
+	}
+}
+
+// BenchmarkSimplexFreeLP times Solve on the free-variable family with
+// each method (the problem built beforehand; glpsol's time includes
+// reading its MPS file, a few milliseconds at these sizes).
+func BenchmarkSimplexFreeLP(b *testing.B) {
+	for _, n := range simplexFreeLPSizes {
+		p := freeLP(n)
+		for _, meth := range []simplex.Method{simplex.Dual, simplex.Primal} {
+			b.Run(fmt.Sprintf("%s/n=%d", meth, n), func(b *testing.B) {
+				it := 0
+				for b.Loop() {
+					res, err := simplex.Solve(context.Background(), p, &simplex.Options{Method: meth})
+					if err != nil {
+						b.Fatal(err)
+					}
+					it = res.Iterations
+				}
+				b.ReportMetric(float64(it), "iters")
+			})
+		}
+	}
+}
+
 // gonumL1 is the l1 problem in gonum's standard form: x = (w+, w-, u,
 // v) >= 0, min sum(u + v) s.t. B (w+ - w-) - u + v = 0, q^T (w+ - w-) = 1
 // (the same LP as the MPS files for glpsol). (The formulation through
@@ -179,8 +221,9 @@ func BenchmarkGonumL1Batch(b *testing.B) {
 const simplexGonumRows = 10
 
 // TestSimplexAnchorData writes, when SIMPLEX_ANCHOR_DIR is set, the
-// benchmark matrices (B_NxK.csv) and the l1 LPs for glpsol
-// (l1_NxK_rowI.mps, free MPS, every row of B) to that directory, and
+// benchmark matrices (B_NxK.csv), the l1 LPs for glpsol
+// (l1_NxK_rowI.mps, free MPS, every row of B) and the free-variable
+// family (freelp_N.mps) to that directory, and
 // checks that our optimum agrees with gonum's on the single problems.
 func TestSimplexAnchorData(t *testing.T) {
 	dir := os.Getenv("SIMPLEX_ANCHOR_DIR")
@@ -229,6 +272,19 @@ func TestSimplexAnchorData(t *testing.T) {
 			t.Errorf("%dx%d: ours %.12g, gonum %.12g", n, k, res.Norm, opt)
 		}
 		t.Logf("%dx%d: optimum %.12g (gonum %.12g)", n, k, res.Norm, opt)
+	}
+	// The free-variable family as free MPS, freelp_N.mps.
+	for _, n := range simplexFreeLPSizes {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("freelp_%d.mps", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simplex.WriteMPS(f, freeLP(n)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

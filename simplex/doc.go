@@ -34,6 +34,22 @@
 //
 // # The method
 //
+// Presolve (Options.NoPresolve turns it off; it is also skipped with a
+// warm start, Options.Basis): fixed columns are removed (their terms move
+// into the row limits), and so are columns without entries, at the bound
+// their cost favours (kept if that bound is infinite); a row with one
+// entry becomes a bound of its column; empty rows and rows that the
+// bounds of their columns make redundant are removed; the passes repeat
+// while they remove something. A row whose activity range (from the
+// bounds) misses its limits, an empty row with limits that exclude zero
+// and singleton rows that ask for an empty interval make the problem
+// Infeasible before any iteration (by more than 1e-6 relative; closer
+// cases go to the simplex method). Postsolve gives back x, the duals of
+// all rows (zero for removed rows, except a singleton row whose bound
+// holds its column at the optimum, which takes the column's reduced
+// cost over its entry) and d = c - A^T y on the original data, and a
+// Basis of the original problem. Result.Events says what presolve did.
+//
 // Solve scales the problem (rows, then columns, to largest magnitude one,
 // by powers of two; first geometric-mean passes if the spread of the
 // magnitudes stays above 1e6), adds a logical variable for every row
@@ -63,7 +79,11 @@
 //     triggers a refactorization.
 //   - Degeneracy: the costs are perturbed at random (deterministically,
 //     Options.Seed) in the direction of dual feasibility, by about
-//     5e-6 times (1 + |c_j|); afterwards the perturbation is removed
+//     5e-6 times (1 + |c_j|) for the structural variables that are not
+//     free and a tenth of that for the logical ones (without the latter,
+//     problems whose variables are all free, or whose objective is
+//     sparse, are dually degenerate in every row and the method
+//     stalls); afterwards the perturbation is removed
 //     and the primal simplex method repairs the few dual infeasibilities
 //     this leaves. After 200 degenerate iterations a smallest-index rule
 //     takes over until progress resumes.
@@ -78,8 +98,17 @@
 //
 // The primal method (Options.Method = Primal; also used for the clean-up)
 // minimises the sum of infeasibilities while there are any (composite
-// phase 1), with Dantzig pricing on the scaled problem and Harris' ratio
-// test.
+// phase 1), with devex pricing (reference weights updated from the pivot
+// row, reset when one passes 1e6) and Harris' ratio test; in phase 1 the
+// step passes the points where violated basic variables reach their
+// bounds while the sum of infeasibilities still falls, so that one
+// iteration can repair many. As the main method it first makes the free
+// variables basic (each in place of a logical variable, no iteration
+// counted; not with a warm start) and relaxes every finite bound of the
+// variables that are not fixed by a random amount (10 to 20 times the
+// primal tolerance plus 1e-6 of the bound, deterministic) against primal
+// degeneracy; at the end the bounds are restored and the dual method
+// removes the few violations this leaves.
 //
 // Tolerances: primal feasibility 1e-7 (Options.PrimalTol), dual
 // feasibility 1e-7 (Options.DualTol), both applied to the scaled problem
@@ -99,6 +128,9 @@
 // are ignored and BV, LI, UI are treated as continuous bounds). A right-
 // hand side on the objective row is the constant -rhs, reported in
 // Problem.Offset.
+//
+// WriteMPS writes a Problem as free MPS that ReadMPS reads back as the
+// same problem (and that other solvers, such as glpsol, read).
 //
 // # l1 minimisation
 //

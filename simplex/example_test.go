@@ -96,3 +96,51 @@ func ExampleL1Min() {
 	// Output:
 	// ||B w||_1 = 4, B w = [1 2 0 0 1 0]
 }
+
+// WriteMPS writes a problem as free MPS, for other solvers or for
+// ReadMPS: here the production plan of the package example.
+func ExampleWriteMPS() {
+	inf := math.Inf(1)
+	p := &simplex.Problem{
+		Name:     "plan",
+		Obj:      []float64{3, 2},
+		Maximize: true,
+		A:        simplex.SparseFromDense(mat.New(2, 2, []float64{1, 1, 1, 3})),
+		RowLower: []float64{-inf, -inf},
+		RowUpper: []float64{4, 7},
+		ColLower: []float64{0, 0},
+		ColUpper: []float64{3, inf},
+		RowNames: []string{"hours", "material"},
+		ColNames: []string{"x", "y"},
+	}
+	var b strings.Builder
+	if err := simplex.WriteMPS(&b, p); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(b.String())
+	q, err := simplex.ReadMPS(strings.NewReader(b.String()), nil)
+	fmt.Println(err, q.RowUpper, q.ColUpper)
+	// Output:
+	// NAME plan
+	// OBJSENSE
+	//     MAX
+	// ROWS
+	//  N OBJ
+	//  L hours
+	//  L material
+	// COLUMNS
+	//  x OBJ 3
+	//  x hours 1
+	//  x material 1
+	//  y OBJ 2
+	//  y hours 1
+	//  y material 3
+	// RHS
+	//  RHS hours 4
+	//  RHS material 7
+	// BOUNDS
+	//  UP BND x 3
+	// ENDATA
+	// <nil> [4 7] [3 +Inf]
+}

@@ -107,3 +107,33 @@ func TestNetlib(t *testing.T) {
 		})
 	}
 }
+
+// TestNetlibPrimal solves the NETLIB set with the primal method: the
+// reference optimum within 1e-6 relative and the optimality conditions
+// within 1e-6, Infeasible for woodinfe, as TestNetlib does for the dual
+// method.
+func TestNetlibPrimal(t *testing.T) {
+	for _, ref := range netlibRef {
+		if ref.big && testing.Short() {
+			continue
+		}
+		p := readNetlib(t, ref.name)
+		res, err := Solve(context.Background(), p, &Options{Method: Primal})
+		if math.IsNaN(ref.obj) {
+			if !errors.Is(err, ErrInfeasible) {
+				t.Errorf("%s: status %v, err %v; want Infeasible", ref.name, res.Status, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: status %v, err %v after %d iterations", ref.name, res.Status, err, res.Iterations)
+			continue
+		}
+		rel := math.Abs(res.Objective-ref.obj) / math.Max(1, math.Abs(ref.obj))
+		rep := kkt(p, res, 1e-9)
+		t.Logf("%s: %d iterations, rel. error %.1e, KKT %v", ref.name, res.Iterations, rel, rep)
+		if rel > 1e-6 || rep.primal > 1e-6 || rep.dual > 1e-6 || rep.gap > 1e-6 {
+			t.Errorf("%s: objective %.10e (want %.10e), KKT %v", ref.name, res.Objective, ref.obj, rep)
+		}
+	}
+}

@@ -16,10 +16,22 @@ const (
 	// infeasibilities; problems found dual infeasible go to the primal
 	// method, which tells an unbounded problem from an infeasible one.
 	Dual Method = iota
-	// Primal: the primal simplex method (composite phase 1, Dantzig
-	// pricing on the scaled problem, Harris' ratio test).
+	// Primal: the primal simplex method (composite phase 1, devex
+	// pricing, Harris' ratio test, a random relaxation of the bounds
+	// against degeneracy that the dual method removes at the end).
 	Primal
 )
+
+// String returns "dual" or "primal" (or "Method(k)" for an unknown value).
+func (m Method) String() string {
+	switch m {
+	case Dual:
+		return "dual"
+	case Primal:
+		return "primal"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
 
 // Options are the options of Solve. The zero value (or a nil *Options)
 // gives the defaults stated for each field.
@@ -34,9 +46,13 @@ type Options struct {
 	Basis *Basis
 	// NoScaling turns off the scaling of rows and columns.
 	NoScaling bool
-	// NoPerturbation turns off the random cost perturbation of the dual
-	// method (which fights stalling on degenerate problems).
+	// NoPerturbation turns off the random perturbations of the methods
+	// (of the costs in the dual method, of the bounds in the primal one)
+	// that fight stalling on degenerate problems.
 	NoPerturbation bool
+	// NoPresolve turns off the presolve (see the package documentation),
+	// which is also skipped when Basis is set.
+	NoPresolve bool
 	// PrimalTol is the bound violation allowed in the scaled problem
 	// (0: 1e-7), tightened for the variables whose scaling would let
 	// their violation in the original units exceed PrimalTol (1 + |bound|).
@@ -125,6 +141,11 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 		if len(o.Basis.Cols) != p.A.Cols || len(o.Basis.Rows) != p.A.Rows {
 			return nil, invalid("Options.Basis", -1, "has %d column and %d row statuses for a %dx%d problem",
 				len(o.Basis.Cols), len(o.Basis.Rows), p.A.Rows, p.A.Cols)
+		}
+	}
+	if !o.NoPresolve && o.Basis == nil {
+		if ps := presolve(p); ps != nil {
+			return ps.solve(ctx, &o)
 		}
 	}
 	s := newSolver(ctx, p, &o)

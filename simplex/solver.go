@@ -11,6 +11,13 @@ import (
 // nominal ones (see newSolver).
 const tolFloor = 1e-4
 
+// logicalPerturb is the size of the cost perturbation of the logical
+// variables relative to that of the structural ones. Logicals need one
+// too: a problem whose columns are all free (their costs are never
+// perturbed) or whose objective is sparse is otherwise dually degenerate
+// in every row, and the dual method stalls.
+const logicalPerturb = 0.1
+
 // solver holds the state of the simplex methods on an lpData.
 type solver struct {
 	*lpData
@@ -45,8 +52,13 @@ type solver struct {
 	alphaMark          []bool
 	cands              []cand
 	flips              []int
+	bps                []breakpoint // phase 1 ratio test
+	devex              []float64    // primal pricing weights
+	colNZ              []int        // nonzeros of the primal method's column
+	pcands             []primalCand // primal ratio test
 	shifted            bool
 	perturbed          bool
+	boundsPerturbed    bool   // the primal method's bound perturbation has been used
 	kind               []int8 // nonbasic state for the dual ratio test (see setKind)
 	arNB               []int  // arNB[i]: end of the nonbasic part of row i of the row-wise A
 	degenerate         int    // consecutive degenerate iterations
@@ -532,13 +544,16 @@ func (s *solver) perturbCosts() {
 		cmax = math.Max(cmax, math.Abs(s.cost0[j]))
 	}
 	base := 5e-6 * math.Min(math.Max(cmax, 1), 1e3)
-	for j := 0; j < s.n; j++ {
+	for j := 0; j < s.n+s.m; j++ {
 		l, u := s.lo0[j], s.up0[j]
 		if l == u {
 			continue
 		}
 		c := s.cost0[j]
 		amt := (base + 1e-5*math.Abs(c)) * (1 + r.Float64())
+		if j >= s.n {
+			amt *= logicalPerturb
+		}
 		var dir float64
 		switch {
 		case math.IsInf(l, -1) && math.IsInf(u, 1):

@@ -21,6 +21,7 @@ func Example() {
 	//   example  Example 2 of the topic-model paper, learned (the default)
 	//   info     what the kernels found on this machine
 	//   lda      learn an LDA topic model from a corpus (spectral)
+	//   lp       solve a linear program from an MPS file (simplex)
 	//   treemix  learn a mixture of trees from discrete CSV data
 	//
 	// Run 'moments help <command>' (or 'moments <command> -h') for a command's flags.

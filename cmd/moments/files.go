@@ -107,7 +107,7 @@ func (e *fileError) Unwrap() error { return e.err }
 
 // libraryPackages are the package names that the library's errors start
 // with.
-var libraryPackages = []string{"moments", "linear", "treemix", "topic"}
+var libraryPackages = []string{"moments", "linear", "treemix", "topic", "simplex"}
 
 func trimPkg(msg string) string {
 	for _, p := range libraryPackages {

@@ -25,6 +25,9 @@
 //	moments lda infer MODEL CORPUS
 //	                     the topic proportions of each document of CORPUS
 //	                     under a saved model, as CSV (or JSON)
+//	moments lp [-method dual|primal] [-json FILE] FILE.mps
+//	                     solve the linear program of an MPS file and print
+//	                     its status, objective, iterations and time
 //	moments treemix -r R DATA.csv
 //	                     learn a mixture of R tree models from discrete
 //	                     data
@@ -34,7 +37,7 @@
 // CMD" does, on standard output.
 //
 // Input files (DATA.csv, a UCI docword file and its vocabulary, the
-// files of a text directory) may be gzip-compressed: they are recognised
+// files of a text directory, an MPS file) may be gzip-compressed: they are recognised
 // by their first bytes, whatever their name, and read decompressed.
 //
 // Output files (-svg, -json, -dot) are created before the work starts,
@@ -91,6 +94,7 @@ var commands = map[string]command{
 	"example": {"Example 2 of the topic-model paper, learned (the default)", runExample},
 	"info":    {"what the kernels found on this machine", runInfo},
 	"lda":     {"learn an LDA topic model from a corpus (spectral)", runLDA},
+	"lp":      {"solve a linear program from an MPS file (simplex)", runLP},
 	"treemix": {"learn a mixture of trees from discrete CSV data", runTreemix},
 }
 

@@ -1,0 +1,404 @@
+package simplex
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// presolveTol is the relative margin by which presolve must see a row or
+// a bound violated before it declares the problem infeasible; closer
+// cases are left to the simplex method and its tolerances.
+const presolveTol = 1e-6
+
+// maxPresolvePasses bounds the passes of presolve over the rows.
+const maxPresolvePasses = 20
+
+// presolved is a problem reduced by presolve and what postsolve needs to
+// map a solution of the reduced problem back.
+type presolved struct {
+	orig    *Problem
+	reduced *Problem
+	colMap  []int // reduced column -> original
+	rowMap  []int // reduced row -> original
+	colOut  []bool
+	rowOut  []bool
+	xOut    []float64 // values of the removed columns
+	// lbRow[j] (ubRow[j]) is the singleton row that gave column j its
+	// working lower (upper) bound, -1 for the column's own bound.
+	lbRow, ubRow []int
+	infeasible   string // why the problem is infeasible ("" if not seen)
+	events       []string
+}
+
+// presolve reduces p: it drops the fixed columns (moving their terms into
+// the row limits) and the columns without entries (at their best bound),
+// turns rows with one entry into bounds of its column, drops empty rows
+// and rows that the bounds of their columns make redundant, and detects
+// infeasibility that the row activity ranges show. It returns nil when
+// nothing is reduced.
+func presolve(p *Problem) *presolved {
+	m, n := p.A.Rows, p.A.Cols
+	sign := 1.0
+	if p.Maximize {
+		sign = -1
+	}
+	ps := &presolved{orig: p, colOut: make([]bool, n), rowOut: make([]bool, m), xOut: make([]float64, n),
+		lbRow: make([]int, n), ubRow: make([]int, n)}
+	lo := append([]float64(nil), p.ColLower...)
+	up := append([]float64(nil), p.ColUpper...)
+	rl := append([]float64(nil), p.RowLower...)
+	ru := append([]float64(nil), p.RowUpper...)
+	for j := range ps.lbRow {
+		ps.lbRow[j], ps.ubRow[j] = -1, -1
+	}
+	// Rows by index: the entries (column, value) of each row.
+	rowStart := make([]int, m+1)
+	for k := 0; k < len(p.A.RowIndex); k++ {
+		if p.A.Value[k] != 0 {
+			rowStart[p.A.RowIndex[k]+1]++
+		}
+	}
+	for i := 0; i < m; i++ {
+		rowStart[i+1] += rowStart[i]
+	}
+	rowCol := make([]int, rowStart[m])
+	rowVal := make([]float64, rowStart[m])
+	next := append([]int(nil), rowStart[:m]...)
+	colCnt := make([]int, n)
+	for j := 0; j < n; j++ {
+		for k := p.A.ColStart[j]; k < p.A.ColStart[j+1]; k++ {
+			if v := p.A.Value[k]; v != 0 {
+				i := p.A.RowIndex[k]
+				rowCol[next[i]] = j
+				rowVal[next[i]] = v
+				next[i]++
+				colCnt[j]++
+			}
+		}
+	}
+	rowCnt := make([]int, m)
+	for i := 0; i < m; i++ {
+		rowCnt[i] = rowStart[i+1] - rowStart[i]
+	}
+	removedCols, removedRows := 0, 0
+	// Fixed columns and columns without entries (in the original
+	// problem: so that no later row dual changes their reduced cost).
+	for j := 0; j < n; j++ {
+		l, u := lo[j], up[j]
+		var v float64
+		switch c := sign * p.Obj[j]; {
+		case l == u:
+			v = l
+		case colCnt[j] > 0:
+			continue
+		case c > 0 && !math.IsInf(l, 0):
+			v = l
+		case c < 0 && !math.IsInf(u, 0):
+			v = u
+		case c == 0:
+			v = math.Max(l, math.Min(u, 0))
+		default:
+			continue // unbounded if feasible: the simplex method says so
+		}
+		ps.colOut[j], ps.xOut[j] = true, v
+		removedCols++
+		for k := p.A.ColStart[j]; k < p.A.ColStart[j+1]; k++ {
+			if a := p.A.Value[k]; a != 0 {
+				i := p.A.RowIndex[k]
+				rl[i] -= a * v
+				ru[i] -= a * v
+				rowCnt[i]--
+			}
+		}
+	}
+	if removedCols > 0 {
+		ps.events = append(ps.events, fmt.Sprintf("presolve: %d fixed or empty columns removed", removedCols))
+	}
+	violated := func(lo, up, scale float64) bool {
+		return lo-up > presolveTol*(1+scale)
+	}
+	singletons, redundant := 0, 0
+	for pass := 0; pass < maxPresolvePasses; pass++ {
+		changed := false
+		for i := 0; i < m; i++ {
+			if ps.rowOut[i] {
+				continue
+			}
+			switch rowCnt[i] {
+			case 0:
+				if violated(rl[i], 0, math.Abs(rl[i])) || violated(0, ru[i], math.Abs(ru[i])) {
+					ps.infeasible = fmt.Sprintf("row %d has no variables left and limits [%g, %g]", i, rl[i], ru[i])
+					return ps
+				}
+				ps.rowOut[i] = true
+				removedRows++
+				changed = true
+				continue
+			case 1:
+				var j int
+				var a float64
+				for k := rowStart[i]; k < rowStart[i+1]; k++ {
+					if !ps.colOut[rowCol[k]] {
+						j, a = rowCol[k], rowVal[k]
+					}
+				}
+				bl, bu := rl[i]/a, ru[i]/a
+				if a < 0 {
+					bl, bu = bu, bl
+				}
+				if bl > lo[j] {
+					lo[j], ps.lbRow[j] = bl, i
+				}
+				if bu < up[j] {
+					up[j], ps.ubRow[j] = bu, i
+				}
+				if lo[j] > up[j] {
+					if violated(lo[j], up[j], math.Max(math.Abs(lo[j]), math.Abs(up[j]))) {
+						ps.infeasible = fmt.Sprintf("the rows with the single variable %d ask for it in [%g, %g]", j, lo[j], up[j])
+						return ps
+					}
+					// Within the tolerance: one point.
+					mid := lo[j] + (up[j]-lo[j])/2
+					lo[j], up[j] = mid, mid
+				}
+				ps.rowOut[i] = true
+				colCnt[j]--
+				removedRows++
+				singletons++
+				changed = true
+				continue
+			}
+			// Activity range from the bounds of the row's columns.
+			// (amin sums only -Inf and finite terms, amax +Inf and
+			// finite ones; smin and smax are their magnitudes.)
+			var amin, amax, smin, smax float64
+			for k := rowStart[i]; k < rowStart[i+1]; k++ {
+				j := rowCol[k]
+				if ps.colOut[j] {
+					continue
+				}
+				a := rowVal[k]
+				l, u := lo[j], up[j]
+				if a < 0 {
+					l, u = u, l
+				}
+				amin += a * l
+				amax += a * u
+				smin += math.Abs(a * l)
+				smax += math.Abs(a * u)
+			}
+			if violated(amin, ru[i], math.Abs(ru[i])+smin) || violated(rl[i], amax, math.Abs(rl[i])+smax) {
+				ps.infeasible = fmt.Sprintf("row %d: the bounds of its variables give activities in [%g, %g], outside its limits [%g, %g]",
+					i, amin, amax, rl[i], ru[i])
+				return ps
+			}
+			if amin >= rl[i] && amax <= ru[i] {
+				ps.rowOut[i] = true
+				for k := rowStart[i]; k < rowStart[i+1]; k++ {
+					if !ps.colOut[rowCol[k]] {
+						colCnt[rowCol[k]]--
+					}
+				}
+				removedRows++
+				redundant++
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	if singletons > 0 || redundant > 0 {
+		ps.events = append(ps.events, fmt.Sprintf("presolve: %d singleton rows made bounds, %d redundant rows and %d empty rows removed",
+			singletons, redundant, removedRows-singletons-redundant))
+	}
+	if removedCols == 0 && removedRows == 0 {
+		return nil
+	}
+	// The reduced problem.
+	q := &Problem{Name: p.Name, Offset: p.Offset, Maximize: p.Maximize}
+	newRow := make([]int, m)
+	for i := 0; i < m; i++ {
+		newRow[i] = -1
+		if !ps.rowOut[i] {
+			newRow[i] = len(ps.rowMap)
+			ps.rowMap = append(ps.rowMap, i)
+			q.RowLower = append(q.RowLower, rl[i])
+			q.RowUpper = append(q.RowUpper, ru[i])
+		}
+	}
+	q.A = Sparse{Rows: len(ps.rowMap), ColStart: []int{0}}
+	for j := 0; j < n; j++ {
+		if ps.colOut[j] {
+			continue
+		}
+		ps.colMap = append(ps.colMap, j)
+		q.Obj = append(q.Obj, p.Obj[j])
+		q.ColLower = append(q.ColLower, lo[j])
+		q.ColUpper = append(q.ColUpper, up[j])
+		for k := p.A.ColStart[j]; k < p.A.ColStart[j+1]; k++ {
+			if i := newRow[p.A.RowIndex[k]]; i >= 0 && p.A.Value[k] != 0 {
+				q.A.RowIndex = append(q.A.RowIndex, i)
+				q.A.Value = append(q.A.Value, p.A.Value[k])
+			}
+		}
+		q.A.ColStart = append(q.A.ColStart, len(q.A.RowIndex))
+	}
+	q.A.Cols = len(ps.colMap)
+	ps.reduced = q
+	return ps
+}
+
+// solve solves the reduced problem with the options o (presolve off)
+// and maps the outcome back; an infeasibility seen by presolve is the
+// answer at once. An optimum that postsolve cannot make feasible for the
+// original problem (not expected) sends the original problem to Solve
+// without presolve.
+func (ps *presolved) solve(ctx context.Context, o *Options) (*Result, error) {
+	if ps.infeasible != "" {
+		return ps.infeasibleResult(), ErrInfeasible
+	}
+	ro := *o
+	ro.NoPresolve = true
+	r, err := Solve(ctx, ps.reduced, &ro)
+	if r == nil {
+		return nil, err
+	}
+	res := ps.postsolve(r)
+	if res.Status == Optimal && !primalFeasible(ps.orig, res) {
+		return Solve(ctx, ps.orig, &ro)
+	}
+	return res, err
+}
+
+// infeasibleResult is the Result for a problem that presolve found
+// infeasible: x at the bounds nearest zero, zero duals, a slack basis.
+func (ps *presolved) infeasibleResult() *Result {
+	p := ps.orig
+	m, n := p.A.Rows, p.A.Cols
+	res := &Result{Status: Infeasible, Offset: p.Offset, X: make([]float64, n), RowDuals: make([]float64, m),
+		ReducedCosts: append([]float64(nil), p.Obj...),
+		Basis:        &Basis{Cols: make([]VarStatus, n), Rows: make([]VarStatus, m)}}
+	for j := 0; j < n; j++ {
+		l, u := p.ColLower[j], p.ColUpper[j]
+		res.X[j] = math.Max(l, math.Min(u, 0))
+		res.Basis.Cols[j] = boundStatus(res.X[j], l, u)
+	}
+	res.RowActivity = p.A.MulVec(res.X)
+	for j, c := range p.Obj {
+		res.Objective += c * res.X[j]
+	}
+	res.Events = append(append([]string(nil), ps.events...), "presolve: infeasible: "+ps.infeasible)
+	return res
+}
+
+// boundStatus is the nonbasic status of a value v in [l, u].
+func boundStatus(v, l, u float64) VarStatus {
+	switch {
+	case v == l && !math.IsInf(l, 0):
+		return AtLower
+	case v == u && !math.IsInf(u, 0):
+		return AtUpper
+	}
+	return AtZero
+}
+
+// postsolve maps the result r of the reduced problem to the original one:
+// the removed columns take their values, the removed rows their duals
+// (zero, but for a singleton row whose bound holds its column at the
+// optimum: that row takes the column's reduced cost over its entry, and
+// the column becomes basic in its place), and the activities and
+// reduced costs are recomputed from the original data.
+func (ps *presolved) postsolve(r *Result) *Result {
+	p, q := ps.orig, ps.reduced
+	m, n := p.A.Rows, p.A.Cols
+	res := &Result{Status: r.Status, Offset: p.Offset, Iterations: r.Iterations,
+		Events: append(append([]string(nil), ps.events...), r.Events...)}
+	res.X = append([]float64(nil), ps.xOut...)
+	for k, j := range ps.colMap {
+		res.X[j] = r.X[k]
+	}
+	res.RowDuals = make([]float64, m)
+	for k, i := range ps.rowMap {
+		res.RowDuals[i] = r.RowDuals[k]
+	}
+	b := &Basis{Cols: make([]VarStatus, n), Rows: make([]VarStatus, m)}
+	for j := 0; j < n; j++ {
+		if ps.colOut[j] {
+			b.Cols[j] = boundStatus(res.X[j], p.ColLower[j], p.ColUpper[j])
+			if p.ColLower[j] == p.ColUpper[j] {
+				b.Cols[j] = AtLower
+			}
+		}
+	}
+	for k, j := range ps.colMap {
+		b.Cols[j] = r.Basis.Cols[k]
+	}
+	for i := 0; i < m; i++ {
+		b.Rows[i] = Basic
+	}
+	for k, i := range ps.rowMap {
+		b.Rows[i] = r.Basis.Rows[k]
+	}
+	// Move the reduced cost of a column held by a singleton row's bound
+	// to that row.
+	sign := 1.0
+	if p.Maximize {
+		sign = -1
+	}
+	aty := p.A.MulVecT(res.RowDuals)
+	for k, j := range ps.colMap {
+		st := r.Basis.Cols[k]
+		if st != AtLower && st != AtUpper {
+			continue
+		}
+		d := p.Obj[j] - aty[j]
+		atLower := st == AtLower
+		if q.ColLower[k] == q.ColUpper[k] {
+			// Fixed by its rows: the side the reduced cost pushes.
+			atLower = sign*d >= 0
+		}
+		row := ps.ubRow[j]
+		if atLower {
+			row = ps.lbRow[j]
+		}
+		if row < 0 {
+			continue // at a bound of its own
+		}
+		// The column sits at the bound its singleton row gave: the row
+		// takes its reduced cost (and its place among the nonbasic
+		// variables, at the limit that gave the bound), so that the
+		// basis is one of the original problem.
+		a := p.A.At(row, j)
+		res.RowDuals[row] = d / a
+		b.Cols[j] = Basic
+		if (a > 0) == atLower {
+			b.Rows[row] = AtLower
+		} else {
+			b.Rows[row] = AtUpper
+		}
+	}
+	res.Basis = b
+	res.RowActivity = p.A.MulVec(res.X)
+	for j, c := range p.Obj {
+		res.Objective += c * res.X[j]
+	}
+	aty = p.A.MulVecT(res.RowDuals)
+	res.ReducedCosts = make([]float64, n)
+	for j := 0; j < n; j++ {
+		res.ReducedCosts[j] = p.Obj[j] - aty[j]
+	}
+	if r.Ray != nil {
+		res.Ray = make([]float64, n)
+		for k, j := range ps.colMap {
+			res.Ray[j] = r.Ray[k]
+		}
+	}
+	for _, v := range [][]float64{res.X, res.RowActivity, res.RowDuals, res.ReducedCosts} {
+		for i := range v {
+			v[i] += 0 // no negative zeros
+		}
+	}
+	return res
+}
