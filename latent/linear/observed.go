@@ -20,6 +20,12 @@ type ObservedBN struct {
 	// C~^{-1} from the third moments) are both estimates, in the same
 	// labels.
 	LambdaSecond, LambdaThird *mat.Dense
+	// StdErr[i][j] is the standard error of the least-squares
+	// coefficient of x_j in the equation of x_i, on Lambda's support (0
+	// elsewhere): |Lambda_ij| / StdErr_ij is the edge's z-score, a
+	// confidence computed from Sigma and the number of samples (nil with
+	// PruneNone or without a sample count).
+	StdErr *mat.Dense
 	// Order is the causal order found: Order[0] is a root.
 	Order []int
 	// EtaVar are the variances of the noises eta (from the Cholesky
@@ -57,6 +63,10 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		return nil, err
 	}
 	o := opts.defaults()
+	if err := o.checkKnowledge("LearnObservedBN", n, true); err != nil {
+		return nil, err
+	}
+	o.Samples = samplesOf(third, &o)
 	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), o.observedNeed(n), o.MaxMemory); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
 	}
@@ -95,6 +105,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		Lambda:        unperm(d.Lambda),
 		LambdaSecond:  unperm(d.LambdaSecond),
 		LambdaThird:   unperm(d.LambdaThird),
+		StdErr:        d.StdErr,
 		Order:         d.Order,
 		EtaVar:        make([]float64, n),
 		Skewness:      make([]float64, n),
@@ -104,6 +115,9 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	for i, oi := range d.Order {
 		res.EtaVar[oi] = d.EtaVar[i]
 		res.Skewness[oi] = d.Skewness[i]
+	}
+	if d.StdErr != nil {
+		res.StdErr = unperm(d.StdErr)
 	}
 	d.dagChecks(samplesOf(third, &o))
 	res.Verdict = d.Verdict

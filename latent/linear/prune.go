@@ -428,3 +428,104 @@ func softThreshold(r, t float64) float64 {
 	}
 	return 0
 }
+
+// prune applies the rule of DAGOptions.Pruning to d.Lambda (in the
+// order's positions), with hidden the second moment in the labels of
+// d.Order.
+func (d *DAG) prune(hidden *mat.Dense, o *DAGOptions) error {
+	fit, err := SparseLambda(hidden, d.Order, o.Samples, &SparseOptions{Gamma: o.PruneGamma, Required: o.Required, Forbidden: o.Forbidden})
+	if err != nil {
+		return err
+	}
+	k := len(d.Order)
+	lam := mat.Zeros(k, k)
+	if fit.StdErr != nil {
+		d.StdErr = mat.Zeros(k, k)
+	}
+	for a, na := range d.Order {
+		for b, nb := range d.Order[:a] {
+			v := fit.Lambda.At(na, nb)
+			if v == 0 {
+				continue
+			}
+			if !o.LambdaFromSecond {
+				v = d.Lambda.At(a, b)
+			}
+			lam.Set(a, b, v)
+			if fit.StdErr != nil {
+				d.StdErr.Set(a, b, fit.StdErr.At(na, nb))
+			}
+		}
+	}
+	d.Lambda = lam
+	return nil
+}
+
+// checkKnowledge checks the prior knowledge of o for n variables: none
+// is allowed unless observed (LearnObservedBN); otherwise the edges must
+// be in range, without self-loops or an edge both required and
+// forbidden, and the precedences (Required and PartialOrder) must not
+// form a cycle. fn names the learner in the errors.
+func (o *DAGOptions) checkKnowledge(fn string, n int, observed bool) error {
+	if len(o.Required)+len(o.Forbidden)+len(o.PartialOrder) == 0 {
+		return nil
+	}
+	if !observed {
+		return fmt.Errorf("%w: %s: DAGOptions.Required, Forbidden and PartialOrder are for observed variables (LearnObservedBN)", ErrBadOption, fn)
+	}
+	if _, _, err := edgeSets(n, o.Required, o.Forbidden, "DAGOptions"); err != nil {
+		return err
+	}
+	if _, _, err := edgeSets(n, o.PartialOrder, nil, "DAGOptions.PartialOrder"); err != nil {
+		return err
+	}
+	// Kahn's algorithm on the precedences.
+	before := o.precedence(n)
+	indeg := make([]int, n)
+	after := make([][]int, n)
+	for t, bs := range before {
+		indeg[t] = len(bs)
+		for _, f := range bs {
+			after[f] = append(after[f], t)
+		}
+	}
+	var queue []int
+	for v := range n {
+		if indeg[v] == 0 {
+			queue = append(queue, v)
+		}
+	}
+	done := 0
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		done++
+		for _, t := range after[v] {
+			if indeg[t]--; indeg[t] == 0 {
+				queue = append(queue, t)
+			}
+		}
+	}
+	if done < n {
+		return fmt.Errorf("%w: %s: DAGOptions.Required and PartialOrder form a cycle", ErrBadOption, fn)
+	}
+	return nil
+}
+
+// precedence returns, for each of the k variables, those that must come
+// before it (the From of its Required edges and PartialOrder pairs), or
+// nil when there are none.
+func (o *DAGOptions) precedence(k int) [][]int {
+	if len(o.Required)+len(o.PartialOrder) == 0 {
+		return nil
+	}
+	before := make([][]int, k)
+	for _, es := range [][]Edge{o.Required, o.PartialOrder} {
+		for _, e := range es {
+			if e.To >= 0 && e.To < k && e.From >= 0 && e.From < k && !slices.Contains(before[e.To], e.From) {
+				before[e.To] = append(before[e.To], e.From)
+			}
+		}
+	}
+	return before
+}
