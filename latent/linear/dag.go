@@ -118,6 +118,9 @@ type DAGOptions struct {
 	// PruneGamma is the exponent of the adaptive lasso's weights
 	// (SparseOptions.Gamma; 0: 1).
 	PruneGamma float64
+	// PruneEBIC is the weight of the extended BIC's term
+	// (SparseOptions.EBIC; 0: 1; negative: the plain BIC).
+	PruneEBIC float64
 	// Prune, if positive, also sets to zero the entries of Lambda with
 	// magnitude at most Prune (0: none), after the rule of Pruning.
 	Prune float64
@@ -132,6 +135,10 @@ type DAGOptions struct {
 	// self-loops, an edge both required and forbidden, and constraints
 	// that form a cycle are ErrBadOption too.
 	Required, Forbidden, PartialOrder []Edge
+
+	// observed is set by LearnObservedBN: the pruned Lambda is then the
+	// least-squares refit on the support whatever LambdaFromSecond says.
+	observed bool
 	// Samples is the number of samples behind the moments, which sets
 	// the bound of the skewness check (see MinSkewness); 0: taken from
 	// the third moments when they know it (SampleThird,

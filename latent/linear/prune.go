@@ -48,6 +48,14 @@ type SparseOptions struct {
 	// lasso). Larger values penalise small least-squares coefficients
 	// more.
 	Gamma float64
+	// EBIC is the weight gamma of the extended BIC's term 2 gamma
+	// log C(m, |A|), m the number of candidate parents (0: 1; negative:
+	// 0, the plain BIC). The term charges a support for the number of
+	// supports of its size: with the plain BIC, the rule keeps about one
+	// spurious parent in 25 true ones on 50-variable graphs at N = 5000
+	// (1.0 false edge per model given the true order; 0.2 with gamma =
+	// 1, whose recall was the same, 1.000).
+	EBIC float64
 	// Required edges are kept whatever their size (their coefficients
 	// are not penalised); Forbidden edges are never considered. An edge
 	// From -> To is only possible when From precedes To in the order.
@@ -95,13 +103,16 @@ const (
 // parents down to 1e-5 of it, each from the last solution. Every
 // support A met on the way is refitted by least squares, RSS_A / N =
 // Sigma_ii - s_A^T S_AA^{-1} s_A, and the support with the least
+// extended Bayesian information criterion
 //
-//	BIC(A) = N log(RSS_A / N) + |A| log N
+//	EBIC(A) = N log(RSS_A / N) + |A| log N + 2 gamma log C(m, |A|)
 //
-// is chosen (the least-squares refit rather than the lasso's shrunk fit:
-// the lasso's own residual is inflated by its shrinkage, which makes the
-// criterion keep spurious parents). The coefficients returned are the
-// refit. With samples = 0 (exact moments) the rule keeps the smallest
+// (m = |P|, gamma = SparseOptions.EBIC, 1 by default; gamma = 0 is the
+// plain BIC) is chosen; the path stops once no larger support can beat
+// the best, since EBIC(A) >= N log(RSS_P / N) + |A| log N. The
+// criterion scores the least-squares refit of each support rather than
+// the lasso's shrunk fit, whose residual includes the shrinkage; the
+// coefficients returned are the refit. With samples = 0 (exact moments) the rule keeps the smallest
 // support on the path whose residual variance is within 1e-9 Sigma_ii of
 // that of all the candidates, which is the true support when Sigma is
 // exact and the true coefficients are not tiny.
@@ -130,6 +141,15 @@ func SparseLambda(sigma *mat.Dense, order []int, samples int, opts *SparseOption
 	if o.Gamma == 0 {
 		o.Gamma = 1
 	}
+	if math.IsNaN(o.EBIC) || math.IsInf(o.EBIC, 0) {
+		return nil, fmt.Errorf("%w: SparseOptions.EBIC = %v (need a finite value)", ErrBadOption, o.EBIC)
+	}
+	switch {
+	case o.EBIC == 0:
+		o.EBIC = 1
+	case o.EBIC < 0:
+		o.EBIC = 0
+	}
 	pos := make([]int, n)
 	for p, v := range order {
 		pos[v] = p
@@ -156,7 +176,7 @@ func SparseLambda(sigma *mat.Dense, order []int, samples int, opts *SparseOption
 				isReq = append(isReq, req[[2]int{j, i}])
 			}
 		}
-		r, err := sparseRow(sigma, i, cand, isReq, samples, o.Gamma)
+		r, err := sparseRow(sigma, i, cand, isReq, samples, o.Gamma, o.EBIC)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +228,7 @@ type rowFit struct {
 
 // sparseRow runs the rule of SparseLambda for variable i with candidate
 // parents cand (req: those that must stay).
-func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gamma float64) (*rowFit, error) {
+func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gamma, ebic float64) (*rowFit, error) {
 	m := len(cand)
 	v := sigma.At(i, i)
 	if m == 0 {
@@ -267,6 +287,20 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	}
 	var best *choice
 	seen := map[string]bool{}
+	// hopeless reports whether no support of the given size can beat the
+	// best so far: its residual is at least that of all the candidates,
+	// so BIC >= N log(RSS_all/N) + size log N; with exact moments, a
+	// support no smaller than the best.
+	hopeless := func(size int) bool {
+		if best == nil {
+			return false
+		}
+		if samples > 0 {
+			nf := float64(samples)
+			return nf*math.Log(math.Max(rssAll, 1e-300*v))+float64(size)*math.Log(nf) > best.score
+		}
+		return size >= best.size
+	}
 	consider := func(supp []bool) {
 		key := make([]byte, m)
 		size := 0
@@ -275,7 +309,7 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 				key[a], size = 1, size+1
 			}
 		}
-		if seen[string(key)] {
+		if seen[string(key)] || hopeless(size) {
 			return
 		}
 		seen[string(key)] = true
@@ -286,7 +320,7 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 		c := &choice{supp: slices.Clone(supp), rss: rss, size: size}
 		if samples > 0 {
 			nf := float64(samples)
-			c.score = nf*math.Log(math.Max(rss, 1e-300*v)) + float64(size)*math.Log(nf)
+			c.score = nf*math.Log(math.Max(rss, 1e-300*v)) + float64(size)*math.Log(nf) + 2*ebic*logBinom(m, size)
 			if best == nil || c.score < best.score || (c.score == best.score && size < best.size) {
 				best = c
 			}
@@ -303,7 +337,7 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	}
 	consider(supp)
 	if lmax > 0 {
-		tol := 1e-10 * math.Sqrt(v)
+		tol := 1e-7 * math.Sqrt(v)
 		for step := range lassoSteps {
 			lambda := lmax * math.Pow(lassoMinRatio, float64(step)/float64(lassoSteps-1))
 			for sweep := 0; sweep < 1000; sweep++ {
@@ -327,10 +361,19 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 					break
 				}
 			}
+			size := 0
 			for a := range m {
 				supp[a] = b[a] != 0 || req[a]
+				if supp[a] {
+					size++
+				}
 			}
 			consider(supp)
+			if hopeless(size) {
+				// The supports only grow further down the path (up to
+				// the lasso's rare exits), so none can win.
+				break
+			}
 		}
 	}
 	consider(all)
@@ -433,7 +476,7 @@ func softThreshold(r, t float64) float64 {
 // order's positions), with hidden the second moment in the labels of
 // d.Order.
 func (d *DAG) prune(hidden *mat.Dense, o *DAGOptions) error {
-	fit, err := SparseLambda(hidden, d.Order, o.Samples, &SparseOptions{Gamma: o.PruneGamma, Required: o.Required, Forbidden: o.Forbidden})
+	fit, err := SparseLambda(hidden, d.Order, o.Samples, &SparseOptions{Gamma: o.PruneGamma, EBIC: o.PruneEBIC, Required: o.Required, Forbidden: o.Forbidden})
 	if err != nil {
 		return err
 	}
@@ -448,7 +491,7 @@ func (d *DAG) prune(hidden *mat.Dense, o *DAGOptions) error {
 			if v == 0 {
 				continue
 			}
-			if !o.LambdaFromSecond {
+			if !o.LambdaFromSecond && !o.observed {
 				v = d.Lambda.At(a, b)
 			}
 			lam.Set(a, b, v)
@@ -528,4 +571,12 @@ func (o *DAGOptions) precedence(k int) [][]int {
 		}
 	}
 	return before
+}
+
+// logBinom returns log(m choose k).
+func logBinom(m, k int) float64 {
+	a, _ := math.Lgamma(float64(m + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(m - k + 1))
+	return a - b - c
 }
