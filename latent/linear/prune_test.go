@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -224,6 +225,68 @@ func TestSparseLambdaKnowledge(t *testing.T) {
 		{Required: []Edge{{1, 2}}, Forbidden: []Edge{{1, 2}}},
 	} {
 		if _, err := SparseLambda(sigma, identityOrder(10), 0, &o); !errors.Is(err, ErrBadOption) {
+			t.Errorf("%+v: %v, want ErrBadOption", o, err)
+		}
+	}
+}
+
+// TestLearnObservedBNKnowledge: on exact moments, a forbidden true edge
+// is absent from Lambda, a partial order against the true one is obeyed
+// by the order found, and contradictory or malformed knowledge is
+// ErrBadOption; without knowledge the pruned Lambda is the truth with
+// standard errors only when a sample count is given.
+func TestLearnObservedBNKnowledge(t *testing.T) {
+	ctx := context.Background()
+	m := observedModel(1, 10)
+	sigma := m.Sigma()
+	bn, err := LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &DAGOptions{Options: Options{Seed: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp, fp, fn := supportCounts(m.Lambda, bn.Lambda); fp != 0 || fn != 0 {
+		t.Errorf("exact moments: %d true edges, %d false, %d missed", tp, fp, fn)
+	}
+	if bn.StdErr != nil {
+		t.Errorf("standard errors without a sample count")
+	}
+	var e Edge
+	for i := 0; i < 10 && e == (Edge{}); i++ {
+		for j := 0; j < i; j++ {
+			if m.Lambda.At(i, j) != 0 {
+				e = Edge{j, i}
+				break
+			}
+		}
+	}
+	bn, err = LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &DAGOptions{Options: Options{Seed: 2}, Forbidden: []Edge{e}, Samples: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bn.Lambda.At(e.To, e.From) != 0 {
+		t.Errorf("forbidden edge %v kept", e)
+	}
+	if bn.StdErr == nil {
+		t.Errorf("no standard errors with Samples = 1000")
+	}
+	// Reverse the edge by a partial order: e.To must now come first.
+	bn, err = LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &DAGOptions{Options: Options{Seed: 2}, PartialOrder: []Edge{{e.To, e.From}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := make([]int, 10)
+	for p, v := range bn.Order {
+		pos[v] = p
+	}
+	if pos[e.To] > pos[e.From] {
+		t.Errorf("partial order %d before %d not obeyed: order %v", e.To, e.From, bn.Order)
+	}
+	for _, o := range []DAGOptions{
+		{Required: []Edge{{0, 1}, {1, 2}}, PartialOrder: []Edge{{2, 0}}}, // a cycle
+		{Required: []Edge{{0, 1}}, Forbidden: []Edge{{0, 1}}},
+		{Forbidden: []Edge{{0, 10}}},
+		{PartialOrder: []Edge{{4, 4}}},
+	} {
+		if _, err := LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &o); !errors.Is(err, ErrBadOption) {
 			t.Errorf("%+v: %v, want ErrBadOption", o, err)
 		}
 	}
