@@ -226,7 +226,8 @@ type DAG struct {
 // and finds the k directions of the independent hidden noises by ECA
 // (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
 // rows to its columns and finds the causal order (see CausalOrder), and
-// returns A and Lambda in that order. The hidden noises must have non-zero
+// returns A and Lambda in that order, Lambda's zeros found by the rule
+// of DAGOptions.Pruning on the hidden second moment. The hidden noises must have non-zero
 // skewness. Errors: those of LearnCoefficients, ErrRankDeficient when
 // L_Sigma has fewer than k positive eigenvalues or C is singular,
 // ErrNoConvergence when the power iteration does not converge.

@@ -13,7 +13,10 @@ import (
 // and units.
 type ObservedBN struct {
 	// Lambda is n x n: Lambda[i][j] is the coefficient of x_j in the
-	// equation of x_i (see DAGOptions.LambdaFromSecond).
+	// equation of x_i. By default (DAGOptions.Pruning) it holds the
+	// parents chosen by SparseLambda, with the least-squares coefficients
+	// on them; with PruneNone, the dense estimate that
+	// DAGOptions.LambdaFromSecond selects.
 	Lambda *mat.Dense
 	// LambdaSecond (ordinary least squares of each variable on its
 	// predecessors in Order, Remark 4.4) and LambdaThird (I - diag(C~)
@@ -53,9 +56,13 @@ type ObservedBN struct {
 // with G = (I - Lambda)^{-1}, so ECA on Sigma and the third moments (no
 // DLD: there is no observation noise) gives G up to the permutation and
 // scale of its columns; CausalOrder and the formulas of LearnDAG give the
-// order and Lambda. opts.Options (DLD, TWM) are not used. Errors:
-// ErrRankDeficient if Sigma is not positive definite, ErrNotFinite,
-// ErrNoConvergence.
+// order and Lambda, whose zeros the rule of DAGOptions.Pruning finds
+// (SparseLambda on Sigma, with the sample count of the third moments or
+// DAGOptions.Samples). Prior knowledge (DAGOptions.Required, Forbidden,
+// PartialOrder) constrains the order and the pruning.
+// opts.Options (DLD, TWM) are not used. Errors: ErrRankDeficient if
+// Sigma is not positive definite, ErrNotFinite, ErrNoConvergence,
+// ErrBadOption for bad options or knowledge.
 func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, opts *DAGOptions) (*ObservedBN, error) {
 	checkCtx("LearnObservedBN", ctx)
 	n := checkSquare("LearnObservedBN", sigma)

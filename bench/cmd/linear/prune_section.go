@@ -90,15 +90,16 @@ func edgeCounts(truth, est *mat.Dense, tol float64) (tp, fp, fn, shd int) {
 // degrees 2 and 4, models seeds each).
 func pruneTable(ps, ns []int, degs []float64, models int) {
 	fmt.Printf("\nPruning of LearnObservedBN (issue 18 grid: weights +-[0.5, 2], exponential and chi-square noises, degrees %v, %d models each; mean per model)\n", degs, models)
-	fmt.Println("dense: LambdaThird / LambdaSecond with |entries| > 0.1; pruned: Lambda (the default, PruneBIC); true order: SparseLambda given the true order")
+	fmt.Println("dense: LambdaThird / LambdaSecond with |entries| > 0.1; pruned: Lambda (the default, PruneBIC); true order: SparseLambda given the true order; misord.: true edges against the learned order")
 	fmt.Println("weight error ||B^ - B||_F / ||B||_F of the dense LambdaThird and of the pruned Lambda (least-squares refit on the support); time: moments + LearnObservedBN, and SparseLambda alone")
-	fmt.Printf("%-3s %-6s | %-24s | %-24s | %-24s | %-24s | %-24s | %s\n", "p", "N", "dense 3rd: SHD P R F1", "dense OLS: SHD P R F1", "pruned: SHD P R F1", "true order: SHD P R F1", "weight error", "time (prune)")
+	fmt.Printf("%-3s %-6s | %-24s | %-24s | %-24s | %-24s | %-6s | %-24s | %s\n", "p", "N", "dense 3rd: SHD P R F1", "dense OLS: SHD P R F1", "pruned: SHD P R F1", "true order: SHD P R F1", "misord.", "weight error", "time (prune)")
 	kinds := []synth.NoiseKind{synth.Exponential, synth.ChiSquared}
 	for _, p := range ps {
 		for _, n := range ns {
 			var cnt [4][4]int
 			var werr [2]float64
 			var tLearn, tPrune time.Duration
+			misordered := 0
 			runs := 0
 			for _, deg := range degs {
 				for _, kind := range kinds {
@@ -135,6 +136,7 @@ func pruneTable(ps, ns []int, degs []float64, models int) {
 							cnt[k][2] += fn
 							cnt[k][3] += shd
 						}
+						misordered += orderErrors(lam, bn.Order)
 						werr[0] += relErr(lam, bn.LambdaThird)
 						werr[1] += relErr(lam, fit.Lambda)
 						runs++
@@ -147,6 +149,7 @@ func pruneTable(ps, ns []int, degs []float64, models int) {
 				rec := float64(c[0]) / math.Max(1, float64(c[0]+c[2]))
 				line += fmt.Sprintf(" | %6.1f %5.3f %5.3f %5.3f", float64(c[3])/float64(runs), prec, rec, 2*prec*rec/math.Max(1e-300, prec+rec))
 			}
+			line += fmt.Sprintf(" | %6.2f", float64(misordered)/float64(runs))
 			line += fmt.Sprintf(" | dense %6.4f pruned %6.4f", werr[0]/float64(runs), werr[1]/float64(runs))
 			line += fmt.Sprintf(" | %v (%v)", (tLearn / time.Duration(runs)).Round(100*time.Microsecond), (tPrune / time.Duration(runs)).Round(10*time.Microsecond))
 			fmt.Println(line)
