@@ -282,7 +282,6 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	type choice struct {
 		supp  []bool
 		score float64
-		rss   float64
 		size  int
 	}
 	var best *choice
@@ -317,7 +316,7 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 		if !ok {
 			return
 		}
-		c := &choice{supp: slices.Clone(supp), rss: rss, size: size}
+		c := &choice{supp: slices.Clone(supp), size: size}
 		if samples > 0 {
 			nf := float64(samples)
 			c.score = nf*math.Log(math.Max(rss, 1e-300*v)) + float64(size)*math.Log(nf) + 2*ebic*logBinom(m, size)
