@@ -51,10 +51,11 @@ type SparseOptions struct {
 	// EBIC is the weight gamma of the extended BIC's term 2 gamma
 	// log C(m, |A|), m the number of candidate parents (0: 1; negative:
 	// 0, the plain BIC). The term charges a support for the number of
-	// supports of its size: with the plain BIC, the rule keeps about one
-	// spurious parent in 25 true ones on 50-variable graphs at N = 5000
-	// (1.0 false edge per model given the true order; 0.2 with gamma =
-	// 1, whose recall was the same, 1.000).
+	// supports of its size. On random 50-variable graphs at N = 5000
+	// (expected degree 2 and 4, 8 models, given the true order) the
+	// plain BIC kept 2.5 false edges per model (precision 0.969), gamma
+	// = 0.5 kept 1.0 (0.987) and gamma = 1 kept 0.2 (0.997), all with
+	// recall 1.000.
 	EBIC float64
 	// Required edges are kept whatever their size (their coefficients
 	// are not penalised); Forbidden edges are never considered. An edge
