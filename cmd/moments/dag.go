@@ -35,7 +35,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 1, "random seed (partitions, directions)")
 	header := fs.String("header", "auto", "first line holds the names: yes, no or auto (yes if a field is not a number)")
 	comma := fs.String("comma", ",", "field separator (one character, not part of a number; \\t for a tab)")
-	prune := fs.Float64("prune", 0, "set the entries of Lambda with magnitude at most this (>= 0) to zero")
+	prune := fs.Float64("prune", 0, "also set the entries of Lambda with magnitude at most this (>= 0) to zero, after the adaptive lasso with the extended BIC that prunes Lambda by default")
 	tau := fs.Float64("tau", 0.1, "support threshold in [0, 1): entries of A above tau times their column's largest, edges with |Lambda| above tau")
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
@@ -55,21 +55,10 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	); err != nil {
 		return err
 	}
-	opts := linear.CSVOptions{MaxMemory: *maxMem}
-	switch strings.ToLower(*header) {
-	case "auto", "":
-	case "yes", "true", "1":
-		opts.Header = 1
-	case "no", "false", "0":
-		opts.Header = -1
-	default:
-		return fs.usagef("-header %q: want yes, no or auto", *header)
+	opts, err := csvOptions(fs, *header, *comma, *maxMem)
+	if err != nil {
+		return err
 	}
-	sep := strings.ReplaceAll(*comma, `\t`, "\t")
-	if utf8.RuneCountInString(sep) != 1 || !utf8.ValidString(sep) || strings.ContainsAny(sep, "0123456789.+-eEiInN#\r\n\"") {
-		return fs.usagef("-comma %q: want one character that cannot occur in a number", *comma)
-	}
-	opts.Comma, _ = utf8.DecodeRuneInString(sep)
 	path := fs.Arg(0)
 
 	start := time.Now()

@@ -16,6 +16,7 @@ func Example() {
 	// Without a command (or with flags alone) it runs example.
 	//
 	// commands:
+	//   bn       learn a fully observed linear causal graph (LiNGAM) from numeric CSV
 	//   dag      learn a linear DAG with hidden variables from numeric CSV
 	//   demo     self-check and speed of the numerics
 	//   example  Example 2 of the topic-model paper, learned (the default)

@@ -9,6 +9,13 @@
 //	                     prints the paper's measures and the time of each
 //	                     stage and writes the scatter plot of true against
 //	                     estimated entries (example.svg)
+//	moments bn [-bootstrap B] [-require a->b,...] [-forbid a->b,...]
+//	           [-order a->b,...] [-json FILE] [-dot FILE] DATA.csv
+//	                     learn a fully observed linear causal graph x =
+//	                     Lambda x + eta (skewed noises; LiNGAM's problem):
+//	                     the causal order, the edges pruned by an adaptive
+//	                     lasso with the extended BIC, their weights and
+//	                     confidences (z-scores, bootstrap probabilities)
 //	moments dag -k K [-seed S] [-header auto|yes|no] [-prune P] DATA.csv
 //	                     learn a linear model with K hidden variables
 //	                     related by a DAG from numeric samples: A, Lambda,
@@ -58,7 +65,7 @@
 // unexpected argument. A usage error is followed by the command's
 // synopsis.
 //
-// dag, lda, treemix, demo and example take -max-memory SIZE (bytes, or
+// bn, dag, lda, treemix, demo and example take -max-memory SIZE (bytes, or
 // 512MiB, 4GiB, 2GB; 0 for no limit; default half the physical memory,
 // at most 4 GiB) and refuse, before allocating, a job whose moments need
 // more. Note that -max-memory 0 means no limit, while the library's
@@ -89,6 +96,7 @@ type command struct {
 }
 
 var commands = map[string]command{
+	"bn":      {"learn a fully observed linear causal graph (LiNGAM) from numeric CSV", runBN},
 	"dag":     {"learn a linear DAG with hidden variables from numeric CSV", runDAG},
 	"demo":    {"self-check and speed of the numerics", runDemo},
 	"example": {"Example 2 of the topic-model paper, learned (the default)", runExample},

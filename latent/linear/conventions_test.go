@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -18,6 +19,9 @@ func TestNilContext(t *testing.T) {
 		"LearnDAG":          func() { LearnDAG(nil, sigma, nil, 2, nil) },
 		"DLDSearch":         func() { DLDSearch(nil, sigma, 2, nil) },
 		"LearnTWM":          func() { LearnTWM(nil, sigma, 2, nil) },
+		"BootstrapObservedBN": func() {
+			BootstrapObservedBN(nil, moments.DenseSamples{X: sigma}, nil)
+		},
 	} {
 		func() {
 			defer func() {

@@ -60,6 +60,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	}
 	o := opts.defaults()
 	o.Method = ECATensor
+	if err := o.checkKnowledge("LearnCrossDAG", k, false); err != nil {
+		return nil, err
+	}
 	if err := o.Options.CheckMemory(n); err != nil {
 		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
 	}

@@ -101,9 +101,44 @@ type DAGOptions struct {
 	// the sweep but one (60 x 8, density 0.3, N = 10k: 0.081), so it is
 	// no better default.
 	LambdaFromSecond bool
-	// Prune sets to zero the entries of Lambda with magnitude at most
-	// Prune (0: none): the thresholded structure of the hidden DAG.
+	// Pruning selects the rule that finds the zeros of Lambda once the
+	// causal order is known (default PruneBIC): each variable's parents
+	// are chosen among its predecessors by SparseLambda, an adaptive
+	// lasso on the second moment (the hidden second moment for the
+	// hidden-variable learners) with the Bayesian information criterion
+	// at the number of samples (Samples, or what the third moments know;
+	// with neither, the exact-moment rule of SparseLambda, which drops
+	// only coefficients that do not change the fit). The entries of
+	// Lambda off the chosen support are set to zero; on it, Lambda keeps
+	// the estimate selected by LambdaFromSecond, except that with
+	// LambdaFromSecond the second-moment estimate is the least-squares
+	// refit on the support. LambdaSecond and LambdaThird stay dense.
+	// PruneNone returns the dense estimate.
+	Pruning PruneMethod
+	// PruneGamma is the exponent of the adaptive lasso's weights
+	// (SparseOptions.Gamma; 0: 1).
+	PruneGamma float64
+	// PruneEBIC is the weight of the extended BIC's term
+	// (SparseOptions.EBIC; 0: 1; negative: the plain BIC).
+	PruneEBIC float64
+	// Prune, if positive, also sets to zero the entries of Lambda with
+	// magnitude at most Prune (0: none), after the rule of Pruning.
 	Prune float64
+	// Required and Forbidden are edges From -> To (variable indices) that
+	// Lambda must hold (placed in the order accordingly, never pruned)
+	// and must not hold; PartialOrder holds pairs whose From must come
+	// before To in the causal order (so that To is never an ancestor of
+	// From). Prior knowledge about observed variables: only
+	// LearnObservedBN takes it; the hidden-variable learners, whose
+	// variables have no labels before they are learned, return an error
+	// matching ErrBadOption when any is set. Edges out of range,
+	// self-loops, an edge both required and forbidden, and constraints
+	// that form a cycle are ErrBadOption too.
+	Required, Forbidden, PartialOrder []Edge
+
+	// observed is set by LearnObservedBN: the pruned Lambda is then the
+	// least-squares refit on the support whatever LambdaFromSecond says.
+	observed bool
 	// Samples is the number of samples behind the moments, which sets
 	// the bound of the skewness check (see MinSkewness); 0: taken from
 	// the third moments when they know it (SampleThird,
@@ -166,6 +201,12 @@ type DAG struct {
 	// off-diagonal |entries|: 0 for an exact DAG, small when the order is
 	// reliable.
 	Triangularity float64
+	// StdErr holds the standard errors of the least-squares
+	// coefficients on Lambda's support (SparseFit.StdErr), in the same
+	// positions: a confidence for each edge (|Lambda_ij| / StdErr_ij is
+	// its z-score). nil with PruneNone or when the number of samples is
+	// unknown.
+	StdErr *mat.Dense
 	// Iterations is the number of ECA iterations (power method).
 	Iterations int
 	// Coefficients is the coefficient-matrix step.
@@ -185,7 +226,8 @@ type DAG struct {
 // and finds the k directions of the independent hidden noises by ECA
 // (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
 // rows to its columns and finds the causal order (see CausalOrder), and
-// returns A and Lambda in that order. The hidden noises must have non-zero
+// returns A and Lambda in that order, Lambda's zeros found by the rule
+// of DAGOptions.Pruning on the hidden second moment. The hidden noises must have non-zero
 // skewness. Errors: those of LearnCoefficients, ErrRankDeficient when
 // L_Sigma has fewer than k positive eigenvalues or C is singular,
 // ErrNoConvergence when the power iteration does not converge.
@@ -198,6 +240,10 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	if err := o.CheckMemory(checkSquare("LearnDAG", sigma), k); err != nil {
 		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
 	}
+	if err := o.checkKnowledge("LearnDAG", k, false); err != nil {
+		return nil, err
+	}
+	o.Samples = samplesOf(third, &o)
 	rng := rand.New(rand.NewPCG(o.Seed, 0xda6))
 	coef, err := coefficientMatrix(ctx, sigma, k, &o.Options, rand.New(rand.NewPCG(o.Seed, 0xc0ef)), "")
 	if err != nil {
@@ -278,7 +324,7 @@ func checkSkewed(eig []float64) error {
 // of the hidden variables in the rows' order.
 func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*DAG, error) {
 	k, _ := c.Dims()
-	order, match, err := CausalOrder(c)
+	order, match, err := causalOrder(c, o.precedence(k))
 	if err != nil {
 		return nil, err
 	}
@@ -328,6 +374,11 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 	if o.LambdaFromSecond {
 		res.Lambda = ls
 	}
+	if o.Pruning == PruneBIC {
+		if err := res.prune(hidden, o); err != nil {
+			return nil, err
+		}
+	}
 	if o.Prune > 0 {
 		res.Lambda = res.Lambda.Clone()
 		for i := 0; i < k; i++ {
@@ -362,6 +413,12 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 // position j) and match (match[r]: the column of C matched to row r), or
 // an error matching ErrNotFinite if C holds NaN or an infinity.
 func CausalOrder(c *mat.Dense) (order, match []int, err error) {
+	return causalOrder(c, nil)
+}
+
+// causalOrder is CausalOrder with the constraint that the nodes in
+// before[n] come before node n (nil: none).
+func causalOrder(c *mat.Dense, before [][]int) (order, match []int, err error) {
 	k := checkSquare("CausalOrder", c)
 	if err := checkFinite("C", c); err != nil {
 		return nil, nil, fmt.Errorf("linear: CausalOrder: %w", err)
@@ -394,7 +451,7 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 	for len(order) < k {
 		best, bestScore := -1, math.Inf(1)
 		for n := 0; n < k; n++ {
-			if !remaining[n] {
+			if !remaining[n] || !placed(before, n, remaining) {
 				continue
 			}
 			var s float64
@@ -407,10 +464,27 @@ func CausalOrder(c *mat.Dense) (order, match []int, err error) {
 				best, bestScore = n, s
 			}
 		}
+		if best < 0 {
+			return nil, nil, fmt.Errorf("%w: the prior order constraints form a cycle", ErrBadOption)
+		}
 		order = append(order, best)
 		remaining[best] = false
 	}
 	return order, match, nil
+}
+
+// placed reports whether every node that must come before n is no
+// longer remaining.
+func placed(before [][]int, n int, remaining []bool) bool {
+	if before == nil {
+		return true
+	}
+	for _, m := range before[n] {
+		if remaining[m] {
+			return false
+		}
+	}
+	return true
 }
 
 // LambdaFromOrder computes Lambda from the second moment of the hidden

@@ -95,7 +95,7 @@
 // LearnDAGGivenOrder when an oracle gives the order).
 //
 // LearnObservedBN is the case A = I without noise, x = Lambda x + eta,
-// the problem of LiNGAM. LearnCrossDAG and LearnCrossDAGEig take cross
+// the problem of LiNGAM (see "Fully observed networks" below). LearnCrossDAG and LearnCrossDAGEig take cross
 // moments of conditionally independent views instead (Pairs = A
 // E[h h^T] A^T with no diagonal, and the whitened third cross cumulant:
 // the correlated topic model); the Eig variants take the top k
@@ -112,6 +112,54 @@
 // gives their third moments, with the whitened third moment in one pass
 // (WhitenedThirdMoments); PsiFunc adapts a formula for Psi(zeta) such as
 // a model's population moments.
+//
+// # Pruning Lambda
+//
+// Given the causal order, the estimates of Lambda are dense below the
+// diagonal: sampling noise makes every coefficient non-zero. The
+// learners (LearnDAG, LearnCrossDAG, LearnCrossDAGEig, LearnObservedBN)
+// find the zeros by the rule of SparseLambda (DAGOptions.Pruning,
+// default PruneBIC), computed from the second moment alone (the hidden
+// second moment for hidden variables), with no further pass over the
+// data: for each variable, an adaptive lasso on its predecessors (the
+// penalty of coefficient j is lambda |b_j| / |b0_j|^gamma, b0 the
+// least-squares coefficients; DAGOptions.PruneGamma, 1 by default) solved by
+// coordinate descent on the Gram matrix for 60 values of lambda; each
+// support met is refitted by least squares, and the one with the least
+// extended Bayesian information criterion N log(RSS/N) + |A| log N + 2
+// gamma' log C(m, |A|) (DAGOptions.PruneEBIC, gamma' = 1 by default) is
+// kept. N is the number of samples (DAGOptions.Samples, or what the
+// third moments know); without it the moments are taken as exact and
+// only coefficients that do not change the fit are dropped. Lambda keeps
+// its estimate on the support (for LearnObservedBN, the least-squares
+// refit); LambdaSecond and LambdaThird stay dense. DAG.StdErr and
+// ObservedBN.StdErr hold the standard error of each kept coefficient,
+// from Sigma and N. On random networks with skewed noises (expected
+// degree 2 and 4, weights +-[0.5, 2], exponential and chi-square noises;
+// 20 models per cell), given the true order the rule's support has F1
+// 0.994 or more at p = 20 and 50 and N = 1000, 5000 and 20000 (SHD at
+// most 0.8 per model; recall 1.000 throughout). With the order that
+// LearnObservedBN learns from the third moments, F1 is 0.83, 0.95 and
+// 0.999 at p = 20 and N = 1000, 5000, 20000 (0.57, 0.87, 0.998 for the
+// dense third-moment estimate thresholded at 0.1) and 0.67, 0.79 and
+// 0.994 at p = 50 (0.24, 0.70, 0.985): the remaining errors are those of
+// the order, each misordered edge costing several more (the command
+// bench/cmd/linear -sections prune prints the table). On the hidden
+// DAG of the moments command's main job (Example 2 of the topic-model
+// paper, 100k samples), the non-zeros of Lambda have precision 0.77
+// where the dense estimate had 0.30, at the same recall (0.99).
+//
+// # Fully observed networks
+//
+// LearnObservedBN takes prior knowledge about the variables
+// (DAGOptions.Required and Forbidden edges, PartialOrder pairs): the
+// causal order obeys the required edges and the partial order, and the
+// pruning keeps the required edges and never adds a forbidden one.
+// BootstrapObservedBN refits on bootstrap resamples of the samples (each
+// only re-weights the passes of the moments) and returns each edge's
+// bootstrap probability (BootstrapBN.EdgeProb), the confidence LiNGAM's
+// users read; ObservedBN.StdErr gives a cheaper one, the z-score
+// |Lambda_ij| / StdErr_ij.
 //
 // # The verdict
 //
@@ -150,7 +198,8 @@
 // # Options, randomness, progress, cancellation
 //
 // Every learner takes a *Options-style struct (Options, DAGOptions,
-// DLDOptions, TWMOptions, CSVOptions); nil means the documented
+// DLDOptions, TWMOptions, CSVOptions, SparseOptions, BootstrapOptions);
+// nil means the documented
 // defaults. Every random choice comes from a Seed in the options: the
 // same inputs give the same bits, for any number of workers. Progress,
 // a moments.Progress, is told the stages of long runs. The learners take

@@ -48,6 +48,10 @@ func (o *DAGOptions) check() error {
 		optcheck.Float(ErrBadOption, "DAGOptions.Tol", o.Tol, 0, 1),
 		optcheck.Float(ErrBadOption, "DAGOptions.MaxNoiseSkew", o.MaxNoiseSkew, math.Inf(-1), math.Inf(1)),
 		optcheck.Float(ErrBadOption, "DAGOptions.Prune", o.Prune, 0, math.Inf(1)),
+		optcheck.Int(ErrBadOption, "DAGOptions.Pruning", int(o.Pruning), int(PruneBIC), int(PruneNone)),
+		optcheck.Float(ErrBadOption, "DAGOptions.PruneGamma", o.PruneGamma, 0, math.Inf(1)),
+		optcheck.Float(ErrBadOption, "DAGOptions.PruneEBIC", o.PruneEBIC, math.Inf(-1), math.Inf(1)),
+		optcheck.Int(ErrBadOption, "DAGOptions.Samples", o.Samples, 0, math.MaxInt),
 		o.Options.check())
 }
 

@@ -89,6 +89,12 @@ func TestBadOptions(t *testing.T) {
 		{DAGOptions{Options: Options{DLD: DLDOptions{RCond: nan}}}, "DLDOptions.RCond = NaN"},
 		{DAGOptions{Options: Options{DLD: DLDOptions{Partitions: -4}}}, "DLDOptions.Partitions = -4"},
 		{DAGOptions{Options: Options{DLD: DLDOptions{StopRatio: nan}}}, "DLDOptions.StopRatio = NaN"},
+		{DAGOptions{Pruning: 7}, "DAGOptions.Pruning = 7"},
+		{DAGOptions{PruneGamma: nan}, "DAGOptions.PruneGamma = NaN"},
+		{DAGOptions{PruneGamma: -1}, "DAGOptions.PruneGamma = -1"},
+		{DAGOptions{PruneEBIC: math.Inf(-1)}, "DAGOptions.PruneEBIC = -Inf"},
+		{DAGOptions{Samples: -3}, "DAGOptions.Samples = -3"},
+		{DAGOptions{Required: []Edge{{0, 1}}}, "for observed variables"},
 	} {
 		_, err := LearnDAG(ctx, sigma, nil, 2, &c.opts)
 		if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c.want) {

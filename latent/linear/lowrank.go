@@ -126,6 +126,9 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 		return nil, err
 	}
 	o := opts.defaults()
+	if err := o.checkKnowledge("LearnCrossDAGEig", k, false); err != nil {
+		return nil, err
+	}
 	o.Method = ECATensor
 	if err := o.CheckMemoryEig(n, k); err != nil {
 		return nil, fmt.Errorf("linear: LearnCrossDAGEig: %w", err)

@@ -46,6 +46,22 @@ func (o *DAGOptions) CheckMemory(n, k int) error {
 	return mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), need, d.MaxMemory)
 }
 
+// CheckObserved returns the error LearnObservedBN would return for its
+// options and n variables before it looks at the data: a bad option or
+// prior knowledge that does not fit n variables (ErrBadOption), or a
+// job over MaxMemory (a *mat.MemoryError matching mat.ErrTooLarge), so
+// that a program can refuse a job before it computes Sigma.
+func (o *DAGOptions) CheckObserved(n int) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	d := o.defaults()
+	if err := d.checkKnowledge("LearnObservedBN", n, true); err != nil {
+		return err
+	}
+	return mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), d.observedNeed(n), d.MaxMemory)
+}
+
 // observedNeed estimates the bytes LearnObservedBN holds for n
 // variables: about eight n x n matrices (Sigma, its whitening and
 // inverse, C, the Lambdas) and the whitened third moment, an n x n x n

@@ -13,13 +13,22 @@ import (
 // and units.
 type ObservedBN struct {
 	// Lambda is n x n: Lambda[i][j] is the coefficient of x_j in the
-	// equation of x_i (see DAGOptions.LambdaFromSecond).
+	// equation of x_i. By default (DAGOptions.Pruning) it holds the
+	// parents chosen by SparseLambda, with the least-squares coefficients
+	// on them; with PruneNone, the dense estimate that
+	// DAGOptions.LambdaFromSecond selects.
 	Lambda *mat.Dense
 	// LambdaSecond (ordinary least squares of each variable on its
 	// predecessors in Order, Remark 4.4) and LambdaThird (I - diag(C~)
 	// C~^{-1} from the third moments) are both estimates, in the same
 	// labels.
 	LambdaSecond, LambdaThird *mat.Dense
+	// StdErr[i][j] is the standard error of the least-squares
+	// coefficient of x_j in the equation of x_i, on Lambda's support (0
+	// elsewhere): |Lambda_ij| / StdErr_ij is the edge's z-score, a
+	// confidence computed from Sigma and the number of samples (nil with
+	// PruneNone or without a sample count).
+	StdErr *mat.Dense
 	// Order is the causal order found: Order[0] is a root.
 	Order []int
 	// EtaVar are the variances of the noises eta (from the Cholesky
@@ -47,9 +56,13 @@ type ObservedBN struct {
 // with G = (I - Lambda)^{-1}, so ECA on Sigma and the third moments (no
 // DLD: there is no observation noise) gives G up to the permutation and
 // scale of its columns; CausalOrder and the formulas of LearnDAG give the
-// order and Lambda. opts.Options (DLD, TWM) are not used. Errors:
-// ErrRankDeficient if Sigma is not positive definite, ErrNotFinite,
-// ErrNoConvergence.
+// order and Lambda, whose zeros the rule of DAGOptions.Pruning finds
+// (SparseLambda on Sigma, with the sample count of the third moments or
+// DAGOptions.Samples). Prior knowledge (DAGOptions.Required, Forbidden,
+// PartialOrder) constrains the order and the pruning.
+// opts.Options (DLD, TWM) are not used. Errors: ErrRankDeficient if
+// Sigma is not positive definite, ErrNotFinite, ErrNoConvergence,
+// ErrBadOption for bad options or knowledge.
 func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, opts *DAGOptions) (*ObservedBN, error) {
 	checkCtx("LearnObservedBN", ctx)
 	n := checkSquare("LearnObservedBN", sigma)
@@ -57,6 +70,10 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		return nil, err
 	}
 	o := opts.defaults()
+	if err := o.checkKnowledge("LearnObservedBN", n, true); err != nil {
+		return nil, err
+	}
+	o.Samples, o.observed = samplesOf(third, &o), true
 	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), o.observedNeed(n), o.MaxMemory); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)
 	}
@@ -104,6 +121,9 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	for i, oi := range d.Order {
 		res.EtaVar[oi] = d.EtaVar[i]
 		res.Skewness[oi] = d.Skewness[i]
+	}
+	if d.StdErr != nil {
+		res.StdErr = unperm(d.StdErr)
 	}
 	d.dagChecks(samplesOf(third, &o))
 	res.Verdict = d.Verdict
