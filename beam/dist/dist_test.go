@@ -163,6 +163,25 @@ func TestLDAEqualsInProcess(t *testing.T) {
 	}
 	checkClose(t, "Triples(W,W,W)", bt.RawData(), it.RawData())
 
+	// Cut into blocks of at most 37 values, the parts sum to the same
+	// bits.
+	small := *opts
+	small.BlockValues = 37
+	sm, err := NewDocMoments(ctx, docs, moments.LDA, alpha0, &small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sm.Close()
+	sp, err := sm.PairsTimes(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range flatten(sp) {
+		if math.Float64bits(v) != math.Float64bits(flatten(bp)[i]) {
+			t.Fatalf("Pairs X in blocks of 37 values: entry %d is %v, in one block %v", i, v, flatten(bp)[i])
+		}
+	}
+
 	// The whole learner.
 	to := &topic.Options{Seed: 5}
 	got, err := LearnLDA(ctx, docs, 4, alpha0, to, opts)

@@ -97,7 +97,7 @@ func NewDocMoments(ctx context.Context, docs Docs, variant moments.Variant, alph
 	}
 	mfn := fn
 	mfn.Kind = "doc-mean"
-	part, err := r.run(ctx, "mean", &mfn, 0)
+	part, err := r.run(ctx, "mean", &mfn, 0, fn.VocabSize)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 	defer removeFile(ctx, path)
 	fn := m.fn
 	fn.Kind, fn.MatPath = "doc-pairs", path
-	part, err := m.r.run(ctx, "pairs", &fn, size)
+	part, err := m.r.run(ctx, "pairs", &fn, size, n*k)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	defer removeFile(ctx, path)
 	fn := m.fn
 	fn.Kind, fn.MatPath = "doc-triples", path
-	part, err := m.r.run(ctx, "triples", &fn, size)
+	part, err := m.r.run(ctx, "triples", &fn, size, tensor3.PackedLen(k)+k*k)
 	if err != nil {
 		return nil, err
 	}

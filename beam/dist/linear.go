@@ -55,7 +55,7 @@ func NewSampleMoments(ctx context.Context, data CSV, opts *Options) (*SampleMome
 	fn := shardFn{Comma: int32(data.Comma), Header: data.Header}
 	mfn := fn
 	mfn.Kind = "sample-mean"
-	part, err := r.run(ctx, "mean", &mfn, 0)
+	part, err := r.run(ctx, "mean", &mfn, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func NewSampleMoments(ctx context.Context, data CSV, opts *Options) (*SampleMome
 	}
 	cfn := fn
 	cfn.Kind, cfn.Mean = "sample-cov", mean
-	part, err = r.run(ctx, "covariance", &cfn, 0)
+	part, err = r.run(ctx, "covariance", &cfn, 0, len(mean)*len(mean))
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 	defer removeFile(ctx, path)
 	fn := s.fn
 	fn.Kind, fn.MatPath = "sample-psi", path
-	part, err := s.r.run(ctx, "psi", &fn, size)
+	part, err := s.r.run(ctx, "psi", &fn, size, m*d*d)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (s *SampleMoments) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sy
 	defer removeFile(ctx, path)
 	fn := s.fn
 	fn.Kind, fn.MatPath = "sample-third", path
-	part, err := s.r.run(ctx, "third", &fn, size)
+	part, err := s.r.run(ctx, "third", &fn, size, tensor3.PackedLen(k)+n)
 	if err != nil {
 		return nil, nil, err
 	}

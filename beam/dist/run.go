@@ -40,6 +40,12 @@ type Options struct {
 	TempDir string
 	// OnPass, if not nil, is called after each pass with what it cost.
 	OnPass func(PassStats)
+	// BlockValues bounds the values of the parts that one key of the
+	// combine sums: a longer part (Pairs X of a large vocabulary) is
+	// cut into blocks of about BlockValues values, each summed by its
+	// own tree, so that no single worker receives every shard's whole
+	// part. 0 means DefaultBlockValues.
+	BlockValues int
 }
 
 // PassStats describes one pass (one pipeline).
@@ -48,8 +54,9 @@ type PassStats struct {
 	// "mean", "covariance", "psi", "third" (samples); "dims", "count"
 	// (discrete samples).
 	Name string
-	// Shards is the number of shards read.
-	Shards int
+	// Shards is the number of shards read; Blocks the number of keys
+	// their parts are cut into.
+	Shards, Blocks int
 	// PartBytes is the size of the parts that the shards send to the
 	// combine (one per shard; the bytes a runner shuffles at most for
 	// the pass, before any combining within a bundle).
@@ -127,11 +134,22 @@ func (r *runner) tempPath(what string) string {
 // run runs one pass: fn reads every shard and emits its part, TreeFn
 // sums the parts in a fixed tree, and the sum comes back through a file
 // in the temporary directory.
-func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast int64) (Part, error) {
+//
+// values is the length of the parts' Data (0 when the driver does not
+// know it before the pass); parts longer than Options.BlockValues are
+// cut into blocks of rows that are summed under keys of their own
+// (CombinePerKey), so that the final merges of a pass spread over as
+// many workers as there are blocks. Cutting changes no bit of the sum.
+func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast int64, values int) (Part, error) {
 	if ctx == nil {
 		panic("dist: nil context")
 	}
 	start := time.Now()
+	per := r.opts.BlockValues
+	if per <= 0 {
+		per = DefaultBlockValues
+	}
+	fn.Blocks = max(1, (values+per-1)/per)
 	out := r.tempPath("result-" + name)
 	p, s := beam.NewPipelineWithRoot()
 	refs := make([]ShardRef, len(r.shards))
@@ -139,8 +157,8 @@ func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast in
 		refs[i] = ShardRef{Index: i, Path: path}
 	}
 	parts := beam.ParDo(s, fn, beam.CreateList(s, refs))
-	sum := beam.Combine(s, &TreeFn{Shards: len(r.shards)}, parts)
-	beam.ParDo0(s, &writeFn{Path: out}, sum)
+	sums := beam.CombinePerKey(s, &TreeFn{Shards: len(r.shards)}, parts)
+	beam.ParDo0(s, &writeFn{Path: out}, sums)
 	run := r.opts.Runner
 	if run == nil {
 		run = func(ctx context.Context, p *beam.Pipeline) error { _, err := prism.Execute(ctx, p); return err }
@@ -148,20 +166,34 @@ func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast in
 	if err := run(ctx, p); err != nil {
 		return Part{}, fmt.Errorf("dist: the %s pass: %w", name, err)
 	}
-	b, err := readAll(ctx, out)
-	if err != nil {
-		return Part{}, fmt.Errorf("dist: the %s pass: reading its result: %w", name, err)
-	}
-	removeFile(ctx, out)
-	part, err := decodePart(b)
-	if err != nil {
-		return Part{}, err
+	var part Part
+	for b := 0; b < fn.Blocks; b++ {
+		path := fmt.Sprintf("%s-%d", out, b)
+		data, err := readAll(ctx, path)
+		if err != nil {
+			return Part{}, fmt.Errorf("dist: the %s pass: reading its result: %w", name, err)
+		}
+		removeFile(ctx, path)
+		block, err := decodePart(data)
+		if err != nil {
+			return Part{}, err
+		}
+		if b == 0 {
+			part = block
+			continue
+		}
+		part.Data = append(part.Data, block.Data...)
+		part.Count[len(part.Count)-1] += block.Bytes()
 	}
 	if r.opts.OnPass != nil {
-		r.opts.OnPass(PassStats{Name: name, Shards: len(r.shards), PartBytes: part.Bytes(), BroadcastBytes: broadcast, Wall: time.Since(start)})
+		r.opts.OnPass(PassStats{Name: name, Shards: len(r.shards), Blocks: fn.Blocks, PartBytes: part.Bytes(), BroadcastBytes: broadcast, Wall: time.Since(start)})
 	}
 	return part, nil
 }
+
+// DefaultBlockValues is the default of Options.BlockValues: 8Mi values,
+// 64 MiB.
+const DefaultBlockValues = 8 << 20
 
 // Bytes returns the size of the parts summed into p, which the shard
 // function records in the last counter.
@@ -172,20 +204,20 @@ func (p Part) Bytes() int64 {
 	return p.Count[len(p.Count)-1]
 }
 
-// writeFn writes the sum of a pass to Path.
+// writeFn writes the sum of block b of a pass to Path-b.
 type writeFn struct {
 	Path string
 }
 
 // ProcessElement writes p.
-func (f *writeFn) ProcessElement(ctx context.Context, p Part) error {
-	return writeAll(ctx, f.Path, encodePart(p))
+func (f *writeFn) ProcessElement(ctx context.Context, b int, p Part) error {
+	return writeAll(ctx, fmt.Sprintf("%s-%d", f.Path, b), encodePart(p))
 }
 
 func init() {
-	register.DoFn3x1[context.Context, ShardRef, func(Part), error](&shardFn{})
-	register.Emitter1[Part]()
-	register.DoFn2x1[context.Context, Part, error](&writeFn{})
+	register.DoFn3x1[context.Context, ShardRef, func(int, Part), error](&shardFn{})
+	register.Emitter2[int, Part]()
+	register.DoFn3x1[context.Context, int, Part, error](&writeFn{})
 	register.Combiner3[TreeAcc, Part, Part](&TreeFn{})
 }
 

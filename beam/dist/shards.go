@@ -50,6 +50,9 @@ type shardFn struct {
 	NewIDPath string // the renumbering of the words, "" for none
 	MatPath   string // X (pairs), W (triples, third) or the zetas (psi)
 
+	// Blocks is the number of blocks a part is cut into.
+	Blocks int
+
 	// Samples (numeric and discrete).
 	Comma  int32
 	Header int
@@ -92,15 +95,26 @@ func (f *shardFn) Setup(ctx context.Context) error {
 	return nil
 }
 
-// ProcessElement reads the shard and emits its part.
-func (f *shardFn) ProcessElement(ctx context.Context, s ShardRef, emit func(Part)) error {
+// ProcessElement reads the shard and emits its part, cut into Blocks
+// contiguous blocks of its Data keyed 0..Blocks-1 (each with the counts
+// and maxima of the whole part; an empty shard emits empty blocks).
+func (f *shardFn) ProcessElement(ctx context.Context, s ShardRef, emit func(int, Part)) error {
 	p, err := f.part(ctx, s)
 	if err != nil {
 		return err
 	}
-	p.Shard = s.Index
-	p.Count[len(p.Count)-1] = int64(len(encodePart(p)))
-	emit(p)
+	blocks := max(f.Blocks, 1)
+	if len(p.Data) > 0 && len(p.Data) < blocks {
+		panic(fmt.Sprintf("dist: a part of %d values cut into %d blocks", len(p.Data), blocks))
+	}
+	for b := 0; b < blocks; b++ {
+		q := Part{Shard: s.Index, Count: append([]int64(nil), p.Count...), Max: p.Max}
+		if len(p.Data) > 0 {
+			q.Data = p.Data[b*len(p.Data)/blocks : (b+1)*len(p.Data)/blocks]
+		}
+		q.Count[len(q.Count)-1] = int64(len(encodePart(q)))
+		emit(b, q)
+	}
 	return nil
 }
 

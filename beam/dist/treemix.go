@@ -32,7 +32,7 @@ func NewTables(ctx context.Context, data CSV, states int, opts *Options) (*Table
 		return nil, err
 	}
 	fn := shardFn{Kind: "tm-dims", Comma: int32(data.Comma), Header: data.Header, States: states}
-	part, err := r.run(ctx, "dims", &fn, 0)
+	part, err := r.run(ctx, "dims", &fn, 0, 0)
 	if err != nil {
 		r.close()
 		return nil, err
@@ -79,7 +79,15 @@ func (t *Tables) Joints(ctx context.Context, sets [][]int) ([]*treemix.Table, er
 	}
 	fn := t.fn
 	fn.Sets = sets
-	part, err := t.r.run(ctx, "count", &fn, 0)
+	cells := 0
+	for _, s := range sets {
+		c := 1
+		for range s {
+			c *= t.d
+		}
+		cells += c
+	}
+	part, err := t.r.run(ctx, "count", &fn, 0, cells)
 	if err != nil {
 		return nil, err
 	}
