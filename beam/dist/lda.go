@@ -47,10 +47,12 @@ type DocMoments struct {
 	// a corpus in which at most half of the vocabulary occurs is learned
 	// on the words that occur.
 	Old []int32
-	// VocabSize is the size of the whole vocabulary.
+	// VocabSize0 is the size of the whole vocabulary.
 	VocabSize0 int
-	Variant    moments.Variant
-	Alpha0     float64
+	// Variant and Alpha0 (for LDA) select the moments, as in
+	// moments.DocMoments.
+	Variant moments.Variant
+	Alpha0  float64
 
 	r  *runner
 	fn shardFn

@@ -30,6 +30,8 @@ type CSV struct {
 // implements linear.WhitenedThirdMoments, so linear.LearnDAG takes it
 // as its third moments. Close removes its temporary files.
 type SampleMoments struct {
+	// N is the number of samples, Mean their mean and Sigma their
+	// covariance (divided by N), as in moments.SampleMoments.
 	N     int
 	Mean  []float64
 	Sigma *mat.Dense

@@ -389,10 +389,6 @@ func headerOnly(b []byte) bool {
 // sample pass: sums over the samples.
 func (f *shardFn) samplePart(x *mat.Dense) Part {
 	if x == nil {
-		switch f.Kind {
-		case "sample-mean":
-			return Part{Count: []int64{0, 0}}
-		}
 		return Part{Count: []int64{0, 0}}
 	}
 	ns, d := x.Dims()

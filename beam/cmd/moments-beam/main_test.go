@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +16,8 @@ import (
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/latent/topic"
+	"github.com/moments-go/moments/latent/treemix"
+	"github.com/moments-go/moments/mat"
 )
 
 func TestMain(m *testing.M) { ptest.Main(m) }
@@ -71,4 +74,61 @@ func TestLDAModelFile(t *testing.T) {
 		t.Error("an unknown command runs")
 	}
 	_ = moments.Raw
+}
+
+// TestDAGAndTreemix runs "moments-beam dag" and "moments-beam treemix"
+// on generated shards and checks what they print and write.
+func TestDAGAndTreemix(t *testing.T) {
+	ctx := context.Background()
+	m := synth.RandomDAG(rand.New(rand.NewPCG(5, 5)), 9, 3, 0.3, 0.5, synth.Skewed)
+	src := m.Samples(3000, 2)
+	dir := t.TempDir()
+	for s := 0; s < 2; s++ {
+		var b strings.Builder
+		row := make([]float64, src.Dim())
+		for i := s * 1500; i < (s+1)*1500; i++ {
+			x := mat.Zeros(1, src.Dim())
+			src.Block(i, i+1, x)
+			copy(row, x.RawRow(0))
+			for j, v := range row {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			b.WriteByte('\n')
+		}
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("x%d.csv", s)), []byte(b.String()), 0o644)
+	}
+	*in, *k, *temp, *coef = filepath.Join(dir, "x*.csv"), 3, t.TempDir(), false
+	var out bytes.Buffer
+	if err := run(ctx, "dag", &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Lambda") || strings.Count(out.String(), "\n") != 2+9+3 {
+		t.Errorf("dag output:\n%s", out.String())
+	}
+
+	mix := treemix.RandomTreeMixture(5, 3, 2, &treemix.GenOptions{Seed: 1})
+	x, _ := mix.Sample(4000, 2)
+	var b bytes.Buffer
+	if err := treemix.WriteCSV(&b, x); err != nil {
+		t.Fatal(err)
+	}
+	tdir := t.TempDir()
+	os.WriteFile(filepath.Join(tdir, "a.csv"), b.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(tdir, "b.csv"), nil, 0o644) // an empty shard
+	dotPath := filepath.Join(t.TempDir(), "m.dot")
+	*in, *r, *dot = filepath.Join(tdir, "*.csv"), 2, dotPath
+	out.Reset()
+	if err := run(ctx, "treemix", &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "component 1: weight") {
+		t.Errorf("treemix output:\n%s", out.String())
+	}
+	d, err := os.ReadFile(dotPath)
+	if err != nil || !strings.Contains(string(d), "graph") {
+		t.Errorf("DOT file: %v\n%s", err, d)
+	}
 }
