@@ -133,7 +133,7 @@ func TestStateReproducesPasses(t *testing.T) {
 
 	// Bytes of another shape are refused.
 	enc, _ := NewMeanAccumulator(n).MarshalBinary()
-	if err := NewMeanAccumulator(n+1).UnmarshalBinary(enc); err == nil {
+	if err := NewMeanAccumulator(n + 1).UnmarshalBinary(enc); err == nil {
 		t.Error("a mean state of 40 words decodes into 41")
 	}
 	if err := NewPairsAccumulator(x).UnmarshalBinary(enc[:5]); err == nil {
