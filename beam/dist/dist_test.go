@@ -53,6 +53,19 @@ func relDiff(t *testing.T, what string, a, b []float64) float64 {
 	return d / s
 }
 
+// sameBits fails unless a and b are the same bits.
+func sameBits(t *testing.T, what string, a, b []float64) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d values, want %d", what, len(a), len(b))
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			t.Fatalf("%s: value %d is %v, in process %v", what, i, a[i], b[i])
+		}
+	}
+}
+
 func checkClose(t *testing.T, what string, a, b []float64) {
 	t.Helper()
 	r := relDiff(t, what, a, b)
@@ -182,6 +195,28 @@ func TestLDAEqualsInProcess(t *testing.T) {
 		}
 	}
 
+	// The exact passes: the same bits as in process.
+	eo := &Options{TempDir: t.TempDir(), Exact: true}
+	em, err := NewDocMoments(ctx, docs, moments.LDA, alpha0, eo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer em.Close()
+	if em.Docs1 != im.Docs1 || em.NNZ != im.NNZ || em.NumDocs != c.NumDocs() {
+		t.Fatalf("exact counts: %d docs %d nnz %d total", em.Docs1, em.NNZ, em.NumDocs)
+	}
+	sameBits(t, "exact M1", em.M1, im.M1)
+	ep, err := em.PairsTimes(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "exact Pairs X", flatten(ep), flatten(ip))
+	et, err := em.WhitenedTriples(ctx, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "exact Triples(W,W,W)", et.RawData(), it.RawData())
+
 	// The whole learner.
 	to := &topic.Options{Seed: 5}
 	got, err := LearnLDA(ctx, docs, 4, alpha0, to, opts)
@@ -194,6 +229,12 @@ func TestLDAEqualsInProcess(t *testing.T) {
 	}
 	checkClose(t, "LDA topics", flatten(got.Topics), flatten(want.Topics))
 	checkClose(t, "LDA alpha", got.Alpha, want.Alpha)
+	exact, err := LearnLDA(ctx, docs, 4, alpha0, to, eo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "exact LDA topics", flatten(exact.Topics), flatten(want.Topics))
+	sameBits(t, "exact LDA alpha", exact.Alpha, want.Alpha)
 	if len(got.Warnings) != len(want.Warnings) {
 		t.Errorf("warnings: %q, in process %q", got.Warnings, want.Warnings)
 	}
@@ -280,6 +321,11 @@ func TestECAEqualsInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkClose(t, "ECA factors", flatten(got.Factors), flatten(want.Factors))
+	exact, err := LearnECA(ctx, Docs{Glob: filepath.Join(dir, "*.uci"), Format: UCI, VocabSize: c.VocabSize()}, 3, to, &Options{TempDir: t.TempDir(), Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "exact ECA factors", flatten(exact.Factors), flatten(want.Factors))
 }
 
 func TestTextLinesAndCompaction(t *testing.T) {
@@ -327,6 +373,11 @@ func TestTextLinesAndCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkClose(t, "LDA topics (text, compacted)", flatten(got.Topics), flatten(want.Topics))
+	exact, err := LearnLDA(ctx, Docs{Glob: glob, Format: TextLines, Vocab: vocab}, 4, alpha0, to, &Options{TempDir: t.TempDir(), Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "exact LDA topics (text, compacted)", flatten(exact.Topics), flatten(want.Topics))
 }
 
 // linearData is the generated linear model of the tests: 12 observed

@@ -54,8 +54,9 @@ type DocMoments struct {
 	Variant moments.Variant
 	Alpha0  float64
 
-	r  *runner
-	fn shardFn
+	r       *runner
+	fn      shardFn
+	offsets []int // exact passes: documents before each shard
 }
 
 // NewDocMoments runs the first pass (M1) over the shards of docs.
@@ -97,20 +98,29 @@ func NewDocMoments(ctx context.Context, docs Docs, variant moments.Variant, alph
 		}
 		fn.VocabPath = path
 	}
-	mfn := fn
-	mfn.Kind = "doc-mean"
-	part, err := r.run(ctx, "mean", &mfn, 0, fn.VocabSize)
-	if err != nil {
-		return nil, err
+	var m *DocMoments
+	if r.opts.Exact {
+		if m, err = exactMean(ctx, r, fn); err != nil {
+			return nil, err
+		}
+	} else {
+		mfn := fn
+		mfn.Kind = "doc-mean"
+		part, err := r.run(ctx, "mean", &mfn, 0, fn.VocabSize)
+		if err != nil {
+			return nil, err
+		}
+		m1 := part.Data
+		if docs1 := int(part.Count[0]); docs1 > 0 {
+			kernels.Scal(1/float64(docs1), m1)
+		}
+		m = &DocMoments{M1: m1, Docs1: int(part.Count[0]), NNZ: int(part.Count[1]), NumDocs: int(part.Count[2]), r: r, fn: fn}
 	}
-	docs1 := int(part.Count[0])
-	if docs1 == 0 {
+	if m.Docs1 == 0 {
 		return nil, fmt.Errorf("dist: %w: no document has a token", moments.ErrBadData)
 	}
-	m1 := part.Data
-	kernels.Scal(1/float64(docs1), m1)
-	m := &DocMoments{M1: m1, Docs1: docs1, NNZ: int(part.Count[1]), NumDocs: int(part.Count[2]),
-		VocabSize0: fn.VocabSize, Variant: variant, Alpha0: alpha0, r: r, fn: fn}
+	m.VocabSize0, m.Variant, m.Alpha0 = fn.VocabSize, variant, alpha0
+	m1 := m.M1
 	// The rule of topic.LearnLDA: when at most half of the words occur,
 	// learn on those. A word occurs iff its M1 entry is positive.
 	var old []int32
@@ -172,16 +182,29 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 	defer removeFile(ctx, path)
 	fn := m.fn
 	fn.Kind, fn.MatPath = "doc-pairs", path
-	part, err := m.r.run(ctx, "pairs", &fn, size, n*k)
-	if err != nil {
-		return nil, err
+	var out *mat.Dense
+	var docs int
+	if m.offsets != nil {
+		acc := moments.NewPairsAccumulator(x)
+		if err := m.r.runExact(ctx, "pairs", fn, m.offsets, moments.WideChunk(m.NumDocs, m.NNZ, n), n, size, x,
+			func(a chunkAcc) { acc.Merge(a.(*moments.PairsAccumulator)) }); err != nil {
+			return nil, err
+		}
+		out, docs = acc.Finalize()
+	} else {
+		part, err := m.r.run(ctx, "pairs", &fn, size, n*k)
+		if err != nil {
+			return nil, err
+		}
+		docs = int(part.Count[0])
+		out = unflatten(part.Data, n, k)
+		if docs > 0 {
+			out.Scale(1/float64(docs), out)
+		}
 	}
-	docs := int(part.Count[0])
 	if docs == 0 {
 		return nil, fmt.Errorf("dist: PairsTimes: %w: no document has two tokens", moments.ErrBadData)
 	}
-	out := unflatten(part.Data, n, k)
-	out.Scale(1/float64(docs), out)
 	if c := m.M1Coef(); c != 0 {
 		mx := x.MulVecT(nil, m.M1)
 		for i, v := range m.M1 {
@@ -210,20 +233,35 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	defer removeFile(ctx, path)
 	fn := m.fn
 	fn.Kind, fn.MatPath = "doc-triples", path
-	part, err := m.r.run(ctx, "triples", &fn, size, tensor3.PackedLen(k)+k*k)
-	if err != nil {
-		return nil, err
+	var t *tensor3.Sym
+	var p *mat.Dense
+	var docs3 int
+	if m.offsets != nil {
+		acc := moments.NewTriplesAccumulator(w)
+		if err := m.r.runExact(ctx, "triples", fn, m.offsets, moments.WideChunk(m.NumDocs, m.NNZ, n), n, size, w,
+			func(a chunkAcc) { acc.Merge(a.(*moments.TriplesAccumulator)) }); err != nil {
+			return nil, err
+		}
+		t, p, docs3, _ = acc.Finalize()
+	} else {
+		part, err := m.r.run(ctx, "triples", &fn, size, tensor3.PackedLen(k)+k*k)
+		if err != nil {
+			return nil, err
+		}
+		var docs2 int
+		docs3, docs2 = int(part.Count[0]), int(part.Count[1])
+		pl := tensor3.PackedLen(k)
+		t = tensor3.New(k, part.Data[:pl:pl])
+		if docs3 > 0 {
+			t.Scale(1/float64(docs3), t)
+		}
+		p = unflatten(part.Data[pl:], k, k)
+		if docs2 > 0 {
+			p.Scale(1/float64(docs2), p)
+		}
 	}
-	docs3, docs2 := int(part.Count[0]), int(part.Count[1])
 	if docs3 == 0 {
 		return nil, fmt.Errorf("dist: WhitenedTriples: %w: no document has three tokens", moments.ErrBadData)
-	}
-	pl := tensor3.PackedLen(k)
-	t := tensor3.New(k, part.Data[:pl:pl])
-	t.Scale(1/float64(docs3), t)
-	p := unflatten(part.Data[pl:], k, k)
-	if docs2 > 0 {
-		p.Scale(1/float64(docs2), p)
 	}
 	var c2, c3 float64
 	switch m.Variant {

@@ -40,6 +40,17 @@ type Options struct {
 	TempDir string
 	// OnPass, if not nil, is called after each pass with what it cost.
 	OnPass func(PassStats)
+	// Exact makes the document passes (DocMoments, LearnLDA, LearnECA)
+	// the same bits as the in-process passes, and so the learned model
+	// the same bits as topic.LearnLDA's or LearnECA's on the
+	// concatenated shards. It costs one more pass (counting the
+	// documents of every shard), and every pass sends the accumulator
+	// of every in-process chunk (moments.MeanChunk, moments.WideChunk)
+	// to this process, which merges them in order: about 256 chunks of
+	// 8n bytes for M1, and max(16, nnz/(20n)) of 8nw bytes for each
+	// Pairs X. That suits corpora whose chunks fit that budget, not a
+	// billion documents; see the package documentation.
+	Exact bool
 	// BlockValues bounds the values of the parts that one key of the
 	// combine sums: a longer part (Pairs X of a large vocabulary) is
 	// cut into blocks of about BlockValues values, each summed by its
@@ -59,7 +70,9 @@ type PassStats struct {
 	Shards, Blocks int
 	// PartBytes is the size of the parts that the shards send to the
 	// combine (one per shard; the bytes a runner shuffles at most for
-	// the pass, before any combining within a bundle).
+	// the pass, before any combining within a bundle); for an exact
+	// pass, the size of the chunks' accumulators sent to the driver
+	// (Blocks is then the number of chunks).
 	PartBytes int64
 	// BroadcastBytes is the size of the matrix the pass hands to every
 	// worker (X or W; 0 for the passes without one).

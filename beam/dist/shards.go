@@ -50,8 +50,9 @@ type shardFn struct {
 	NewIDPath string // the renumbering of the words, "" for none
 	MatPath   string // X (pairs), W (triples, third) or the zetas (psi)
 
-	// Blocks is the number of blocks a part is cut into.
-	Blocks int
+	// Blocks is the number of blocks a part is cut into; Shards the
+	// number of shards (for the counts of the exact passes).
+	Blocks, Shards int
 
 	// Samples (numeric and discrete).
 	Comma  int32
@@ -126,6 +127,14 @@ func (f *shardFn) part(ctx context.Context, s ShardRef) (Part, error) {
 		return Part{}, fmt.Errorf("shard %s: %w", s.Path, err)
 	}
 	switch f.Kind {
+	case "doc-count":
+		c, err := f.readDocs(s.Path, b)
+		if err != nil {
+			return Part{}, err
+		}
+		data := make([]float64, 2*f.Shards)
+		data[s.Index], data[f.Shards+s.Index] = float64(c.NumDocs()), float64(c.NNZ())
+		return Part{Count: []int64{0}, Data: data}, nil
 	case "doc-mean", "doc-pairs", "doc-triples":
 		c, err := f.readDocs(s.Path, b)
 		if err != nil {
