@@ -7,7 +7,8 @@
 //
 // It learns the model in process (topic.LearnLDA on the corpus in
 // memory) and with dist.LearnLDA on the prism runner in this process,
-// and prints the time of each, their ratio, every pass's wall time and
+// with the tree passes and with the exact ones (Options.Exact), and
+// prints the time of each, the ratios, every pass's wall time and
 // the bytes its shards send to the combine (PassStats.PartBytes) and
 // the bytes it broadcasts (X or W), and the largest relative difference
 // between the two models' topics. -docs 1000000 -vocab 50000 -k 50 is
@@ -103,23 +104,40 @@ func main() {
 	inProc := time.Since(start)
 	fmt.Printf("in process %.2f s in %d passes (eigensolver: %d block products)\n", inProc.Seconds(), passes, want.Whitening.Products)
 
-	var stats []dist.PassStats
-	start = time.Now()
-	got, err := dist.LearnLDA(ctx, dist.Docs{Glob: filepath.Join(d, "docs-*.txt"), Format: dist.Counts, VocabSize: *vocab}, *k, *alpha0, to,
-		&dist.Options{OnPass: func(s dist.PassStats) { stats = append(stats, s) }})
-	if err != nil {
-		log.Fatal(err)
+	for _, exact := range []bool{false, true} {
+		mode := "tree"
+		if exact {
+			mode = "exact"
+		}
+		var stats []dist.PassStats
+		start = time.Now()
+		got, err := dist.LearnLDA(ctx, dist.Docs{Glob: filepath.Join(d, "docs-*.txt"), Format: dist.Counts, VocabSize: *vocab}, *k, *alpha0, to,
+			&dist.Options{Exact: exact, OnPass: func(s dist.PassStats) { stats = append(stats, s) }})
+		if err != nil {
+			log.Fatal(err)
+		}
+		onBeam := time.Since(start)
+		fmt.Printf("prism, %s passes: %.2f s in %d pipelines (eigensolver: %d block products): %.2f times the in-process time\n", mode, onBeam.Seconds(), len(stats), got.Whitening.Products, onBeam.Seconds()/inProc.Seconds())
+		var parts, bcast int64
+		for i, s := range stats {
+			fmt.Printf("  pass %2d %-8s %7.2f s  %4d shards  %5d keys/chunks  %12d bytes of parts  %11d bytes broadcast\n", i+1, s.Name, s.Wall.Seconds(), s.Shards, s.Blocks, s.PartBytes, s.BroadcastBytes)
+			parts += s.PartBytes
+			bcast += s.BroadcastBytes
+		}
+		fmt.Printf("  total    %d bytes of parts, %d bytes broadcast (per worker)\n", parts, bcast)
+		if exact {
+			same := true
+			n, kk := want.Topics.Dims()
+			for i := 0; i < n; i++ {
+				for j := 0; j < kk; j++ {
+					same = same && math.Float64bits(got.Topics.At(i, j)) == math.Float64bits(want.Topics.At(i, j))
+				}
+			}
+			fmt.Printf("  topics   bit-identical to in process: %v\n", same)
+		} else {
+			fmt.Printf("  topics   largest relative difference beam vs in process %.3g\n", relDiff(got.Topics, want.Topics))
+		}
 	}
-	onBeam := time.Since(start)
-	fmt.Printf("prism     %.2f s in %d pipelines (eigensolver: %d block products): %.2f times the in-process time\n", onBeam.Seconds(), len(stats), got.Whitening.Products, onBeam.Seconds()/inProc.Seconds())
-	var parts, bcast int64
-	for i, s := range stats {
-		fmt.Printf("  pass %2d %-8s %7.2f s  %12d bytes of parts  %11d bytes broadcast\n", i+1, s.Name, s.Wall.Seconds(), s.PartBytes, s.BroadcastBytes)
-		parts += s.PartBytes
-		bcast += s.BroadcastBytes
-	}
-	fmt.Printf("total     %d bytes of parts, %d bytes broadcast (per worker)\n", parts, bcast)
-	fmt.Printf("topics    largest relative difference beam vs in process %.3g\n", relDiff(got.Topics, want.Topics))
 	// What the order of summation alone does in process: the same
 	// documents in reverse order.
 	rev := make([]int, c.NumDocs())

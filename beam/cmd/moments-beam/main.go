@@ -59,6 +59,7 @@ var (
 	states  = flag.Int("states", 0, "treemix: states (0: the largest state plus one)")
 	dot     = flag.String("dot", "", "treemix: write the mixture as Graphviz DOT to this file")
 	verbose = flag.Bool("v", false, "print what every pass cost on stderr")
+	exact   = flag.Bool("exact", false, "lda: passes that are the same bits as \"moments lda\" on the concatenated shards (one more pass; the driver merges every chunk, see dist.Options.Exact)")
 )
 
 const usage = `usage: moments-beam lda|dag|treemix [flags]
@@ -91,7 +92,7 @@ func run(ctx context.Context, cmd string, stdout, stderr io.Writer) error {
 	if *in == "" {
 		return errors.New("missing -in GLOB")
 	}
-	opts := &dist.Options{Runner: beamx.Run, TempDir: *temp}
+	opts := &dist.Options{Runner: beamx.Run, TempDir: *temp, Exact: *exact}
 	if *verbose {
 		opts.OnPass = func(s dist.PassStats) {
 			fmt.Fprintf(stderr, "pass %-10s %d shards, %d bytes of parts, %d bytes broadcast, %.2f s\n", s.Name, s.Shards, s.PartBytes, s.BroadcastBytes, s.Wall.Seconds())
