@@ -49,6 +49,7 @@ func main() {
 	shards := flag.Int("shards", 8, "shards")
 	dir := flag.String("dir", "", "directory for the shards (default: a temporary directory, removed at the end)")
 	seed := flag.Uint64("seed", 1, "seed")
+	modes := flag.String("mode", "both", "passes to run on prism: tree, exact or both")
 	flag.Parse()
 	beam.Init()
 	log.SetFlags(0)
@@ -108,6 +109,9 @@ func main() {
 		mode := "tree"
 		if exact {
 			mode = "exact"
+		}
+		if *modes != "both" && *modes != mode {
+			continue
 		}
 		var stats []dist.PassStats
 		start = time.Now()
