@@ -564,6 +564,9 @@ func TestMalformedShard(t *testing.T) {
 	if _, err := NewDocMoments(ctx, Docs{Glob: filepath.Join(dir, "nothing-*"), Format: Counts, VocabSize: 3}, moments.Raw, 0, nil); err == nil || !strings.Contains(err.Error(), "no shard") {
 		t.Errorf("empty glob: %v", err)
 	}
+	if _, err := NewDocMoments(ctx, Docs{Glob: filepath.Join(dir, "a"), Format: Counts, VocabSize: 3000}, moments.Raw, 0, &Options{MaxMemory: 1000}); !errors.Is(err, mat.ErrTooLarge) {
+		t.Errorf("a pass over the memory limit: %v", err)
+	}
 	if _, err := NewDocMoments(ctx, Docs{Glob: filepath.Join(dir, "a"), Format: Counts}, moments.Raw, 0, nil); !errors.Is(err, moments.ErrBadOption) {
 		t.Errorf("no vocabulary size: %v", err)
 	}

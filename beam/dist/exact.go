@@ -199,6 +199,14 @@ func (r *runner) runExact(ctx context.Context, name string, fn shardFn, offsets 
 	if ctx == nil {
 		panic("dist: nil context")
 	}
+	values := words
+	if m != nil {
+		_, w := m.Dims()
+		values = words * (w + 1) // the sums and the per-word weights
+	}
+	if err := r.checkMemory(name, values); err != nil {
+		return err
+	}
 	start := time.Now()
 	total := offsets[len(offsets)-1]
 	out := r.tempPath("chunks-" + name)

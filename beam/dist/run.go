@@ -51,6 +51,15 @@ type Options struct {
 	// Pairs X. That suits corpora whose chunks fit that budget, not a
 	// billion documents; see the package documentation.
 	Exact bool
+	// MaxMemory bounds (bytes) what one pass holds at once in this
+	// process and in each worker: a shard's part, the accumulator that
+	// sums it and the result, about 3 x 8 bytes per value of the part
+	// (n x w for Pairs X). A pass that would need more returns a
+	// *mat.MemoryError (matching mat.ErrTooLarge) before it runs. 0
+	// means mat.DefaultMaxMemory (4 GiB), negative no limit. The
+	// learners' own options (topic.Options.MaxMemory and the like) bound
+	// what they hold besides.
+	MaxMemory int64
 	// BlockValues bounds the values of the parts that one key of the
 	// combine sums: a longer part (Pairs X of a large vocabulary) is
 	// cut into blocks of about BlockValues values, each summed by its
@@ -157,6 +166,9 @@ func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast in
 	if ctx == nil {
 		panic("dist: nil context")
 	}
+	if err := r.checkMemory(name, values); err != nil {
+		return Part{}, err
+	}
 	start := time.Now()
 	per := r.opts.BlockValues
 	if per <= 0 {
@@ -202,6 +214,19 @@ func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast in
 		r.opts.OnPass(PassStats{Name: name, Shards: len(r.shards), Blocks: fn.Blocks, PartBytes: part.Bytes(), BroadcastBytes: broadcast, Wall: time.Since(start)})
 	}
 	return part, nil
+}
+
+// checkMemory applies Options.MaxMemory to a pass whose parts hold
+// values values.
+func (r *runner) checkMemory(name string, values int) error {
+	need := int64(math.MaxInt64)
+	if values < 1<<58 {
+		need = 24 * int64(values)
+	}
+	if err := mat.CheckMemory(fmt.Sprintf("the %s pass (parts of %d values)", name, values), need, r.opts.MaxMemory); err != nil {
+		return fmt.Errorf("dist: %w", err)
+	}
+	return nil
 }
 
 // DefaultBlockValues is the default of Options.BlockValues: 8Mi values,
