@@ -149,6 +149,13 @@ func (s *SampleMoments) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sy
 
 var _ linear.WhitenedThirdMoments = (*SampleMoments)(nil)
 
+// NumSamples returns N: the linear learners size their data-driven
+// pruning of Lambda by it (linear.SampleCount), as they do for the
+// in-process moments.
+func (s *SampleMoments) NumSamples() int { return s.N }
+
+var _ linear.SampleCount = (*SampleMoments)(nil)
+
 // LearnDAG learns a linear Bayesian network with k hidden variables
 // from sharded samples, as linear.LearnDAG does on the moments of
 // samples in memory. ctx must not be nil.
