@@ -60,6 +60,11 @@ type DAGOptions struct {
 	Options
 	// Method selects the ECA step (default ECATensor).
 	Method ECAMethod
+	// Cumulants selects, for LearnObservedBN only, the cumulants that
+	// separate the noises: the third (ECA by Method), the fourth, or
+	// both; by default (CumulantsAuto) the choice is made per data set
+	// from the skewness and excess kurtosis of the recovered noises.
+	Cumulants Cumulants
 	// MaxIter caps the iterations of the simultaneous power iteration
 	// (0: 100).
 	MaxIter int

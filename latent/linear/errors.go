@@ -48,6 +48,7 @@ func (o *DAGOptions) check() error {
 		optcheck.Float(ErrBadOption, "DAGOptions.Tol", o.Tol, 0, 1),
 		optcheck.Float(ErrBadOption, "DAGOptions.MaxNoiseSkew", o.MaxNoiseSkew, math.Inf(-1), math.Inf(1)),
 		optcheck.Float(ErrBadOption, "DAGOptions.Prune", o.Prune, 0, math.Inf(1)),
+		optcheck.Int(ErrBadOption, "DAGOptions.Cumulants", int(o.Cumulants), int(CumulantsAuto), int(CumulantsBoth)),
 		o.Options.check())
 }
 
