@@ -264,20 +264,51 @@ func symOrth(g *mat.Dense) (*mat.Dense, error) {
 	return &out, nil
 }
 
-// randomOrthonormal returns a k x k orthonormal matrix from Gaussian
-// draws of rng.
-func randomOrthonormal(rng *rand.Rand, k int) *mat.Dense {
-	v := mat.Zeros(k, k)
-	for {
-		for i := 0; i < k; i++ {
-			for j := 0; j < k; j++ {
-				v.Set(i, j, rng.NormFloat64())
-			}
+// sliceStart returns the eigenvectors of a random slice of the fourth
+// cumulant of the whitened samples y (N x k): for M = diag(m) with m
+// standard Gaussian draws of rng,
+//
+//	Q(M) = E[(y^T M y) y y^T] - tr(M) I - 2 M = sum_i k_i (v_i^T M v_i) v_i v_i^T,
+//
+// whose eigenvectors are the v_i when the k_i (v_i^T M v_i) differ (as
+// they do for almost every M, even when the k_i are all equal). One
+// slice is fragile (close eigenvalues mix their vectors), so it only
+// starts the fixed point, which then needs a few steps instead of the
+// dozens of a random start. It costs two N x k x k products.
+func sliceStart(y *mat.Dense, rng *rand.Rand) (*mat.Dense, error) {
+	nSamples, k := y.Dims()
+	m := make([]float64, k)
+	var tr float64
+	for i := range m {
+		m[i] = rng.NormFloat64()
+		tr += m[i]
+	}
+	w := y.Clone() // row s: q_s y_s, q_s = y_s^T M y_s
+	for s := 0; s < nSamples; s++ {
+		row := y.RawRow(s)
+		var q float64
+		for i, x := range row {
+			q += m[i] * x * x
 		}
-		if o, err := symOrth(v); err == nil {
-			return o
+		wr := w.RawRow(s)
+		for i := range wr {
+			wr[i] *= q / float64(nSamples)
 		}
 	}
+	var qm mat.Dense
+	qm.MulAT(y, w)
+	for i := 0; i < k; i++ {
+		qm.Set(i, i, qm.At(i, i)-tr-2*m[i])
+	}
+	qm.Symmetrize()
+	if !qm.IsFinite() {
+		return nil, fmt.Errorf("%w: a slice of the fourth cumulant", ErrNotFinite)
+	}
+	_, v, err := topEigSym(&qm, k)
+	if err != nil {
+		return nil, fmt.Errorf("linear: a slice of the fourth cumulant: %w", err)
+	}
+	return symOrth(v)
 }
 
 // fourthStarts is the number of random starts of the fourth-order fixed
@@ -286,19 +317,23 @@ const fourthStarts = 3
 
 // fourthOrder finds the k noise directions of the whitened samples y by
 // the fixed point of the fourth cumulant from up to fourthStarts seeded
-// random orthonormal starts: it keeps the converged start of largest
+// starts (the eigenvectors of random slices, see sliceStart): it keeps the converged start of largest
 // contrast sum_j kappa4_j^2 (any start if none converged) and stops once
 // two converged starts agree (every direction of one within 1e-6 of one
 // of the other in 1 - |cos|). With both, the negentropy contrast is then
 // iterated from that solution.
 func fourthOrder(ctx context.Context, y *mat.Dense, both bool, rng *rand.Rand, o *DAGOptions) (*components, error) {
-	_, k := y.Dims()
+	ysub := subsample(y)
 	var best *components
 	var kept []*mat.Dense
 	iters := 0
 	for start := 0; start < fourthStarts; start++ {
 		progress(o.Progress, "fourth-order fixed point", start, fourthStarts)
-		v, it, conv, err := fixedPoint(ctx, y, randomOrthonormal(rng, k), false, o.MaxIter, o.Tol)
+		v0, err := sliceStart(y, rng)
+		if err != nil {
+			return nil, err
+		}
+		v, it, conv, err := iterate(ctx, y, ysub, v0, false, o)
 		iters += it
 		if err != nil {
 			if ctx.Err() != nil {
@@ -331,14 +366,53 @@ func fourthOrder(ctx context.Context, y *mat.Dense, both bool, rng *rand.Rand, o
 	if !both {
 		return best, nil
 	}
-	v, it, conv, err := fixedPoint(ctx, y, best.v, true, o.MaxIter, o.Tol)
-	if err != nil {
-		return nil, err
+	return fixedPointFrom(ctx, y, best, o)
+}
+
+// The tolerances of the fourth-order fixed point. It stops once every
+// direction moves by at most max(DAGOptions.Tol, fourthTol) in 1 -
+// |cos|: an angle of about 1.4e-5, far below the sampling error of the
+// directions (of order N^{-1/2}), where the default Tol of 1e-14 would
+// cost a dozen more steps of linear convergence (the fixed point of
+// sampled moments converges linearly, not cubically). With N >=
+// coarseStride coarseMin samples, each run starts on every
+// coarseStride-th sample until its directions move by at most coarseTol,
+// at a coarseStride-th of the cost per step.
+const (
+	fourthTol    = 1e-10
+	coarseTol    = 1e-4
+	coarseStride = 4
+	coarseMin    = 2000
+)
+
+// subsample returns every coarseStride-th row of y, or nil when there
+// are fewer than coarseStride max(coarseMin, 40 k) rows.
+func subsample(y *mat.Dense) *mat.Dense {
+	nSamples, k := y.Dims()
+	if nSamples < coarseStride*max(coarseMin, 40*k) {
+		return nil
 	}
-	c := newComponents(y, v, CumulantsBoth)
-	c.converged = conv
-	c.iters = iters + it
-	return c, nil
+	out := mat.Zeros(nSamples/coarseStride, k)
+	for s := range nSamples / coarseStride {
+		copy(out.RawRow(s), y.RawRow(s*coarseStride))
+	}
+	return out
+}
+
+// iterate runs fixedPoint from v0: first on ysub (if not nil) to
+// coarseTol, then on y to max(o.Tol, fourthTol); the steps are those of
+// both phases, at most o.MaxIter in each.
+func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, both bool, o *DAGOptions) (*mat.Dense, int, bool, error) {
+	steps := 0
+	if ysub != nil {
+		v, it, _, err := fixedPoint(ctx, ysub, v0, both, o.MaxIter, coarseTol)
+		if err != nil {
+			return nil, it, false, err
+		}
+		v0, steps = v, it
+	}
+	v, it, conv, err := fixedPoint(ctx, y, v0, both, o.MaxIter, math.Max(o.Tol, fourthTol))
+	return v, steps + it, conv, err
 }
 
 // sameDirections reports whether every column of a is within tol (1 -
@@ -471,7 +545,7 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 // fixedPointFrom iterates the negentropy contrast from the fourth-order
 // solution c.
 func fixedPointFrom(ctx context.Context, y *mat.Dense, c *components, o *DAGOptions) (*components, error) {
-	v, it, conv, err := fixedPoint(ctx, y, c.v, true, o.MaxIter, o.Tol)
+	v, it, conv, err := iterate(ctx, y, nil, c.v, true, o)
 	if err != nil {
 		return nil, err
 	}
