@@ -30,8 +30,8 @@ type ObservedBN struct {
 	// moment (Cumulants third) or measured on the whitened samples.
 	Skewness []float64
 	// Kurtosis[i] is the excess kurtosis of eta_i measured along its
-	// noise direction (NaN when Cumulants is third: the third-moment
-	// route does not look at fourth moments).
+	// noise direction on the whitened samples (NaN when the moments are
+	// not FourthMoments or DAGOptions.Cumulants is CumulantsThird).
 	Kurtosis []float64
 	// Cumulants are the cumulants that separated the noises:
 	// CumulantsThird, CumulantsFourth or CumulantsBoth (see
@@ -89,7 +89,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	}
 	e := &eca{w: w, winvT: winvT, third: third, opts: &o}
 	samples := samplesOf(third, &o)
-	comp, err := e.observedComponents(ctx, rand.New(rand.NewPCG(o.Seed, 0x0b5)), third, samples)
+	comp, err := e.observedComponents(ctx, rand.New(rand.NewPCG(o.Seed, 0x0b5)), third)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if err != nil {
 		return nil, err
 	}
-	skew, kurt, err := comp.byVariable(&c)
+	byVar, err := comp.byVariable(&c)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +119,8 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		LambdaThird:   unperm(d.LambdaThird),
 		Order:         d.Order,
 		EtaVar:        make([]float64, n),
-		Skewness:      skew,
-		Kurtosis:      kurt,
+		Skewness:      byVar.skew,
+		Kurtosis:      byVar.kurt,
 		Cumulants:     comp.choice,
 		Triangularity: d.Triangularity,
 		Iterations:    comp.iters,
@@ -128,7 +128,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	for i, oi := range d.Order {
 		res.EtaVar[oi] = d.EtaVar[i]
 	}
-	comp.observedChecks(d, samples, skew, kurt, o.MaxIter)
+	byVar.observedChecks(d, samples, o.MaxIter)
 	res.Verdict = d.Verdict
 	return res, nil
 }
