@@ -282,11 +282,17 @@ func checkSkewed(eig []float64) error {
 // causal order, and both estimates of Lambda. hidden is the second moment
 // of the hidden variables in the rows' order.
 func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*DAG, error) {
-	k, _ := c.Dims()
 	order, match, err := CausalOrder(c)
 	if err != nil {
 		return nil, err
 	}
+	return dagFromMatch(c, eig, hidden, o, order, match)
+}
+
+// dagFromMatch is dagFromC with the order and the matching of rows to
+// columns given (as CausalOrder returns them).
+func dagFromMatch(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions, order, match []int) (*DAG, error) {
+	k, _ := c.Dims()
 	res := &DAG{Order: order, Skewness: make([]float64, k)}
 	// C~: rows = nodes in order, columns = their matched components.
 	ct := mat.Zeros(k, k)

@@ -95,14 +95,15 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	}
 	var c mat.Dense
 	c.Mul(winvT, comp.v)
-	d, err := dagFromC(&c, comp.skew, sigma, &o)
+	order, match, err := observedOrder(&c)
 	if err != nil {
 		return nil, err
 	}
-	byVar, err := comp.byVariable(&c)
+	d, err := dagFromMatch(&c, comp.skew, sigma, &o, order, match)
 	if err != nil {
 		return nil, err
 	}
+	byVar := comp.byVariable(match)
 	// Back to the variables' labels.
 	unperm := func(l *mat.Dense) *mat.Dense {
 		out := mat.Zeros(n, n)
