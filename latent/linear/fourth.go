@@ -559,8 +559,8 @@ type components struct {
 	skew, kurt []float64
 	// se3 are the standard errors of skew (see standardErrors), nil
 	// without samples; n is the number of samples (0: exact moments).
-	se3 []float64
-	n   int
+	se3       []float64
+	n         int
 	choice    Cumulants
 	contrast  float64
 	iters     int
