@@ -62,11 +62,22 @@ type ObservedBN struct {
 // kurtosis of eta_i). ECA of the third (no DLD: there is no observation
 // noise), or the fixed point of the fourth cumulant's contraction
 // E[(u.y)^3 y] - 3u over the whitened samples y (see Cumulants), gives
-// G up to the permutation and scale of its columns; CausalOrder and the
-// formulas of LearnDAG give the order and Lambda. Skewed noises need
-// only third moments; symmetric ones (uniform, Laplace) need the fourth;
-// DAGOptions.Cumulants chooses, by default per data set, and
-// ObservedBN.Cumulants reports the choice. opts.Options (DLD, TWM) are
+// C = (W^+)^T V, G up to the permutation and scale of its columns.
+// Skewed noises need only third moments; symmetric ones (uniform,
+// Laplace) need the fourth; DAGOptions.Cumulants chooses, by default
+// per data set, and ObservedBN.Cumulants reports the choice.
+//
+// The order comes from C^{-1}, whose rows are those of I - Lambda
+// scaled and permuted (the rule of ICA-LiNGAM): each row is matched to
+// a variable by the assignment minimising the sum of 1/|C^{-1}_rv| (the
+// triangular support of I - Lambda admits only its diagonal as a
+// perfect matching), scaled to a unit entry there, and B = I - (the
+// scaled rows) estimates Lambda; B's entries are then set to zero from
+// the smallest magnitude up, as few as possible, until the graph j -> i
+// of the remaining entries B_ij has no cycle, and its topological order
+// is the causal order (CausalOrder, which LearnDAG uses on C, misorders
+// edges of dense random DAGs that this rule orders exactly). Given the
+// order and the matching, Lambda follows as in LearnDAG. opts.Options (DLD, TWM) are
 // not used. Errors: ErrRankDeficient if Sigma is not positive definite,
 // ErrNotFinite, ErrNoConvergence, ErrBadOption when Cumulants asks for
 // fourth moments that third does not give.
