@@ -10,8 +10,10 @@ import (
 
 	"github.com/moments-go/moments/internal/assign"
 	"github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
+	"github.com/moments-go/moments/tensor3"
 )
 
 // Cumulants selects the cumulants from which LearnObservedBN finds the
@@ -114,6 +116,13 @@ import (
 // symmetric Laplace data that pass the first bound. Gaussian noises
 // are neither skewed nor kurtic, and nothing separates them. With exact
 // moments the bounds are MinSkewness and MinKurtosis.
+//
+// Before decomposing the whitened third moment T, CumulantsAuto screens
+// it: with independent noises of skewness s_i, E[N ||T||_F^2] is about N
+// sum_i s_i^2 + E|y|^6, so when N ||T||_F^2 - E|y|^6 (E|y|^6 measured on
+// the samples) is below half of N k b^2, b the least skewness that
+// counts, not every noise can be skewed, and the third-order ECA is
+// skipped for the fourth.
 type Cumulants int
 
 const (
@@ -568,7 +577,7 @@ type components struct {
 }
 
 // newComponents measures the cumulants of the directions v on y; the
-// contrast is the log cosh negentropy sum_j (E[log cosh(p_j)] -
+// contrast (not computed for the third cumulant) is the log cosh negentropy sum_j (E[log cosh(p_j)] -
 // E[log cosh(z)])^2 (z standard Gaussian) for the fourth cumulant,
 // whose directions are polished on log cosh, and the approximation sum_j
 // kappa3_j^2/12 + kappa4_j^2/48 for both.
@@ -580,7 +589,10 @@ func newComponents(y, v *mat.Dense, choice Cumulants) *components {
 	cumulantsOf(&p, c.skew, c.kurt)
 	c.se3 = standardErrors(&p, c.skew)
 	c.n, _ = y.Dims()
-	if choice == CumulantsBoth {
+	switch choice {
+	case CumulantsThird:
+		return c
+	case CumulantsBoth:
 		for j := 0; j < k; j++ {
 			c.contrast += c.skew[j]*c.skew[j]/12 + c.kurt[j]*c.kurt[j]/48
 		}
@@ -650,6 +662,22 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 		progress(o.Progress, "whitened samples", 1, 1)
 		return err
 	}
+	if wt, ok := third.(WhitenedThirdMoments); ok && want == CumulantsAuto && fourthAvail && o.Method == ECATensor {
+		// Screen the whitened third moment before its decomposition.
+		if err := loadY(); err != nil {
+			return nil, err
+		}
+		progress(o.Progress, "whitened third moment", 0, 1)
+		t, diag, err := wt.Whitened(ctx, e.w)
+		if err != nil {
+			return nil, err
+		}
+		if thirdTooWeak(t, y) {
+			want = CumulantsFourth
+		} else {
+			e.third = preWhitened{WhitenedThirdMoments: wt, t: t, diag: diag}
+		}
+	}
 	if want == CumulantsAuto || want == CumulantsThird {
 		v, eig, err := e.run(ctx, rng)
 		if err != nil {
@@ -682,6 +710,58 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 		return c, err
 	}
 	return fixedPointFrom(ctx, y, c, o)
+}
+
+// thirdTooWeak reports whether the whitened third moment t of the
+// whitened samples y (N x k) is too weak for every noise to be skewed:
+// whether N ||t||_F^2 - E|y|^6 < N k b^2 / 2, b = max(MinSkewness,
+// SkewnessSigmas sqrt(6/N)) the least skewness that counts. With
+// independent noises of skewness s_i, E[N ||t||_F^2] is about N sum_i
+// s_i^2 + E|y|^6 (the squared norm of the mean plus the variance of the
+// sample mean of the y_s^(x)3), so k noises of skewness at least b give
+// at least twice the bound, while symmetric noises give 0 with a
+// standard deviation of about sqrt(12 k^3) for Gaussian-like data (1225
+// at k = 50, against a bound of 108 k = 5400).
+func thirdTooWeak(t *tensor3.Sym, y *mat.Dense) bool {
+	nSamples, k := y.Dims()
+	var fro2 float64
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			for c := b; c < k; c++ {
+				mult := 6.0
+				switch {
+				case a == b && b == c:
+					mult = 1
+				case a == b || b == c:
+					mult = 3
+				}
+				v := t.At(a, b, c)
+				fro2 += mult * v * v
+			}
+		}
+	}
+	var m6 float64
+	for s := 0; s < nSamples; s++ {
+		row := y.RawRow(s)
+		r2 := kernels.Dot(row, row)
+		m6 += r2 * r2 * r2
+	}
+	n := float64(nSamples)
+	m6 /= n
+	b := math.Max(MinSkewness, SkewnessSigmas*math.Sqrt(6/n))
+	return n*fro2-m6 < n*float64(k)*b*b/2
+}
+
+// preWhitened gives a whitened third moment computed before.
+type preWhitened struct {
+	WhitenedThirdMoments
+	t    *tensor3.Sym
+	diag []float64
+}
+
+// Whitened returns the tensor and diagonal held.
+func (p preWhitened) Whitened(context.Context, *mat.Dense) (*tensor3.Sym, []float64, error) {
+	return p.t, p.diag, nil
 }
 
 // skewHelps reports whether some noise is not kurtic and every such

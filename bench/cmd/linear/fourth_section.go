@@ -82,15 +82,16 @@ func edgeScores(truth, est *mat.Dense, tol float64) (shd int, f1 float64) {
 }
 
 // fourthTable compares LearnObservedBN with the third cumulant alone
-// (its behaviour before fourth moments, DAGOptions.Cumulants =
-// CumulantsThird) and with the default choice of cumulants, on the
+// (DAGOptions.Cumulants = CumulantsThird; the learner before fourth
+// moments, but with the order rule of ICA-LiNGAM) and with the default
+// choice of cumulants, on the
 // grid's DAGs (expected degrees 2 and 4) with the given noise families,
 // and ICA-LiNGAM (log cosh) of package bench/lingam when ica is set.
 func fourthTable(name string, kinds []synth.NoiseKind, ps, ns []int, models int, ica bool) {
 	const tol = 0.1
 	fmt.Printf("\nFully observed BNs, %s noises (%v), expected degree 2 and 4, weights +-[0.5, 2]; mean of %d models per degree\n", name, kinds, models)
 	fmt.Printf("order: share of the true edges consistent with the learned order; SHD and F1 of the edges |B_ij| > %.1f of the OLS refit given the order (LambdaSecond); time per model (moments + learning)\n", tol)
-	head := fmt.Sprintf("%-4s %-6s | %-30s | %-30s | %-6s", "p", "N", "third cumulant (before)", "default choice (after)", "chosen")
+	head := fmt.Sprintf("%-4s %-6s | %-30s | %-30s | %-6s", "p", "N", "third cumulant only", "default choice", "chosen")
 	sub := fmt.Sprintf("%-4s %-6s | %-30s | %-30s | %-6s", "", "", "order  SHD    F1     time", "order  SHD    F1     time", "")
 	if ica {
 		head += fmt.Sprintf(" | %-24s", "ICA-LiNGAM (log cosh)")
