@@ -61,12 +61,14 @@ import (
 //	Q(M) = E[(y^T M y) y y^T] - tr(M) I - 2 M = sum_i k_i (v_i^T M v_i) v_i v_i^T,
 //
 // M diagonal with Gaussian entries (one more pass); up to three seeded
-// starts run, until two of them converge to the same directions (1 -
-// |cos| <= 1e-6), and the converged one of largest sum_j k_j^2 is kept.
-// A run takes its first steps on every fourth sample (with at least 2000
-// and 40 k of them) and stops when no direction moves by more than
-// max(DAGOptions.Tol, 1e-10) in 1 - |cos|, or after DAGOptions.MaxIter
-// steps (the verdict says so).
+// starts run (each polished, see below), until two of them converge to
+// the same directions (1 - |cos| <= 1e-6), and the converged one of
+// largest log cosh negentropy sum_j (E[log cosh(u_j.y)] - E[log
+// cosh(z)])^2 (z standard Gaussian) is kept. A run takes its first steps
+// (at most 20) on every fourth sample (with at least 2000 and 40 k of
+// them), then iterates on all samples until no direction moves by more
+// than max(DAGOptions.Tol, 1e-6) in 1 - |cos| (1e-10 for the polish),
+// or for DAGOptions.MaxIter steps (the verdict says so).
 //
 // The fourth cumulant finds the directions; the fourth power weighs the
 // tails heavily, so for heavy-tailed noises its estimate is noisy (the
@@ -427,12 +429,12 @@ func fourthOrder(ctx context.Context, y *mat.Dense, rng *rand.Rand, o *DAGOption
 		if err != nil {
 			return nil, err
 		}
-		v, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o)
+		v, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol)
 		iters += it
 		if err == nil {
 			// The polish by the log cosh contrast.
 			var conv2 bool
-			v, it, conv2, err = iterate(ctx, y, nil, v, logCoshContrast, o)
+			v, it, conv2, err = iterate(ctx, y, nil, v, logCoshContrast, o, fourthTol)
 			iters += it
 			conv = conv && conv2
 		}
@@ -496,7 +498,9 @@ func logCosh(x float64) float64 {
 // |cos|: an angle of about 1.4e-5, far below the sampling error of the
 // directions (of order N^{-1/2}), where the default Tol of 1e-14 would
 // cost a dozen more steps of linear convergence (the fixed point of
-// sampled moments converges linearly, not cubically). With N >=
+// sampled moments converges linearly, not cubically). The fourth
+// cumulant's own run, which the log cosh polish follows, stops at
+// max(DAGOptions.Tol, kurtosisTol). With N >=
 // coarseStride max(coarseMin, 40 k) samples, each run starts on every
 // coarseStride-th sample, at a coarseStride-th of the cost per step,
 // until its directions move by at most coarseTol or for coarseSteps
@@ -506,6 +510,7 @@ func logCosh(x float64) float64 {
 // directions near.
 const (
 	fourthTol    = 1e-10
+	kurtosisTol  = 1e-6
 	coarseTol    = 1e-3
 	coarseSteps  = 20
 	coarseStride = 4
@@ -527,10 +532,9 @@ func subsample(y *mat.Dense) *mat.Dense {
 }
 
 // iterate runs fixedPoint from v0: first on ysub (if not nil) to
-// coarseTol or for at most coarseSteps, then on y to max(o.Tol,
-// fourthTol) or for at most o.MaxIter steps; it returns the steps of
-// both phases.
-func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions) (*mat.Dense, int, bool, error) {
+// coarseTol or for at most coarseSteps, then on y to max(o.Tol, tol) or
+// for at most o.MaxIter steps; it returns the steps of both phases.
+func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64) (*mat.Dense, int, bool, error) {
 	steps := 0
 	if ysub != nil {
 		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol)
@@ -539,7 +543,7 @@ func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOpti
 		}
 		v0, steps = v, it
 	}
-	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, fourthTol))
+	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol))
 	return v, steps + it, conv, err
 }
 
@@ -825,7 +829,7 @@ func (c *components) bound4() float64 {
 // fixedPointFrom iterates the negentropy contrast from the fourth-order
 // solution c.
 func fixedPointFrom(ctx context.Context, y *mat.Dense, c *components, o *DAGOptions) (*components, error) {
-	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o)
+	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o, fourthTol)
 	if err != nil {
 		return nil, err
 	}
