@@ -656,8 +656,11 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 			return nil
 		}
 		n, k := e.w.Dims()
-		need := size.Add(size.Float64s(fm.NumSamples(), k), size.Float64s(fm.NumSamples(), k), size.Float64s(min(fm.NumSamples(), 2048), n))
-		if err := mat.CheckMemory(fmt.Sprintf("the whitened samples (%d x %d, twice)", fm.NumSamples(), k), need, o.MaxMemory); err != nil {
+		// The whitened samples, the projections of the fixed point and of
+		// the measurements, the coarse subsample (a quarter), and a
+		// block of raw samples.
+		need := size.Add(size.Scale(3, size.Float64s(fm.NumSamples(), k)), size.Float64s(fm.NumSamples()/coarseStride, k), size.Float64s(min(fm.NumSamples(), 2048), n))
+		if err := mat.CheckMemory(fmt.Sprintf("the whitened samples (%d x %d, three times and a quarter)", fm.NumSamples(), k), need, o.MaxMemory); err != nil {
 			return fmt.Errorf("linear: LearnObservedBN: %w", err)
 		}
 		progress(o.Progress, "whitened samples", 0, 1)
