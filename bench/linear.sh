@@ -7,7 +7,8 @@
 # directory). Takes the machine's benchmark lock so that timings do not
 # overlap other measurements.
 #
-#   bash bench/linear.sh [-models 5] [-quick] [-sections ex1,ex2,lingam] [-svg DIR]
+#   bash bench/linear.sh [-models 5] [-quick] [-sections ex1,ex2,lingam,lambda,fourth] [-svg DIR]
+#   bash bench/linear.sh -sections fourth -fourth-noises uniform,laplace,exponential,chi-squared -fourth-ica
 set -euo pipefail
 cd "$(dirname "$0")"
 exec flock /tmp/moments-bench.lock go run ./cmd/linear "$@"

@@ -60,6 +60,11 @@ type DAGOptions struct {
 	Options
 	// Method selects the ECA step (default ECATensor).
 	Method ECAMethod
+	// Cumulants selects, for LearnObservedBN only, the cumulants that
+	// separate the noises: the third (ECA by Method), the fourth, or
+	// both; by default (CumulantsAuto) the choice is made per data set
+	// from the skewness and excess kurtosis of the recovered noises.
+	Cumulants Cumulants
 	// MaxIter caps the iterations of the simultaneous power iteration
 	// (0: 100).
 	MaxIter int
@@ -328,6 +333,13 @@ func dagFromC(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions) (*D
 	if err != nil {
 		return nil, err
 	}
+	return dagFromMatch(c, eig, hidden, o, order, match)
+}
+
+// dagFromMatch is dagFromC with the order and the matching of rows to
+// columns given (as CausalOrder returns them).
+func dagFromMatch(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions, order, match []int) (*DAG, error) {
+	k, _ := c.Dims()
 	res := &DAG{Order: order, Skewness: make([]float64, k)}
 	// C~: rows = nodes in order, columns = their matched components.
 	ct := mat.Zeros(k, k)

@@ -95,7 +95,12 @@
 // LearnDAGGivenOrder when an oracle gives the order).
 //
 // LearnObservedBN is the case A = I without noise, x = Lambda x + eta,
-// the problem of LiNGAM (see "Fully observed networks" below). LearnCrossDAG and LearnCrossDAGEig take cross
+// the problem of LiNGAM (see "Fully observed networks" below); it also
+// takes the fourth cumulant, which separates symmetric non-Gaussian
+// noises (uniform, Laplace) that the third cannot, through an implicit
+// contraction over the whitened samples (FourthMoments, SampleThird), and
+// chooses between the two per data set (Cumulants). LearnCrossDAG and
+// LearnCrossDAGEig take cross
 // moments of conditionally independent views instead (Pairs = A
 // E[h h^T] A^T with no diagonal, and the whitened third cross cumulant:
 // the correlated topic model); the Eig variants take the top k
@@ -184,6 +189,11 @@
 //   - noise skewness (LearnDAG, LearnObservedBN, LearnCrossDAG): the
 //     least |skewness| of the recovered noises against a bound that
 //     scales with the number of samples (MinSkewness);
+//   - noise kurtosis and noise non-Gaussianity (LearnObservedBN with the
+//     fourth cumulant or both): the least |excess kurtosis| of the
+//     recovered noises (MinKurtosis), and whether every noise is skewed
+//     or kurtic enough for some cumulant to separate it (it fails for
+//     Gaussian noises); fixed-point convergence of those cumulants;
 //   - triangularity of the learned order (MaxTriangularity).
 //
 // The thresholds come from a sweep over random and conditioned models,

@@ -52,6 +52,7 @@ func (o *DAGOptions) check() error {
 		optcheck.Float(ErrBadOption, "DAGOptions.PruneGamma", o.PruneGamma, 0, math.Inf(1)),
 		optcheck.Float(ErrBadOption, "DAGOptions.PruneEBIC", o.PruneEBIC, math.Inf(-1), math.Inf(1)),
 		optcheck.Int(ErrBadOption, "DAGOptions.Samples", o.Samples, 0, math.MaxInt),
+		optcheck.Int(ErrBadOption, "DAGOptions.Cumulants", int(o.Cumulants), int(CumulantsAuto), int(CumulantsBoth)),
 		o.Options.check())
 }
 

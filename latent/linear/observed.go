@@ -9,8 +9,8 @@ import (
 )
 
 // ObservedBN is a learned fully observed linear Bayesian network x =
-// Lambda x + eta (independent, skewed eta), in the variables' own labels
-// and units.
+// Lambda x + eta (independent, non-Gaussian eta), in the variables' own
+// labels and units.
 type ObservedBN struct {
 	// Lambda is n x n: Lambda[i][j] is the coefficient of x_j in the
 	// equation of x_i. By default (DAGOptions.Pruning) it holds the
@@ -34,35 +34,66 @@ type ObservedBN struct {
 	// EtaVar are the variances of the noises eta (from the Cholesky
 	// factor in Order).
 	EtaVar []float64
-	// Skewness[i] is the eigenvalue of the whitened third moment matched
-	// to x_i: the skewness of eta_i up to sign.
+	// Skewness[i] is the skewness of eta_i up to sign, from the noise
+	// direction matched to x_i: the eigenvalue of the whitened third
+	// moment (Cumulants third) or measured on the whitened samples.
 	Skewness []float64
+	// Kurtosis[i] is the excess kurtosis of eta_i measured along its
+	// noise direction on the whitened samples (NaN when the moments are
+	// not FourthMoments or DAGOptions.Cumulants is CumulantsThird).
+	Kurtosis []float64
+	// Cumulants are the cumulants that separated the noises:
+	// CumulantsThird, CumulantsFourth or CumulantsBoth (see
+	// DAGOptions.Cumulants; never CumulantsAuto).
+	Cumulants Cumulants
 	// Triangularity measures how far C~^{-1} is from triangular in Order
 	// (see DAG.Triangularity).
 	Triangularity float64
-	// Iterations counts the ECA iterations.
+	// Iterations counts the ECA iterations (third cumulant) or the
+	// fixed-point steps of all starts (fourth, both).
 	Iterations int
 	// Verdict holds the identifiability checks of the estimate (the
-	// skewness of the recovered noises, which ECA needs away from zero,
-	// and the triangularity of the order), with Warnings for those that
-	// fail.
+	// skewness of the recovered noises, which the third cumulant needs
+	// away from zero; their excess kurtosis for the fourth; either for
+	// both; the convergence of the fourth-order fixed point; the
+	// triangularity of the order), with Warnings for those that fail.
 	Verdict
 }
 
 // LearnObservedBN learns a fully observed linear BN x = Lambda x + eta
-// with independent noises of non-zero skewness from Sigma = E[x x^T] and
-// the third moments (Remark 4.3 of the topic-model paper, 3.9 of the
-// linear-BN paper; the problem of ICA-LiNGAM and DirectLiNGAM): x = G eta
-// with G = (I - Lambda)^{-1}, so ECA on Sigma and the third moments (no
-// DLD: there is no observation noise) gives G up to the permutation and
-// scale of its columns; CausalOrder and the formulas of LearnDAG give the
-// order and Lambda, whose zeros the rule of DAGOptions.Pruning finds
-// (SparseLambda on Sigma, with the sample count of the third moments or
-// DAGOptions.Samples). Prior knowledge (DAGOptions.Required, Forbidden,
-// PartialOrder) constrains the order and the pruning.
-// opts.Options (DLD, TWM) are not used. Errors: ErrRankDeficient if
-// Sigma is not positive definite, ErrNotFinite, ErrNoConvergence,
-// ErrBadOption for bad options or knowledge.
+// with independent non-Gaussian noises from Sigma = E[x x^T] and the
+// third moments, and the fourth when the moments are FourthMoments
+// (Remark 4.3 of the topic-model paper, 3.9 of the linear-BN paper; the
+// problem of ICA-LiNGAM and DirectLiNGAM): x = G eta with G = (I -
+// Lambda)^{-1}, so with W whitening Sigma the whitened third cumulant
+// is sum_i s_i v_i^(x)3 and the fourth sum_i k_i v_i^(x)4 over the
+// orthonormal v_i = W^T g_i sd(eta_i) (s_i, k_i the skewness and excess
+// kurtosis of eta_i). ECA of the third (no DLD: there is no observation
+// noise), or the fixed point of the fourth cumulant's contraction
+// E[(u.y)^3 y] - 3u over the whitened samples y (see Cumulants), gives
+// C = (W^+)^T V, G up to the permutation and scale of its columns.
+// Skewed noises need only third moments; symmetric ones (uniform,
+// Laplace) need the fourth; DAGOptions.Cumulants chooses, by default
+// per data set, and ObservedBN.Cumulants reports the choice.
+//
+// The order comes from C^{-1}, whose rows are those of I - Lambda
+// scaled and permuted (the rule of ICA-LiNGAM): each row is matched to
+// a variable by the assignment minimising the sum of 1/|C^{-1}_rv| (the
+// triangular support of I - Lambda admits only its diagonal as a
+// perfect matching), scaled to a unit entry there, and B = I - (the
+// scaled rows) estimates Lambda; B's entries are then set to zero from
+// the smallest magnitude up, as few as possible, until the graph j -> i
+// of the remaining entries B_ij has no cycle, and its topological order
+// is the causal order (CausalOrder, which LearnDAG uses on C, misorders
+// edges of dense random DAGs that this rule orders exactly). Given the
+// order and the matching, Lambda follows as in LearnDAG, and the rule of
+// DAGOptions.Pruning finds its zeros (SparseLambda on Sigma, with the
+// sample count of the moments or DAGOptions.Samples). Prior knowledge
+// (DAGOptions.Required, Forbidden, PartialOrder) constrains the order
+// and the pruning. opts.Options (DLD, TWM) are not used. Errors:
+// ErrRankDeficient if Sigma is not positive definite, ErrNotFinite,
+// ErrNoConvergence, ErrBadOption for bad options or knowledge, or when
+// Cumulants asks for fourth moments that third does not give.
 func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, opts *DAGOptions) (*ObservedBN, error) {
 	checkCtx("LearnObservedBN", ctx)
 	n := checkSquare("LearnObservedBN", sigma)
@@ -85,19 +116,22 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		return nil, err
 	}
 	e := &eca{w: w, winvT: winvT, third: third, opts: &o}
-	v, eig, err := e.run(ctx, rand.New(rand.NewPCG(o.Seed, 0x0b5)))
+	samples := o.Samples
+	comp, err := e.observedComponents(ctx, rand.New(rand.NewPCG(o.Seed, 0x0b5)), third)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkSkewed(eig); err != nil {
 		return nil, err
 	}
 	var c mat.Dense
-	c.Mul(winvT, v)
-	d, err := dagFromC(&c, eig, sigma, &o)
+	c.Mul(winvT, comp.v)
+	order, match, err := observedOrder(&c, o.precedence(n))
 	if err != nil {
 		return nil, err
 	}
+	d, err := dagFromMatch(&c, comp.skew, sigma, &o, order, match)
+	if err != nil {
+		return nil, err
+	}
+	byVar := comp.byVariable(match)
 	// Back to the variables' labels.
 	unperm := func(l *mat.Dense) *mat.Dense {
 		out := mat.Zeros(n, n)
@@ -114,18 +148,19 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 		LambdaThird:   unperm(d.LambdaThird),
 		Order:         d.Order,
 		EtaVar:        make([]float64, n),
-		Skewness:      make([]float64, n),
+		Skewness:      byVar.skew,
+		Kurtosis:      byVar.kurt,
+		Cumulants:     comp.choice,
 		Triangularity: d.Triangularity,
-		Iterations:    e.iters,
+		Iterations:    comp.iters,
 	}
 	for i, oi := range d.Order {
 		res.EtaVar[oi] = d.EtaVar[i]
-		res.Skewness[oi] = d.Skewness[i]
 	}
 	if d.StdErr != nil {
 		res.StdErr = unperm(d.StdErr)
 	}
-	d.dagChecks(samplesOf(third, &o))
+	byVar.observedChecks(d, samples, o.MaxIter)
 	res.Verdict = d.Verdict
 	return res, nil
 }

@@ -19,9 +19,10 @@
 // Linear models: x = A h + eps with A Bernoulli(p)-Gaussian (each entry
 // non-zero with probability p, standard normal) and a gap in every row
 // (the largest |entry| at least 1/(1 - gamma) times the second,
-// EnsureGap); noises from four families of given variance (exponential,
-// Poisson, scaled chi-squared with one degree of freedom, Gaussian; the
-// first three are skewed). DAG is the model with hidden variables
+// EnsureGap); noises from six families of given variance (exponential,
+// Poisson, scaled chi-squared with one degree of freedom, Gaussian,
+// uniform, Laplace; the first three are skewed, the last two symmetric
+// with non-zero excess kurtosis). DAG is the model with hidden variables
 // related by a DAG, h = Lambda h + eta, so that x = A G eta + eps with
 // G = (I - Lambda)^{-1}; Hierarchy stacks levels x_{l+1} = A_l x_l +
 // eps_{l+1} under a top level of independent variables. Both give their

@@ -3,6 +3,7 @@ package synth
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/mat"
@@ -50,14 +51,17 @@ func TestG(t *testing.T) {
 	}
 }
 
-// TestNoise checks mean 0, the variance and the third moment of 400000
-// draws of each family to within 6 standard errors.
+// TestNoise checks mean 0, the variance, the third moment and the fourth
+// moment (from the family's excess kurtosis) of 400000 draws of each
+// family to within 6 standard errors.
 func TestNoise(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	const n = 400000
-	for _, kind := range All {
+	// Excess kurtosis of each family at variance 0.7 (Poisson: 1/mean).
+	exKurt := map[NoiseKind]float64{Exponential: 6, Poisson: 1 / 0.7, ChiSquared: 12, Gaussian: 0, Uniform: -1.2, Laplace: 3}
+	for _, kind := range append(slices.Clone(All), Symmetric...) {
 		nz := Noise{Kind: kind, Var: 0.7}
-		var s1, s2, s3, s4, s6 float64
+		var s1, s2, s3, s4, s6, s8 float64
 		for i := 0; i < n; i++ {
 			x := nz.Draw(r)
 			s1 += x
@@ -65,13 +69,18 @@ func TestNoise(t *testing.T) {
 			s3 += x * x * x
 			s4 += x * x * x * x
 			s6 += x * x * x * x * x * x
+			s8 += x * x * x * x * x * x * x * x
 		}
-		m1, m2, m3 := s1/n, s2/n, s3/n
+		m1, m2, m3, m4 := s1/n, s2/n, s3/n, s4/n
 		se1 := math.Sqrt(m2 / n)
 		se2 := math.Sqrt((s4/n - m2*m2) / n)
 		se3 := math.Sqrt((s6/n - m3*m3) / n)
+		se4 := math.Sqrt((s8/n - m4*m4) / n)
 		if math.Abs(m1) > 6*se1 || math.Abs(m2-nz.Var) > 6*se2 || math.Abs(m3-nz.ThirdMoment()) > 6*se3 {
 			t.Errorf("%v: mean %v, variance %v (want %v), third moment %v (want %v)", kind, m1, m2, nz.Var, m3, nz.ThirdMoment())
+		}
+		if want := (exKurt[kind] + 3) * nz.Var * nz.Var; math.Abs(m4-want) > 6*se4 {
+			t.Errorf("%v: fourth moment %v, want %v", kind, m4, want)
 		}
 	}
 }

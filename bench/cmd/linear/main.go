@@ -24,6 +24,11 @@
 //     grid of issue 18 (random DAGs of expected degree 2 and 4, weights
 //     +-[0.5, 2], exponential and chi-square noises): SHD, precision,
 //     recall, F1 and time.
+//  6. Fourth: LearnObservedBN with the third cumulant alone against its
+//     default choice of cumulants (fourth for symmetric noises), on the
+//     random DAGs of issue 18's grid (expected degree 2 and 4, weights
+//     +-[0.5, 2]) with uniform and Laplace noises: order accuracy, SHD,
+//     F1 and time.
 //
 // For every gamma and N it averages over -models random models (the same
 // models for every N) the dist, the relative Frobenius error ||estimate -
@@ -40,7 +45,7 @@
 // Usage (from the bench directory; linear.sh takes the machine's
 // benchmark lock):
 //
-//	go run ./cmd/linear [-models 5] [-quick] [-sections ex1,ex2,lingam,lambda,prune] [-svg DIR]
+//	go run ./cmd/linear [-models 5] [-quick] [-sections ex1,ex2,lingam,lambda,fourth,prune] [-svg DIR]
 package main
 
 import (
@@ -110,7 +115,7 @@ func main() {
 	gammasFlag := flag.String("gammas", "0.3,0.5", "gaps gamma")
 	ns1Flag := flag.String("ex1-ns", "25000,50000,100000,200000,400000", "sample sizes of Example 1")
 	ns2Flag := flag.String("ex2-ns", "200000,300000,400000,500000", "sample sizes of Example 2")
-	sections := flag.String("sections", "ex1,ex2,lingam,lambda", "what to run: ex1, ex2, lingam, lambda, prune (the pruning of LearnObservedBN on the grid of issue 18; not in the default)")
+	sections := flag.String("sections", "ex1,ex2,lingam,lambda,fourth", "what to run: ex1, ex2, lingam, lambda, fourth, prune (the pruning of LearnObservedBN on the grid of issue 18; not in the default)")
 	tau := flag.Float64("tau", 0.1, "threshold of the thresholded support (eval.Support: entries above tau times their column's largest)")
 	tau2 := flag.Float64("tau2", 0.01, "a second, smaller threshold (0.1 drops a quarter of the true non-zeros of a Bernoulli-Gaussian column)")
 	lambdaAbs := flag.Float64("lambda-abs", 0.015, "Table 2: the second support of Lambda keeps the entries above this magnitude in canonical units (the default is the threshold of the printed sweep that best balances precision and recall at the largest N) (a column-relative threshold suits Lambda badly: its last columns hold at most a few entries, so their largest is often noise)")
@@ -124,6 +129,11 @@ func main() {
 	prunePs := flag.String("prune-ps", "20,50", "variables of the pruning table (section prune)")
 	pruneNs := flag.String("prune-ns", "1000,5000,20000", "sample sizes of the pruning table")
 	pruneDegs := flag.String("prune-degs", "2,4", "expected degrees of the pruning table")
+	fourthPs := flag.String("fourth-ps", "10,20,50", "variables of the fourth-cumulant comparison")
+	fourthNs := flag.String("fourth-ns", "5000,20000", "sample sizes of the fourth-cumulant comparison")
+	fourthModels := flag.Int("fourth-models", 3, "random models per expected degree (2 and 4) of the fourth-cumulant comparison")
+	fourthKinds := flag.String("fourth-noises", "uniform,laplace", "noise families of the fourth-cumulant comparison, one table each (uniform, laplace, exponential, chi-squared, poisson, gaussian)")
+	fourthICA := flag.Bool("fourth-ica", false, "also run ICA-LiNGAM (log cosh) in the fourth-cumulant comparison")
 	flag.Parse()
 	log.SetFlags(0)
 	ns1, ns2, ns3 := ints(*ns1Flag), ints(*ns2Flag), ints(*lingamN)
@@ -158,7 +168,30 @@ func main() {
 		}
 		lambdaSweep(*lambdaModels, sizes(*lambdaSizes), floats(*lambdaPs), ns4)
 	}
+	if run("fourth") {
+		ps, ns := ints(*fourthPs), ints(*fourthNs)
+		if *quick {
+			ps, ns = ps[:1], ns[len(ns)-1:]
+		}
+		for _, name := range strings.Split(*fourthKinds, ",") {
+			kind, ok := noiseKind(name)
+			if !ok {
+				log.Fatalf("-fourth-noises: unknown family %q", name)
+			}
+			fourthTable(name, []synth.NoiseKind{kind}, ps, ns, *fourthModels, *fourthICA)
+		}
+	}
 	fmt.Printf("\ntotal time %v\n", time.Since(start).Round(time.Second))
+}
+
+// noiseKind returns the family of synth with the given name.
+func noiseKind(name string) (synth.NoiseKind, bool) {
+	for k := synth.Exponential; k <= synth.Laplace; k++ {
+		if k.String() == name {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // cell accumulates one row of a table.
