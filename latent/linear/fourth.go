@@ -286,7 +286,9 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 		switch c {
 		case kurtosisContrast, negentropyContrast:
 			// H[s][j] = a_j p^2 + b_j p^3 and b_j <- 3 b_j.
-			cumulantsOf(p, k3, k4)
+			if c == negentropyContrast {
+				cumulantsOf(p, k3, k4)
+			}
 			for j := range b {
 				a[j], b[j] = 0, 1
 				if c == negentropyContrast {
