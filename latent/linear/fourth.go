@@ -265,12 +265,14 @@ const (
 // fixedPoint runs the symmetric fixed-point iteration of contrast c on
 // the whitened samples y (N x k) from the orthonormal v0 (k x k,
 // columns), until every direction moves by at most tol (1 - |cos|) or
-// maxIter steps. It returns the directions, the number of steps and
+// maxIter steps; p, when not nil, is N x k scratch space. It returns the directions, the number of steps and
 // whether it converged.
-func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, tol float64) (*mat.Dense, int, bool, error) {
+func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, tol float64, p *mat.Dense) (*mat.Dense, int, bool, error) {
 	nSamples, k := y.Dims()
 	v := v0.Clone()
-	p := mat.Zeros(nSamples, k)
+	if p == nil {
+		p = mat.Zeros(nSamples, k)
+	}
 	var g mat.Dense
 	k3 := make([]float64, k)
 	k4 := make([]float64, k)
@@ -449,6 +451,7 @@ const fourthStarts = 3
 // the one of largest log cosh negentropy (logCoshContrastOf).
 func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOptions) (*components, error) {
 	ysub := subsample(y)
+	ws := &workspace{}
 	// kept are the converged starts: the fourth-order solution (raw)
 	// and the polished components.
 	type run struct {
@@ -470,7 +473,7 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 		if err != nil {
 			return nil, err
 		}
-		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol)
+		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol, ws)
 		iters += it
 		if err == nil && conv && slices.ContainsFunc(kept, func(r run) bool { return sameDirections(raw, r.raw, rawAgreeTol) }) {
 			break
@@ -479,7 +482,7 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 		if err == nil {
 			// The polish by the log cosh contrast.
 			var conv2 bool
-			v, it, conv2, err = iterate(ctx, y, nil, raw, logCoshContrast, o, fourthTol)
+			v, it, conv2, err = iterate(ctx, y, nil, raw, logCoshContrast, o, fourthTol, ws)
 			iters += it
 			conv = conv && conv2
 		}
@@ -492,12 +495,14 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 		if conv && slices.ContainsFunc(kept, func(r run) bool { return sameDirections(v, r.c.v, 1e-6) }) {
 			break
 		}
-		c := newComponents(y, v, CumulantsFourth)
+		var p mat.Dense
+		p.Mul(y, v)
+		c := componentsOf(&p, v, CumulantsFourth)
 		c.converged = conv
 		cands = append(cands, c)
 		if conv {
 			kept = append(kept, run{raw, c})
-			if start == 0 && w != nil && pairwiseOptimal(y, v) {
+			if start == 0 && w != nil && pairwiseOptimal(&p) {
 				break
 			}
 		}
@@ -592,19 +597,42 @@ func subsample(y *mat.Dense) *mat.Dense {
 	return out
 }
 
+// workspace holds the scratch space of the fixed points of one data
+// set: N x k for the samples, and for their subsample.
+type workspace struct {
+	full, sub *mat.Dense
+}
+
+// scratch returns ws's scratch space of the shape of y (ysub when sub),
+// or nil when ws is nil.
+func (ws *workspace) scratch(y *mat.Dense, sub bool) *mat.Dense {
+	if ws == nil {
+		return nil
+	}
+	at := &ws.full
+	if sub {
+		at = &ws.sub
+	}
+	if *at == nil {
+		*at = mat.Zeros(y.Dims())
+	}
+	return *at
+}
+
 // iterate runs fixedPoint from v0: first on ysub (if not nil) to
 // coarseTol or for at most coarseSteps, then on y to max(o.Tol, tol) or
-// for at most o.MaxIter steps; it returns the steps of both phases.
-func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64) (*mat.Dense, int, bool, error) {
+// for at most o.MaxIter steps; it returns the steps of both phases. ws,
+// when not nil, lends the scratch space.
+func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64, ws *workspace) (*mat.Dense, int, bool, error) {
 	steps := 0
 	if ysub != nil {
-		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol)
+		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol, ws.scratch(ysub, true))
 		if err != nil {
 			return nil, it, false, err
 		}
 		v0, steps = v, it
 	}
-	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol))
+	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol), ws.scratch(y, false))
 	return v, steps + it, conv, err
 }
 
@@ -649,13 +677,18 @@ type components struct {
 // measures only when it compares starts (it costs a log per sample and
 // direction).
 func newComponents(y, v *mat.Dense, choice Cumulants) *components {
-	_, k := v.Dims()
 	var p mat.Dense
 	p.Mul(y, v)
+	return componentsOf(&p, v, choice)
+}
+
+// componentsOf is newComponents from the projections p = y v.
+func componentsOf(p, v *mat.Dense, choice Cumulants) *components {
+	_, k := v.Dims()
 	c := &components{v: v, skew: make([]float64, k), kurt: make([]float64, k), choice: choice, converged: true}
-	cumulantsOf(&p, c.skew, c.kurt)
-	c.se3 = standardErrors(&p, c.skew)
-	c.n, _ = y.Dims()
+	cumulantsOf(p, c.skew, c.kurt)
+	c.se3 = standardErrors(p, c.skew)
+	c.n, _ = p.Dims()
 	if choice == CumulantsBoth {
 		for j := 0; j < k; j++ {
 			c.contrast += c.skew[j]*c.skew[j]/12 + c.kurt[j]*c.kurt[j]/48
@@ -726,11 +759,12 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 			return nil
 		}
 		n, k := e.w.Dims()
-		// The whitened samples, the projections of the fixed point and of
-		// the measurements, the coarse subsample (a quarter), and a
+		// The whitened samples, the projections of the fixed point, of
+		// the measurements and their powers in the pairwise check, the
+		// coarse subsample and its projections (a quarter each), and a
 		// block of raw samples.
-		need := size.Add(size.Scale(3, size.Float64s(fm.NumSamples(), k)), size.Float64s(fm.NumSamples()/coarseStride, k), size.Float64s(min(fm.NumSamples(), 2048), n))
-		if err := mat.CheckMemory(fmt.Sprintf("the whitened samples (%d x %d, three times and a quarter)", fm.NumSamples(), k), need, o.MaxMemory); err != nil {
+		need := size.Add(size.Scale(4, size.Float64s(fm.NumSamples(), k)), size.Scale(2, size.Float64s(fm.NumSamples()/coarseStride, k)), size.Float64s(min(fm.NumSamples(), 2048), n))
+		if err := mat.CheckMemory(fmt.Sprintf("the whitened samples (%d x %d, four and a half times)", fm.NumSamples(), k), need, o.MaxMemory); err != nil {
 			return fmt.Errorf("linear: LearnObservedBN: %w", err)
 		}
 		progress(o.Progress, "whitened samples", 0, 1)
@@ -902,7 +936,7 @@ func (c *components) bound4() float64 {
 // fixedPointFrom iterates the negentropy contrast from the fourth-order
 // solution c.
 func fixedPointFrom(ctx context.Context, y *mat.Dense, c *components, o *DAGOptions) (*components, error) {
-	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o, fourthTol)
+	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o, fourthTol, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1169,10 +1203,11 @@ const (
 	pairMaxAngle = math.Pi / 8
 )
 
-// pairwiseOptimal reports whether no rotation of two of the directions
-// v (columns) by more than pairMaxAngle increases the kurtosis contrast
-// of the pair on the whitened samples y: for p_i = y v_i and p_j = y
-// v_j rotated by theta, the excess kurtosis of c p_i + s p_j is
+// pairwiseOptimal reports whether no rotation of two directions by
+// more than pairMaxAngle increases the kurtosis contrast of the pair,
+// given the projections p (N x k) of the whitened samples on the
+// directions: for p_i and p_j rotated by theta, the excess kurtosis of
+// c p_i + s p_j is
 //
 //	c^4 m40 + 4 c^3 s m31 + 6 c^2 s^2 m22 + 4 c s^3 m13 + s^4 m04 - 3,
 //
@@ -1185,21 +1220,24 @@ const (
 // 0 by the sampling error only, far below pi/8 unless both noises of
 // the pair are nearly mesokurtic (then the check fails, and
 // fourthOrder runs further starts).
-func pairwiseOptimal(y, v *mat.Dense) bool {
-	nSamples, k := y.Dims()
-	var p mat.Dense
-	p.Mul(y, v)
-	p2, p3 := mat.Zeros(nSamples, k), mat.Zeros(nSamples, k)
+func pairwiseOptimal(p *mat.Dense) bool {
+	nSamples, k := p.Dims()
+	q := mat.Zeros(nSamples, k) // p^2, then p^3
 	for s := 0; s < nSamples; s++ {
-		r2, r3 := p2.RawRow(s), p3.RawRow(s)
+		rq := q.RawRow(s)
 		for j, x := range p.RawRow(s) {
-			r2[j] = x * x
-			r3[j] = x * x * x
+			rq[j] = x * x
 		}
 	}
 	var a, b mat.Dense
-	a.MulAT(p3, &p) // a_ij = sum_s p_i^3 p_j
-	b.MulAT(p2, p2) // b_ij = sum_s p_i^2 p_j^2
+	b.MulAT(q, q) // b_ij = sum_s p_i^2 p_j^2
+	for s := 0; s < nSamples; s++ {
+		rq := q.RawRow(s)
+		for j, x := range p.RawRow(s) {
+			rq[j] *= x
+		}
+	}
+	a.MulAT(q, p) // a_ij = sum_s p_i^3 p_j
 	inv := 1 / float64(nSamples)
 	var cs, sn [pairAngles]float64
 	for t := range cs {
