@@ -81,9 +81,11 @@ import (
 // and a rotation of a pair of them unmixes it, while for separated
 // noises the best rotation is off zero by the sampling error only. A
 // pair of nearly mesokurtic noises fails it, and costs the further
-// starts. On issue 18's grid of random DAGs (p = 10, 20 and 50) the
-// variable start converges in about half the steps of a slice start,
-// and one start replaces two.
+// starts. On 40 random DAGs (p = 10, 20 and 50, expected degree 2 and
+// 4, weights uniform in +-[0.5, 2], N = 5000 and 20000, uniform and
+// Laplace noises) the first start passed the check every time, and at
+// p = 50 the whole route took 13 to 20 fixed-point steps where two
+// slice starts had taken 44 to 71.
 //
 // A run takes its first steps
 // (at most 20) on every fourth sample (with at least 2000 and 40 k of
