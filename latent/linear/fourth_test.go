@@ -287,16 +287,11 @@ func TestObservedBNCumulantsOption(t *testing.T) {
 	checkClose(t, "exact moments: Lambda", m.Lambda, bn.Lambda, 1e-8)
 }
 
-// TestFourthOrderDirections: whitened samples y = V e of 6 independent
-// unit-variance noises (three uniform, three Laplace; N = 20000) along
-// the columns of a random orthonormal V. The fourth-order fixed point,
-// polished, recovers every column to 1 - |cos| <= 1e-3 (an angle of
-// 0.045; the sampling error of a direction is of order 1/sqrt(N) =
-// 0.007 times a constant of the noises), and the
-// measured excess kurtoses are within 0.15 (uniform) and 1 (Laplace) of
-// -1.2 and 3 (their sample excess kurtoses have standard errors 0.008
-// and 0.24 at this N).
-func TestFourthOrderDirections(t *testing.T) {
+// whitenedICA returns N = 20000 whitened samples y (N x 6) of three
+// uniform and three Laplace noises (kinds) along the random orthonormal
+// directions v (columns).
+func whitenedICA(t *testing.T) (y, v *mat.Dense, kinds []synth.NoiseKind) {
+	t.Helper()
 	const k, n = 6, 20000
 	r := rand.New(rand.NewPCG(6, 6))
 	g := mat.Zeros(k, k)
@@ -309,7 +304,7 @@ func TestFourthOrderDirections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := []synth.NoiseKind{synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace}
+	kinds = []synth.NoiseKind{synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace}
 	e := mat.Zeros(n, k)
 	for s := 0; s < n; s++ {
 		for j, kind := range kinds {
@@ -319,7 +314,8 @@ func TestFourthOrderDirections(t *testing.T) {
 	// y = e V^T whitened by the symmetric root of its sample covariance
 	// (as the learner whitens), which moves the true directions by
 	// O(1/sqrt(N)) only.
-	var raw, cov, root, y mat.Dense
+	var raw, cov, root mat.Dense
+	y = new(mat.Dense)
 	raw.MulBT(e, v)
 	cov.MulAT(&raw, &raw)
 	cov.Scale(1.0/n, &cov)
@@ -335,8 +331,23 @@ func TestFourthOrderDirections(t *testing.T) {
 	}
 	root.MulBT(scaled, u)
 	y.Mul(&raw, &root)
+	return y, v, kinds
+}
+
+// TestFourthOrderDirections: whitened samples y = V e of 6 independent
+// unit-variance noises (three uniform, three Laplace; N = 20000) along
+// the columns of a random orthonormal V. The fourth-order fixed point,
+// polished, recovers every column to 1 - |cos| <= 1e-3 (an angle of
+// 0.045; the sampling error of a direction is of order 1/sqrt(N) =
+// 0.007 times a constant of the noises), and the
+// measured excess kurtoses are within 0.15 (uniform) and 1 (Laplace) of
+// -1.2 and 3 (their sample excess kurtoses have standard errors 0.008
+// and 0.24 at this N).
+func TestFourthOrderDirections(t *testing.T) {
+	const k = 6
+	y, v, kinds := whitenedICA(t)
 	o := (&DAGOptions{}).defaults()
-	c, err := fourthOrder(context.Background(), &y, rand.New(rand.NewPCG(1, 1)), &o)
+	c, err := fourthOrder(context.Background(), y, nil, rand.New(rand.NewPCG(1, 1)), &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,5 +446,78 @@ func TestStandardErrors(t *testing.T) {
 		if math.Abs(se[0]/c.want-1) > c.tol {
 			t.Errorf("%v: standard error %.4g, want %.4g within %v", c.kind, se[0], c.want, c.tol)
 		}
+	}
+}
+
+// TestFourthOrderVariableStart: with a whitening given, fourthOrder
+// starts from variableStart (here W = I, the identity directions, at
+// random angles to the true V of whitenedICA) and recovers every
+// direction to 1 - |cos| <= 1e-3 as from the slice starts; the true
+// directions pass pairwiseOptimal, and a pair of them rotated by pi/4
+// (a 50:50 mixture of a uniform and a Laplace noise) or by pi/6 fails it
+// (the best rotation of the pair is then pi/4 or pi/6 away, beyond
+// pairMaxAngle = pi/8).
+func TestFourthOrderVariableStart(t *testing.T) {
+	const k = 6
+	y, v, _ := whitenedICA(t)
+	o := (&DAGOptions{}).defaults()
+	c, err := fourthOrder(context.Background(), y, mat.Identity(k), rand.New(rand.NewPCG(1, 1)), &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.converged {
+		t.Errorf("did not converge in %d steps", c.iters)
+	}
+	var cos mat.Dense
+	cos.MulAT(v, c.v)
+	for i := 0; i < k; i++ {
+		best := 0.0
+		for j := 0; j < k; j++ {
+			best = math.Max(best, math.Abs(cos.At(i, j)))
+		}
+		if 1-best > 1e-3 {
+			t.Errorf("direction %d: 1 - |cos| = %.3g", i, 1-best)
+		}
+	}
+	proj := func(v *mat.Dense) *mat.Dense {
+		var p mat.Dense
+		p.Mul(y, v)
+		return &p
+	}
+	if !pairwiseOptimal(proj(v)) {
+		t.Error("the true directions fail the pairwise check")
+	}
+	for _, angle := range []float64{math.Pi / 4, math.Pi / 6} {
+		mixed := v.Clone()
+		sn, cs := math.Sincos(angle)
+		for i := 0; i < k; i++ {
+			a, b := v.At(i, 0), v.At(i, 1) // a uniform and a Laplace direction
+			mixed.Set(i, 0, cs*a+sn*b)
+			mixed.Set(i, 1, -sn*a+cs*b)
+		}
+		if pairwiseOptimal(proj(mixed)) {
+			t.Errorf("directions with a pair rotated by %.3g pass the pairwise check", angle)
+		}
+	}
+}
+
+// TestTanhFast: tanhFast is within 1e-15 of math.Tanh on a grid of
+// [-40, 40] (step 1e-4, both sides of the clamp at 20, off the table's
+// nodes by a step of 1/9999.7), and relatively within 1e-15 for |x| >=
+// 0.5; NaN gives NaN and +-Inf gives +-1.
+func TestTanhFast(t *testing.T) {
+	for i := -400000; i <= 400000; i++ {
+		x := float64(i) / 9999.7
+		got, want := tanhFast(x), math.Tanh(x)
+		d := math.Abs(got - want)
+		if d > 1e-15 || math.Abs(x) >= 0.5 && d > 1e-15*math.Abs(want) {
+			t.Fatalf("tanhFast(%v) = %v, math.Tanh %v", x, got, want)
+		}
+	}
+	if got := tanhFast(math.NaN()); !math.IsNaN(got) {
+		t.Errorf("tanhFast(NaN) = %v", got)
+	}
+	if tanhFast(math.Inf(1)) != 1 || tanhFast(math.Inf(-1)) != -1 {
+		t.Errorf("tanhFast(+-Inf) = %v, %v", tanhFast(math.Inf(1)), tanhFast(math.Inf(-1)))
 	}
 }

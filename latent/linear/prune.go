@@ -338,6 +338,16 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	consider(supp)
 	if lmax > 0 {
 		tol := 1e-7 * math.Sqrt(v)
+		// The columns of S as rows (contiguous in the updates of g), and
+		// the square roots of its diagonal.
+		cols := make([]float64, m*m)
+		sd := make([]float64, m)
+		for a := range m {
+			for c := range m {
+				cols[a*m+c] = S[c*m+a]
+			}
+			sd[a] = math.Sqrt(S[a*m+a])
+		}
 		for step := range lassoSteps {
 			lambda := lmax * math.Pow(lassoMinRatio, float64(step)/float64(lassoSteps-1))
 			for sweep := 0; sweep < 1000; sweep++ {
@@ -350,11 +360,12 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 					r := g[a] + d*b[a]
 					nb := softThreshold(r, lambda*pen[a]) / d
 					if delta := nb - b[a]; delta != 0 {
-						for c := range m {
-							g[c] -= S[c*m+a] * delta
+						col := cols[a*m : (a+1)*m]
+						for c, x := range col {
+							g[c] -= x * delta
 						}
 						b[a] = nb
-						move = math.Max(move, math.Abs(delta)*math.Sqrt(d))
+						move = math.Max(move, math.Abs(delta)*sd[a])
 					}
 				}
 				if move <= tol {

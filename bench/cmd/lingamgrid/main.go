@@ -52,6 +52,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,6 +159,7 @@ func main() {
 	tol := flag.Float64("tol", 0, "an edge is an adjacency entry with magnitude above tol (0: every non-zero)")
 	goPort := flag.Bool("goport", true, "run the Go port in bench/lingam too")
 	cells := flag.Bool("cells", true, "print the table of every cell (noise, p, degree, N), not only the summary")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")
 	flag.Parse()
 	if *dir == "" {
 		log.Fatal("-dir is required")
@@ -210,6 +212,21 @@ func main() {
 			log.Fatal(err)
 		}
 		return
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := f.Close(); err != nil {
+				log.Fatal(err)
+			}
+		}()
 	}
 	run(*dir, grid, *tol, *goPort, *cells)
 }
