@@ -127,7 +127,9 @@ type DAGOptions struct {
 	// (SparseOptions.EBIC; 0: 1; negative: the plain BIC).
 	PruneEBIC float64
 	// Prune, if positive, also sets to zero the entries of Lambda with
-	// magnitude at most Prune (0: none), after the rule of Pruning.
+	// magnitude at most Prune (0: none), after the rule of Pruning, and
+	// their standard errors (DAG.StdErr, ObservedBN.StdErr); the
+	// Required edges are exempt.
 	Prune float64
 	// Required and Forbidden are edges From -> To (variable indices) that
 	// Lambda must hold (placed in the order accordingly, never pruned)
@@ -392,16 +394,42 @@ func dagFromMatch(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions,
 		}
 	}
 	if o.Prune > 0 {
-		res.Lambda = res.Lambda.Clone()
-		for i := 0; i < k; i++ {
-			for j := 0; j < k; j++ {
-				if math.Abs(res.Lambda.At(i, j)) <= o.Prune {
-					res.Lambda.Set(i, j, 0)
-				}
+		res.threshold(o)
+	}
+	return res, nil
+}
+
+// threshold sets to zero the entries of d.Lambda (in the order's
+// positions) with magnitude at most o.Prune, and their standard errors,
+// except those of the required edges (in the labels of d.Order), which
+// are never pruned.
+func (d *DAG) threshold(o *DAGOptions) {
+	k := len(d.Order)
+	pos := make([]int, k)
+	for p, v := range d.Order {
+		pos[v] = p
+	}
+	req := make(map[[2]int]bool, len(o.Required))
+	for _, e := range o.Required {
+		if e.From >= 0 && e.From < k && e.To >= 0 && e.To < k {
+			req[[2]int{pos[e.To], pos[e.From]}] = true
+		}
+	}
+	d.Lambda = d.Lambda.Clone()
+	if d.StdErr != nil {
+		d.StdErr = d.StdErr.Clone()
+	}
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			if req[[2]int{i, j}] || math.Abs(d.Lambda.At(i, j)) > o.Prune {
+				continue
+			}
+			d.Lambda.Set(i, j, 0)
+			if d.StdErr != nil {
+				d.StdErr.Set(i, j, 0)
 			}
 		}
 	}
-	return res, nil
 }
 
 // CausalOrder finds the topological order hidden in C = P G Q D, where G

@@ -291,3 +291,46 @@ func TestLearnObservedBNKnowledge(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneThresholdRequired: the Prune threshold spares a Required edge
+// smaller than it, and zeroes StdErr wherever it zeroes Lambda.
+func TestPruneThresholdRequired(t *testing.T) {
+	ctx := context.Background()
+	m := observedModel(1, 10)
+	sigma := m.Sigma()
+	// The true edge of least weight, and the threshold above it.
+	var e Edge
+	least := math.Inf(1)
+	for i := range 10 {
+		for j := range 10 {
+			if v := math.Abs(m.Lambda.At(i, j)); v != 0 && v < least {
+				e, least = Edge{j, i}, v
+			}
+		}
+	}
+	prune := 1.5 * least
+	bn, err := LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &DAGOptions{Options: Options{Seed: 2}, Samples: 1000, Required: []Edge{e}, Prune: prune})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bn.Lambda.At(e.To, e.From); math.Abs(got-m.Lambda.At(e.To, e.From)) > 1e-8 {
+		t.Errorf("required edge %v of weight %v: Lambda = %v after the threshold %v", e, m.Lambda.At(e.To, e.From), got, prune)
+	}
+	if bn.StdErr == nil {
+		t.Fatal("no standard errors with Samples = 1000")
+	}
+	if bn.StdErr.At(e.To, e.From) == 0 {
+		t.Errorf("required edge %v lost its standard error", e)
+	}
+	for i := range 10 {
+		for j := range 10 {
+			lam, se := bn.Lambda.At(i, j), bn.StdErr.At(i, j)
+			if lam == 0 && se != 0 {
+				t.Errorf("Lambda[%d][%d] = 0 with StdErr %v", i, j, se)
+			}
+			if lam != 0 && (Edge{j, i}) != e && math.Abs(lam) <= prune {
+				t.Errorf("Lambda[%d][%d] = %v kept under the threshold %v", i, j, lam, prune)
+			}
+		}
+	}
+}
