@@ -154,6 +154,9 @@ func csvOptions(fs *cmdFlags, header, comma string, maxMem int64) (linear.CSVOpt
 }
 
 // bnEdge is an edge of the learned graph as bn prints and writes it.
+// StdErr and Z are nil (omitted from the JSON, "z -" in the text) when
+// the standard error is unknown (no sample count, or NaN: too few
+// samples for the parents) or zero (an exact fit, whose z is infinite).
 type bnEdge struct {
 	From   string   `json:"from"`
 	To     string   `json:"to"`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -303,5 +305,34 @@ func TestBNErrors(t *testing.T) {
 	err := run(bg, []string{"bn", "-q", "-require", "v0->v0", path}, &sink, &sink)
 	if err == nil || !strings.Contains(err.Error(), "itself") {
 		t.Fatalf("self-loop: %v", err)
+	}
+}
+
+// TestBNResultUnknownStdErr: an edge whose standard error is unknown
+// (NaN: too few samples for its parents) or zero gets no stderr and no z,
+// so the JSON encoder, which refuses NaN and infinities, still succeeds.
+func TestBNResultUnknownStdErr(t *testing.T) {
+	nan := math.NaN()
+	bn := &linear.ObservedBN{
+		Lambda:   mat.FromRows([][]float64{{0, 0, 0}, {0.5, 0, 0}, {0.3, -0.7, 0}}),
+		StdErr:   mat.FromRows([][]float64{{0, 0, 0}, {0.1, 0, 0}, {nan, 0, 0}}),
+		Order:    []int{0, 1, 2},
+		EtaVar:   []float64{1, 1, 1},
+		Skewness: []float64{2, 2, 2},
+		Kurtosis: []float64{6, 6, 6},
+	}
+	g := bnResult(bn, nil, []string{"a", "b", "c"}, 3, linear.PruneBIC)
+	b, err := json.Marshal(g)
+	if err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	if len(g.Edges) != 3 {
+		t.Fatalf("%d edges, want 3: %s", len(g.Edges), b)
+	}
+	for _, e := range g.Edges {
+		known := e.From == "a" && e.To == "b"
+		if (e.Z != nil) != known || (e.StdErr != nil) != known {
+			t.Errorf("edge %s->%s: stderr %v, z %v", e.From, e.To, e.StdErr, e.Z)
+		}
 	}
 }

@@ -211,8 +211,9 @@ type DAG struct {
 	// StdErr holds the standard errors of the least-squares
 	// coefficients on Lambda's support (SparseFit.StdErr), in the same
 	// positions: a confidence for each edge (|Lambda_ij| / StdErr_ij is
-	// its z-score). nil with PruneNone or when the number of samples is
-	// unknown.
+	// its z-score); NaN on the support where it cannot be computed (too
+	// few samples for a variable's parents: N <= their number). nil with
+	// PruneNone or when the number of samples is unknown.
 	StdErr *mat.Dense
 	// Iterations is the number of ECA iterations (power method).
 	Iterations int

@@ -26,8 +26,9 @@ type ObservedBN struct {
 	// StdErr[i][j] is the standard error of the least-squares
 	// coefficient of x_j in the equation of x_i, on Lambda's support (0
 	// elsewhere): |Lambda_ij| / StdErr_ij is the edge's z-score, a
-	// confidence computed from Sigma and the number of samples (nil with
-	// PruneNone or without a sample count).
+	// confidence computed from Sigma and the number of samples N; NaN on
+	// the support where it cannot be computed (N <= the number of x_i's
+	// parents); nil with PruneNone or without a sample count.
 	StdErr *mat.Dense
 	// Order is the causal order found: Order[0] is a root.
 	Order []int

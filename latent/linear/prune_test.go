@@ -334,3 +334,29 @@ func TestPruneThresholdRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseLambdaSamples: a negative sample count is ErrBadOption (not
+// exact moments), and a support as large as the sample count has NaN
+// standard errors (unknown), not 0, while smaller supports keep finite
+// positive ones.
+func TestSparseLambdaSamples(t *testing.T) {
+	_, sigma, _ := sparseBN(4, 6, 2, 0)
+	if _, err := SparseLambda(sigma, identityOrder(6), -1, nil); !errors.Is(err, ErrBadOption) {
+		t.Errorf("samples = -1: %v, want ErrBadOption", err)
+	}
+	// Variable 5 must keep all its 5 predecessors: with 5 samples its
+	// residual variance has no degree of freedom left.
+	req := []Edge{{0, 5}, {1, 5}, {2, 5}, {3, 5}, {4, 5}, {0, 1}}
+	fit, err := SparseLambda(sigma, identityOrder(6), 5, &SparseOptions{Required: req})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 5 {
+		if se := fit.StdErr.At(5, j); !math.IsNaN(se) {
+			t.Errorf("5 parents, 5 samples: StdErr[5][%d] = %v, want NaN", j, se)
+		}
+	}
+	if se := fit.StdErr.At(1, 0); !(se > 0) || math.IsInf(se, 0) {
+		t.Errorf("1 parent, 5 samples: StdErr[1][0] = %v, want finite and positive", se)
+	}
+}
