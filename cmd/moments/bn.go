@@ -61,7 +61,7 @@ func parseBNFlags(args []string, stdout io.Writer) (*bnFlags, error) {
 	f.boot = fs.Int("bootstrap", 0, "bootstrap resamples for the edge probabilities (0: none)")
 	f.gamma = fs.Float64("gamma", 1, "exponent of the adaptive lasso's weights 1/|b_OLS|^gamma (> 0)")
 	f.ebic = fs.Float64("ebic", 1, "weight of the extended BIC's term 2 gamma' log C(m, |A|) (>= 0; 0: the plain BIC)")
-	f.dense = fs.Bool("dense", false, "no pruning: every coefficient of the third-moment estimate (for comparison)")
+	f.dense = fs.Bool("dense", false, "no pruning: every coefficient of the estimate I - diag(C~) C~^-1 from the noise directions, found by the third or fourth cumulant (for comparison)")
 	f.require = fs.String("require", "", "required edges, as \"a->b,c->d\"")
 	f.forbid = fs.String("forbid", "", "forbidden edges, as \"a->b,c->d\"")
 	f.order = fs.String("order", "", "partial order, as \"a->b,c->d\": a comes before b")

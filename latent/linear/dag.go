@@ -91,8 +91,11 @@ type DAGOptions struct {
 	// LambdaFromSecond makes DAG.Lambda the estimate from the second
 	// moments given the causal order (Remark 4.4: the Cholesky factor of
 	// the hidden second moment in that order, LambdaSecond); by default
-	// it is the paper's estimate from the third moments, I - diag(C~)
-	// C~^{-1} restricted to the strictly lower triangle (LambdaThird).
+	// it is the paper's estimate from the noise directions, I - diag(C~)
+	// C~^{-1} restricted to the strictly lower triangle (LambdaThird),
+	// C~ the matrix C in the order, from whichever cumulant found the
+	// directions: the third for the hidden-variable learners, the one
+	// that Cumulants chooses for LearnObservedBN.
 	// Both are returned. The default rests on a sweep over random
 	// Example-2 models (relative Frobenius error after alignment): at the paper's size (n = 150,
 	// k = 25, density 0.3) the third-moment estimate is about twice as
@@ -146,10 +149,14 @@ type DAGOptions struct {
 	// observed is set by LearnObservedBN: the pruned Lambda is then the
 	// least-squares refit on the support whatever LambdaFromSecond says.
 	observed bool
-	// Samples is the number of samples behind the moments, which sets
-	// the bound of the skewness check (see MinSkewness); 0: taken from
-	// the third moments when they know it (SampleThird,
-	// *moments.SampleMoments), exact moments otherwise.
+	// Samples is the number of samples behind the moments (0: taken
+	// from the third moments when they know it, SampleCount or
+	// *moments.SampleMoments; exact moments otherwise). It is the N of
+	// the pruning (the BIC's N log RSS + |A| log N in SparseLambda; with
+	// no count, the exact-moment rule), the N of the standard errors
+	// (DAG.StdErr, ObservedBN.StdErr; none without a count), and it
+	// scales the bounds of the skewness and kurtosis checks
+	// (MinSkewness, MinKurtosis).
 	Samples int
 }
 
@@ -182,8 +189,11 @@ type DAG struct {
 	// DAGOptions.LambdaFromSecond).
 	Lambda *mat.Dense
 	// LambdaSecond and LambdaThird are the estimates from the second
-	// moments given the order (Remark 4.4) and from the third moments
-	// (I - diag(C~) C~^{-1}, strictly lower part).
+	// moments given the order (Remark 4.4) and from the noise directions
+	// (I - diag(C~) C~^{-1}, strictly lower part, C~ the matrix C in the
+	// order: from the third cumulant in the hidden-variable learners, from
+	// the cumulants that DAGOptions.Cumulants chooses in
+	// LearnObservedBN).
 	LambdaSecond, LambdaThird *mat.Dense
 	// EtaVar are the variances of the hidden noises eta (in canonical
 	// scale: 1 for the roots).

@@ -20,7 +20,7 @@ const (
 	// SparseLambda).
 	PruneBIC PruneMethod = iota
 	// PruneNone keeps every entry of the estimate below the diagonal:
-	// a dense Lambda, as the learners returned before the rule existed.
+	// a dense Lambda with no zeros chosen (and no standard errors).
 	PruneNone
 )
 
