@@ -21,15 +21,18 @@ const bnUsage = `usage: moments bn [flags] DATA.csv
 Learns a fully observed linear Bayesian network (a linear structural
 equation model, the problem of LiNGAM) x = Lambda x + eta from numeric
 samples (one sample a line, one variable a field; blank lines and lines
-starting with # are skipped), with independent skewed noises eta: the
-causal order from the whitened third moment, then each variable's
+starting with # are skipped), with independent non-Gaussian noises eta:
+the causal order from the noise directions that the whitened third or
+fourth cumulant (or both) separate, chosen per data set from the
+skewness and kurtosis of the noises, then each variable's
 parents among its predecessors by an adaptive lasso on the covariance
 with the extended Bayesian information criterion (-gamma, -ebic; see
 linear.SparseLambda), the coefficients refitted by least squares. It
 prints the order, the edges with their weights and confidences (the
 z-score |weight| / standard error from the covariance, and with
 -bootstrap B the share of B bootstrap resamples that find the edge),
-the noise variances and skewnesses, and the identifiability checks.
+the cumulants chosen, the noise variances, skewnesses and excess
+kurtoses, and the identifiability checks.
 -json and -dot write the graph. DATA.csv may be gzip-compressed.
 
 Prior knowledge names variables as the header does (x1, x2, ... without
@@ -174,8 +177,14 @@ type bnGraph struct {
 	Edges     []bnEdge    `json:"edges"`
 	Lambda    [][]float64 `json:"lambda"`
 	NoiseVar  []float64   `json:"noise_var"`
-	Skewness  []float64   `json:"noise_skewness"`
-	Bootstrap int         `json:"bootstrap,omitempty"`
+	// Skewness and Kurtosis (excess) of the noises, null where unknown
+	// (NaN: the kurtosis when only the third cumulant was used).
+	Skewness []*float64 `json:"noise_skewness"`
+	Kurtosis []*float64 `json:"noise_kurtosis"`
+	// Cumulants are those that separated the noises: third, fourth or
+	// both (linear.ObservedBN.Cumulants).
+	Cumulants string `json:"cumulants"`
+	Bootstrap int    `json:"bootstrap,omitempty"`
 	// BootstrapFailed counts the resamples whose fit failed.
 	BootstrapFailed int      `json:"bootstrap_failed,omitempty"`
 	Pruning         string   `json:"pruning"`
@@ -309,9 +318,9 @@ func runBN(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout, "]")
 	}
-	fmt.Fprintln(stdout, "\nnoises (variance, skewness up to sign):")
+	fmt.Fprintf(stdout, "\nnoises (variance, skewness up to sign, excess kurtosis), separated by %s:\n", cumulantsWords(bn.Cumulants))
 	for _, i := range bn.Order {
-		fmt.Fprintf(stdout, "  %-12s %9.4g %7.3f\n", names[i], bn.EtaVar[i], bn.Skewness[i])
+		fmt.Fprintf(stdout, "  %-12s %9.4g %s %s\n", names[i], bn.EtaVar[i], fmtNoise(bn.Skewness, i), fmtNoise(bn.Kurtosis, i))
 	}
 	fmt.Fprintln(stdout, "\nidentifiability checks of the learner (failures are also warned on stderr):")
 	for _, c := range bn.Checks {
@@ -342,7 +351,8 @@ func runBN(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // causal order of their children, parents in order too.
 func bnResult(bn *linear.ObservedBN, boot *linear.BootstrapBN, names []string, samples int, pruning linear.PruneMethod) *bnGraph {
 	n := len(names)
-	g := &bnGraph{Variables: names, Samples: samples, NoiseVar: bn.EtaVar, Skewness: bn.Skewness, Pruning: pruning.String(), Warnings: bn.Warnings}
+	g := &bnGraph{Variables: names, Samples: samples, NoiseVar: bn.EtaVar, Skewness: finite(bn.Skewness), Kurtosis: finite(bn.Kurtosis),
+		Cumulants: bn.Cumulants.String(), Pruning: pruning.String(), Warnings: bn.Warnings}
 	if g.Warnings == nil {
 		g.Warnings = []string{}
 	}
@@ -378,6 +388,40 @@ func bnResult(bn *linear.ObservedBN, boot *linear.BootstrapBN, names []string, s
 		}
 	}
 	return g
+}
+
+// finite returns pointers to the values of v, nil for NaN and the
+// infinities (null in JSON, which holds no such number).
+func finite(v []float64) []*float64 {
+	out := make([]*float64, len(v))
+	for i := range v {
+		if !math.IsNaN(v[i]) && !math.IsInf(v[i], 0) {
+			out[i] = &v[i]
+		}
+	}
+	return out
+}
+
+// fmtNoise formats v[i], a skewness or kurtosis, for the noise table:
+// "-" when unknown (NaN, or no value).
+func fmtNoise(v []float64, i int) string {
+	if i >= len(v) || math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
+		return fmt.Sprintf("%8s", "-")
+	}
+	return fmt.Sprintf("%8.3f", v[i])
+}
+
+// cumulantsWords names the cumulants that separated the noises.
+func cumulantsWords(c linear.Cumulants) string {
+	switch c {
+	case linear.CumulantsThird:
+		return "the third cumulant"
+	case linear.CumulantsFourth:
+		return "the fourth cumulant"
+	case linear.CumulantsBoth:
+		return "the third and fourth cumulants"
+	}
+	return c.String()
 }
 
 func fmtZ(z *float64) string {
