@@ -8,6 +8,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/mat"
 )
 
 // MPSFormat selects how ReadMPS splits a line into fields.
@@ -27,9 +30,20 @@ const (
 )
 
 // MPSOptions are the options of ReadMPS. The zero value reads either
-// format.
+// format within mat.DefaultMaxMemory.
 type MPSOptions struct {
+	// Format selects the fixed or free format (MPSAuto: either).
 	Format MPSFormat
+	// MaxMemory bounds (bytes) what reading holds, counted as three times
+	// the lines read so far (their bytes plus 16 per line): the lines,
+	// and the Problem parsed from them, which on the largest netlib
+	// files in the tests (80bau3b, greenbea: 1.1 and 1.0 MB) holds about
+	// 1.4 bytes per byte of the file. Reading stops with a
+	// *mat.MemoryError (matching mat.ErrTooLarge) as soon as the count
+	// passes the limit, so a huge or endless input (a decompression
+	// bomb) is refused after about MaxMemory/3 bytes. 0 means
+	// mat.DefaultMaxMemory (4 GiB), negative no limit.
+	MaxMemory int64
 }
 
 // ErrMPS is the error that every *MPSError matches (errors.Is).
@@ -62,14 +76,15 @@ func (e *MPSError) Is(target error) bool { return target == ErrMPS }
 // makes the lower bound -Inf. Variables default to [0, +Inf).
 //
 // A UTF-8 byte order mark at the start of r is skipped. Malformed input
-// gives an *MPSError (matching ErrMPS) with the line number; a read
-// error of r is returned as it is.
+// gives an *MPSError (matching ErrMPS) with the line number; input over
+// MPSOptions.MaxMemory a *mat.MemoryError (matching mat.ErrTooLarge); a
+// read error of r is returned as it is.
 func ReadMPS(r io.Reader, opts *MPSOptions) (*Problem, error) {
 	var o MPSOptions
 	if opts != nil {
 		o = *opts
 	}
-	lines, err := readLines(r)
+	lines, err := readLines(r, o.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +109,35 @@ func ReadMPS(r io.Reader, opts *MPSOptions) (*Problem, error) {
 	return nil, errFree
 }
 
-func readLines(r io.Reader) ([]string, error) {
+// mpsLineBytes is what readLines counts for a line besides its bytes:
+// its string header.
+const mpsLineBytes = 16
+
+// readLines reads the lines of r without their line ends, refusing with
+// a *mat.MemoryError once three times what they hold passes maxMemory
+// (see MPSOptions.MaxMemory); a line is counted as it is read, so one
+// endless line is refused too.
+func readLines(r io.Reader, maxMemory int64) ([]string, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var lines []string
+	var held int64
+	var part []byte
+	limit := mat.MemoryLimit(maxMemory)
 	for {
-		line, err := br.ReadString('\n')
+		chunk, err := br.ReadSlice('\n')
+		held += int64(len(chunk))
+		if len(part) == 0 && len(chunk) > 0 {
+			held += mpsLineBytes
+		}
+		if need := size.Scale(3, held); need > limit {
+			return nil, fmt.Errorf("simplex: ReadMPS: %w", mat.CheckMemory(fmt.Sprintf("the MPS input up to line %d", len(lines)+1), need, maxMemory))
+		}
+		part = append(part, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line := string(part)
+		part = part[:0]
 		if len(lines) == 0 {
 			// A UTF-8 byte order mark, as some editors write it.
 			line = strings.TrimPrefix(line, "\ufeff")

@@ -247,3 +247,39 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// endless is a reader of an endless line: 'x' forever, no line end. It
+// counts the bytes it gave.
+type endless struct{ n int64 }
+
+func (e *endless) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = 'x'
+	}
+	e.n += int64(len(b))
+	return len(b), nil
+}
+
+// TestReadMPSMaxMemory: input past MPSOptions.MaxMemory is refused with
+// mat.ErrTooLarge, an endless line after about MaxMemory/3 bytes (at
+// most one buffer of 64 KiB more); a negative limit or one large enough
+// reads the file.
+func TestReadMPSMaxMemory(t *testing.T) {
+	need := 3 * int64(len(freeMPS)+16*strings.Count(freeMPS, "\n"))
+	if _, err := ReadMPS(strings.NewReader(freeMPS), &MPSOptions{MaxMemory: need / 2}); !errors.Is(err, mat.ErrTooLarge) {
+		t.Errorf("MaxMemory %d of %d: %v, want mat.ErrTooLarge", need/2, need, err)
+	}
+	for _, m := range []int64{-1, need + 64} {
+		if _, err := ReadMPS(strings.NewReader(freeMPS), &MPSOptions{MaxMemory: m}); err != nil {
+			t.Errorf("MaxMemory %d: %v", m, err)
+		}
+	}
+	const limit = 3 << 20
+	e := &endless{}
+	if _, err := ReadMPS(e, &MPSOptions{MaxMemory: limit}); !errors.Is(err, mat.ErrTooLarge) {
+		t.Errorf("an endless line: %v, want mat.ErrTooLarge", err)
+	}
+	if e.n > limit/3+2<<16 {
+		t.Errorf("an endless line: %d bytes read under MaxMemory %d", e.n, limit)
+	}
+}

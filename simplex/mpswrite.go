@@ -10,19 +10,21 @@ import (
 )
 
 // WriteMPS writes p to w as free MPS that ReadMPS (and other MPS
-// readers, such as glpsol --freemps) read back as the same problem:
-// numbers are written with 17 significant digits, so they round-trip
-// exactly (but for a range row whose two limits cannot both be: its
-// second limit is the first plus or minus the range, within a rounding).
-// Row (column) names are p's when all of them are usable in
-// free MPS: not empty, without white space, not repeated, and for rows
-// not the objective's name "OBJ"; otherwise they are R<i> (C<j>),
-// 1-based. A
-// range row is written as a G row with its RANGES entry; a free row as
-// an N row, which ReadMPS drops (as other readers, such as glpsol, keep
-// it as a free row). Maximize is written as OBJSENSE MAX, the Offset as
-// the objective row's right-hand side (-Offset). WriteMPS returns the
-// first write error of w; it does not check p (see Validate).
+// readers, such as glpsol --freemps) read back as the same problem less
+// its free rows: a free row is written as an N row, which ReadMPS drops
+// (other readers, such as glpsol, keep it as a free row). Numbers are
+// written with 17 significant digits, so they round-trip exactly (but
+// for a range row whose two limits cannot both be: its second limit is
+// the first plus or minus the range, within a rounding). Row (column)
+// names are p's when all of them are usable in free MPS: not empty,
+// without white space or line ends, not repeated, and for rows not the
+// objective's name "OBJ"; otherwise they are R<i> (C<j>), 1-based. The
+// problem's name is p.Name unless it is empty or holds a space, a tab,
+// '\r' or '\n' (which would break the NAME line); then it is "LP". A
+// range row is written as a G row with its RANGES entry. Maximize is
+// written as OBJSENSE MAX, the Offset as the objective row's right-hand
+// side (-Offset). WriteMPS returns the first write error of w; it does
+// not check p (see Validate).
 func WriteMPS(w io.Writer, p *Problem) error {
 	bw := bufio.NewWriter(w)
 	m, n := p.A.Rows, p.A.Cols
@@ -30,7 +32,7 @@ func WriteMPS(w io.Writer, p *Problem) error {
 	cols := mpsNames(p.ColNames, n, "C", "")
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
 	name := p.Name
-	if name == "" || strings.ContainsAny(name, " \t") {
+	if name == "" || strings.ContainsAny(name, " \t\r\n") {
 		name = "LP"
 	}
 	fmt.Fprintf(bw, "NAME %s\n", name)

@@ -80,3 +80,26 @@ func problemDiff(p, q *Problem) string {
 	}
 	return ""
 }
+
+// TestWriteMPSNameLineEnd: a problem name with a line end would start a
+// new line (here a bogus section); it is written as "LP" instead.
+func TestWriteMPSNameLineEnd(t *testing.T) {
+	for _, name := range []string{"a\nROWS", "a\rb"} {
+		p := denseProblem([]float64{1}, [][]float64{{1}}, []float64{1}, []float64{2}, []float64{0}, []float64{math.Inf(1)})
+		p.Name = name
+		var buf bytes.Buffer
+		if err := WriteMPS(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(buf.Bytes(), []byte("NAME LP\n")) {
+			t.Errorf("name %q written as %q", name, buf.String())
+		}
+		q, err := ReadMPS(&buf, &MPSOptions{Format: MPSFree})
+		if err != nil {
+			t.Fatalf("name %q: %v", name, err)
+		}
+		if d := problemDiff(p, q); d != "" {
+			t.Errorf("name %q: read back differs: %s", name, d)
+		}
+	}
+}

@@ -105,7 +105,9 @@ type Result struct {
 	// Events lists, in order, what the solver did beyond plain pivoting
 	// (a singular basis repaired, the cost perturbation removed, the
 	// smallest-index rule against cycling, the phase that decided
-	// infeasibility...), at most 64 of them: what to read when a
+	// infeasibility...): at most 64 from the solver, after at most two
+	// lines from the presolve (those starting "presolve: ", three when
+	// the presolve finds the problem infeasible). What to read when a
 	// solve is slow or surprising.
 	Events []string
 }

@@ -620,3 +620,17 @@ func TestTreeFnAnyOrder(t *testing.T) {
 }
 
 var _ = tensor3.PackedLen
+
+// TestBlockValuesNegative: a negative Options.BlockValues is refused
+// with moments.ErrBadOption rather than taken for the default.
+func TestBlockValuesNegative(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a")
+	if err := os.WriteFile(path, []byte("0:1 1:2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewDocMoments(context.Background(), Docs{Glob: path, Format: Counts, VocabSize: 3}, moments.Raw, 0, &Options{TempDir: t.TempDir(), BlockValues: -1})
+	if !errors.Is(err, moments.ErrBadOption) {
+		t.Errorf("BlockValues = -1: %v, want moments.ErrBadOption", err)
+	}
+}

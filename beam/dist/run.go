@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
+	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -64,7 +65,8 @@ type Options struct {
 	// combine sums: a longer part (Pairs X of a large vocabulary) is
 	// cut into blocks of about BlockValues values, each summed by its
 	// own tree, so that no single worker receives every shard's whole
-	// part. 0 means DefaultBlockValues.
+	// part. 0 means DefaultBlockValues; a negative value is refused
+	// with an error matching moments.ErrBadOption.
 	BlockValues int
 }
 
@@ -112,6 +114,9 @@ func newRunner(ctx context.Context, glob string, opts *Options) (*runner, error)
 	var o Options
 	if opts != nil {
 		o = *opts
+	}
+	if o.BlockValues < 0 {
+		return nil, fmt.Errorf("dist: %w: Options.BlockValues = %d (need >= 0; 0 for DefaultBlockValues)", moments.ErrBadOption, o.BlockValues)
 	}
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
@@ -171,7 +176,7 @@ func (r *runner) run(ctx context.Context, name string, fn *shardFn, broadcast in
 	}
 	start := time.Now()
 	per := r.opts.BlockValues
-	if per <= 0 {
+	if per == 0 {
 		per = DefaultBlockValues
 	}
 	fn.Blocks = max(1, (values+per-1)/per)

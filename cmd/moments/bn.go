@@ -21,15 +21,18 @@ const bnUsage = `usage: moments bn [flags] DATA.csv
 Learns a fully observed linear Bayesian network (a linear structural
 equation model, the problem of LiNGAM) x = Lambda x + eta from numeric
 samples (one sample a line, one variable a field; blank lines and lines
-starting with # are skipped), with independent skewed noises eta: the
-causal order from the whitened third moment, then each variable's
+starting with # are skipped), with independent non-Gaussian noises eta:
+the causal order from the noise directions that the whitened third or
+fourth cumulant (or both) separate, chosen per data set from the
+skewness and kurtosis of the noises, then each variable's
 parents among its predecessors by an adaptive lasso on the covariance
 with the extended Bayesian information criterion (-gamma, -ebic; see
 linear.SparseLambda), the coefficients refitted by least squares. It
 prints the order, the edges with their weights and confidences (the
 z-score |weight| / standard error from the covariance, and with
 -bootstrap B the share of B bootstrap resamples that find the edge),
-the noise variances and skewnesses, and the identifiability checks.
+the cumulants chosen, the noise variances, skewnesses and excess
+kurtoses, and the identifiability checks.
 -json and -dot write the graph. DATA.csv may be gzip-compressed.
 
 Prior knowledge names variables as the header does (x1, x2, ... without
@@ -61,7 +64,7 @@ func parseBNFlags(args []string, stdout io.Writer) (*bnFlags, error) {
 	f.boot = fs.Int("bootstrap", 0, "bootstrap resamples for the edge probabilities (0: none)")
 	f.gamma = fs.Float64("gamma", 1, "exponent of the adaptive lasso's weights 1/|b_OLS|^gamma (> 0)")
 	f.ebic = fs.Float64("ebic", 1, "weight of the extended BIC's term 2 gamma' log C(m, |A|) (>= 0; 0: the plain BIC)")
-	f.dense = fs.Bool("dense", false, "no pruning: every coefficient of the third-moment estimate (for comparison)")
+	f.dense = fs.Bool("dense", false, "no pruning: every coefficient of the estimate I - diag(C~) C~^-1 from the noise directions, found by the third or fourth cumulant (for comparison)")
 	f.require = fs.String("require", "", "required edges, as \"a->b,c->d\"")
 	f.forbid = fs.String("forbid", "", "forbidden edges, as \"a->b,c->d\"")
 	f.order = fs.String("order", "", "partial order, as \"a->b,c->d\": a comes before b")
@@ -154,6 +157,9 @@ func csvOptions(fs *cmdFlags, header, comma string, maxMem int64) (linear.CSVOpt
 }
 
 // bnEdge is an edge of the learned graph as bn prints and writes it.
+// StdErr and Z are nil (omitted from the JSON, "z -" in the text) when
+// the standard error is unknown (no sample count, or NaN: too few
+// samples for the parents) or zero (an exact fit, whose z is infinite).
 type bnEdge struct {
 	From   string   `json:"from"`
 	To     string   `json:"to"`
@@ -171,8 +177,14 @@ type bnGraph struct {
 	Edges     []bnEdge    `json:"edges"`
 	Lambda    [][]float64 `json:"lambda"`
 	NoiseVar  []float64   `json:"noise_var"`
-	Skewness  []float64   `json:"noise_skewness"`
-	Bootstrap int         `json:"bootstrap,omitempty"`
+	// Skewness and Kurtosis (excess) of the noises, null where unknown
+	// (NaN: the kurtosis when only the third cumulant was used).
+	Skewness []*float64 `json:"noise_skewness"`
+	Kurtosis []*float64 `json:"noise_kurtosis"`
+	// Cumulants are those that separated the noises: third, fourth or
+	// both (linear.ObservedBN.Cumulants).
+	Cumulants string `json:"cumulants"`
+	Bootstrap int    `json:"bootstrap,omitempty"`
 	// BootstrapFailed counts the resamples whose fit failed.
 	BootstrapFailed int      `json:"bootstrap_failed,omitempty"`
 	Pruning         string   `json:"pruning"`
@@ -306,9 +318,9 @@ func runBN(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout, "]")
 	}
-	fmt.Fprintln(stdout, "\nnoises (variance, skewness up to sign):")
+	fmt.Fprintf(stdout, "\nnoises (variance, skewness up to sign, excess kurtosis), separated by %s:\n", cumulantsWords(bn.Cumulants))
 	for _, i := range bn.Order {
-		fmt.Fprintf(stdout, "  %-12s %9.4g %7.3f\n", names[i], bn.EtaVar[i], bn.Skewness[i])
+		fmt.Fprintf(stdout, "  %-12s %9.4g %s %s\n", names[i], bn.EtaVar[i], fmtNoise(bn.Skewness, i), fmtNoise(bn.Kurtosis, i))
 	}
 	fmt.Fprintln(stdout, "\nidentifiability checks of the learner (failures are also warned on stderr):")
 	for _, c := range bn.Checks {
@@ -339,7 +351,8 @@ func runBN(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // causal order of their children, parents in order too.
 func bnResult(bn *linear.ObservedBN, boot *linear.BootstrapBN, names []string, samples int, pruning linear.PruneMethod) *bnGraph {
 	n := len(names)
-	g := &bnGraph{Variables: names, Samples: samples, NoiseVar: bn.EtaVar, Skewness: bn.Skewness, Pruning: pruning.String(), Warnings: bn.Warnings}
+	g := &bnGraph{Variables: names, Samples: samples, NoiseVar: bn.EtaVar, Skewness: finite(bn.Skewness), Kurtosis: finite(bn.Kurtosis),
+		Cumulants: bn.Cumulants.String(), Pruning: pruning.String(), Warnings: bn.Warnings}
 	if g.Warnings == nil {
 		g.Warnings = []string{}
 	}
@@ -375,6 +388,40 @@ func bnResult(bn *linear.ObservedBN, boot *linear.BootstrapBN, names []string, s
 		}
 	}
 	return g
+}
+
+// finite returns pointers to the values of v, nil for NaN and the
+// infinities (null in JSON, which holds no such number).
+func finite(v []float64) []*float64 {
+	out := make([]*float64, len(v))
+	for i := range v {
+		if !math.IsNaN(v[i]) && !math.IsInf(v[i], 0) {
+			out[i] = &v[i]
+		}
+	}
+	return out
+}
+
+// fmtNoise formats v[i], a skewness or kurtosis, for the noise table:
+// "-" when unknown (NaN, or no value).
+func fmtNoise(v []float64, i int) string {
+	if i >= len(v) || math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
+		return fmt.Sprintf("%8s", "-")
+	}
+	return fmt.Sprintf("%8.3f", v[i])
+}
+
+// cumulantsWords names the cumulants that separated the noises.
+func cumulantsWords(c linear.Cumulants) string {
+	switch c {
+	case linear.CumulantsThird:
+		return "the third cumulant"
+	case linear.CumulantsFourth:
+		return "the fourth cumulant"
+	case linear.CumulantsBoth:
+		return "the third and fourth cumulants"
+	}
+	return c.String()
 }
 
 func fmtZ(z *float64) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moments-go/moments/latent/linear"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -137,6 +139,23 @@ func TestBNCommand(t *testing.T) {
 	}
 	if g.Samples != 5000 || len(g.Order) != 8 || len(g.Lambda) != 8 || g.Pruning != "bic" {
 		t.Errorf("graph: %d samples, order %v, pruning %q", g.Samples, g.Order, g.Pruning)
+	}
+	// The cumulants chosen, and each noise's kurtosis next to its
+	// skewness (the exponential noises: skewness 2, excess kurtosis 6,
+	// measured whatever the choice).
+	if c := g.Cumulants; c != "third" && c != "fourth" && c != "both" {
+		t.Errorf("cumulants %q", c)
+	}
+	if !strings.Contains(out.String(), "excess kurtosis), separated by the ") {
+		t.Errorf("output does not name the cumulants:\n%s", out.String())
+	}
+	if len(g.Skewness) != 8 || len(g.Kurtosis) != 8 {
+		t.Fatalf("%d skewnesses, %d kurtoses, want 8 each", len(g.Skewness), len(g.Kurtosis))
+	}
+	for i := range 8 {
+		if g.Skewness[i] == nil || g.Kurtosis[i] == nil || math.Abs(*g.Skewness[i]) < 1 || *g.Kurtosis[i] < 2 {
+			t.Errorf("noise %d: skewness %v, kurtosis %v; want about 2 and 6", i, g.Skewness[i], g.Kurtosis[i])
+		}
 	}
 	d, err := os.ReadFile(dot)
 	if err != nil || !bytes.HasPrefix(d, []byte("digraph bn {")) || bytes.Count(d, []byte(" -> ")) != len(g.Edges) {
@@ -303,5 +322,39 @@ func TestBNErrors(t *testing.T) {
 	err := run(bg, []string{"bn", "-q", "-require", "v0->v0", path}, &sink, &sink)
 	if err == nil || !strings.Contains(err.Error(), "itself") {
 		t.Fatalf("self-loop: %v", err)
+	}
+}
+
+// TestBNResultUnknownStdErr: an edge whose standard error is unknown
+// (NaN: too few samples for its parents) or zero gets no stderr and no z,
+// so the JSON encoder, which refuses NaN and infinities, still succeeds.
+func TestBNResultUnknownStdErr(t *testing.T) {
+	nan := math.NaN()
+	bn := &linear.ObservedBN{
+		Lambda:    mat.FromRows([][]float64{{0, 0, 0}, {0.5, 0, 0}, {0.3, -0.7, 0}}),
+		StdErr:    mat.FromRows([][]float64{{0, 0, 0}, {0.1, 0, 0}, {nan, 0, 0}}),
+		Order:     []int{0, 1, 2},
+		EtaVar:    []float64{1, 1, 1},
+		Skewness:  []float64{2, 2, 2},
+		Kurtosis:  []float64{nan, 6, math.Inf(1)},
+		Cumulants: linear.CumulantsThird,
+	}
+	g := bnResult(bn, nil, []string{"a", "b", "c"}, 3, linear.PruneBIC)
+	b, err := json.Marshal(g)
+	if err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	if len(g.Edges) != 3 {
+		t.Fatalf("%d edges, want 3: %s", len(g.Edges), b)
+	}
+	if g.Cumulants != "third" || len(g.Kurtosis) != 3 || g.Kurtosis[0] != nil || g.Kurtosis[1] == nil || *g.Kurtosis[1] != 6 || g.Kurtosis[2] != nil ||
+		!bytes.Contains(b, []byte(`"noise_kurtosis":[null,6,null]`)) {
+		t.Errorf("cumulants %q, kurtosis %v: %s", g.Cumulants, g.Kurtosis, b)
+	}
+	for _, e := range g.Edges {
+		known := e.From == "a" && e.To == "b"
+		if (e.Z != nil) != known || (e.StdErr != nil) != known {
+			t.Errorf("edge %s->%s: stderr %v, z %v", e.From, e.To, e.StdErr, e.Z)
+		}
 	}
 }

@@ -36,6 +36,7 @@ type lpFlags struct {
 	timeLimit *time.Duration
 	json      *string
 	noPre     *bool
+	maxMem    *int64
 }
 
 func parseLPFlags(args []string, stdout io.Writer) (*lpFlags, error) {
@@ -46,6 +47,7 @@ func parseLPFlags(args []string, stdout io.Writer) (*lpFlags, error) {
 		timeLimit: fs.Duration("time-limit", 0, "stop the solve after this long, such as 30s (0: no limit)"),
 		json:      fs.String("json", "", "also write the primal and dual solution as JSON to this file"),
 		noPre:     fs.Bool("no-presolve", false, "solve without the presolve"),
+		maxMem:    maxMemoryFlag(fs.FlagSet),
 	}
 	if err := fs.parse(args, stdout, "FILE.mps"); err != nil {
 		return nil, err
@@ -75,7 +77,7 @@ func runLP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer out.discard()
-	p, err := readLP(ctx, path)
+	p, err := readLP(ctx, path, *f.maxMem)
 	if err != nil {
 		return err
 	}
@@ -131,14 +133,16 @@ func runLP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readLP reads the MPS file at path (gzip or not).
-func readLP(ctx context.Context, path string) (*simplex.Problem, error) {
+// readLP reads the MPS file at path (gzip or not), refusing one that
+// needs more than maxMemory bytes (simplex.MPSOptions.MaxMemory) as it
+// reads.
+func readLP(ctx context.Context, path string, maxMemory int64) (*simplex.Problem, error) {
 	r, err := openInput(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	p, err := simplex.ReadMPS(r, nil)
+	p, err := simplex.ReadMPS(r, &simplex.MPSOptions{MaxMemory: maxMemory})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
@@ -56,7 +58,7 @@ func TestLPCommand(t *testing.T) {
 		len(sol.Columns) != 32 || len(sol.Rows) != 27 || sol.Columns[0].Name != "X01" {
 		t.Fatalf("JSON: %+v", sol)
 	}
-	p, err := readLP(bg, afiroMPS)
+	p, err := readLP(bg, afiroMPS, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,4 +129,33 @@ func TestLPErrors(t *testing.T) {
 			t.Fatalf("%v: status %d, stderr %q:\n%s", args, code, errs, out)
 		}
 	}
+}
+
+// TestLPMaxMemory: lp refuses an MPS file over -max-memory as it reads
+// it, in the memory rule's words, and a gzip bomb (64 MB of one line,
+// 64 kB compressed) after a few MB, not after the whole line.
+func TestLPMaxMemory(t *testing.T) {
+	err, used, _ := runAlloc("lp", "-max-memory", "1kB", afiroMPS)
+	checkRefusal(t, "lp", err, used, 4<<20, "the MPS input up to line ", "1 kB")
+
+	path := filepath.Join(t.TempDir(), "bomb.mps.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := gzip.NewWriter(f)
+	line := bytes.Repeat([]byte("x"), 1<<20)
+	for range 64 {
+		if _, err := z.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err, used, _ = runAlloc("lp", "-max-memory", "3MiB", path)
+	checkRefusal(t, "lp", err, used, 16<<20, "the MPS input up to line 1", "3.15 MB")
 }

@@ -12,7 +12,7 @@
 //	moments bn [-bootstrap B] [-require a->b,...] [-forbid a->b,...]
 //	           [-order a->b,...] [-json FILE] [-dot FILE] DATA.csv
 //	                     learn a fully observed linear causal graph x =
-//	                     Lambda x + eta (skewed noises; LiNGAM's problem):
+//	                     Lambda x + eta (non-Gaussian noises; LiNGAM's problem):
 //	                     the causal order, the edges pruned by an adaptive
 //	                     lasso with the extended BIC, their weights and
 //	                     confidences (z-scores, bootstrap probabilities)

@@ -91,8 +91,11 @@ type DAGOptions struct {
 	// LambdaFromSecond makes DAG.Lambda the estimate from the second
 	// moments given the causal order (Remark 4.4: the Cholesky factor of
 	// the hidden second moment in that order, LambdaSecond); by default
-	// it is the paper's estimate from the third moments, I - diag(C~)
-	// C~^{-1} restricted to the strictly lower triangle (LambdaThird).
+	// it is the paper's estimate from the noise directions, I - diag(C~)
+	// C~^{-1} restricted to the strictly lower triangle (LambdaThird),
+	// C~ the matrix C in the order, from whichever cumulant found the
+	// directions: the third for the hidden-variable learners, the one
+	// that Cumulants chooses for LearnObservedBN.
 	// Both are returned. The default rests on a sweep over random
 	// Example-2 models (relative Frobenius error after alignment): at the paper's size (n = 150,
 	// k = 25, density 0.3) the third-moment estimate is about twice as
@@ -127,7 +130,9 @@ type DAGOptions struct {
 	// (SparseOptions.EBIC; 0: 1; negative: the plain BIC).
 	PruneEBIC float64
 	// Prune, if positive, also sets to zero the entries of Lambda with
-	// magnitude at most Prune (0: none), after the rule of Pruning.
+	// magnitude at most Prune (0: none), after the rule of Pruning, and
+	// their standard errors (DAG.StdErr, ObservedBN.StdErr); the
+	// Required edges are exempt.
 	Prune float64
 	// Required and Forbidden are edges From -> To (variable indices) that
 	// Lambda must hold (placed in the order accordingly, never pruned)
@@ -144,10 +149,14 @@ type DAGOptions struct {
 	// observed is set by LearnObservedBN: the pruned Lambda is then the
 	// least-squares refit on the support whatever LambdaFromSecond says.
 	observed bool
-	// Samples is the number of samples behind the moments, which sets
-	// the bound of the skewness check (see MinSkewness); 0: taken from
-	// the third moments when they know it (SampleThird,
-	// *moments.SampleMoments), exact moments otherwise.
+	// Samples is the number of samples behind the moments (0: taken
+	// from the third moments when they know it, SampleCount or
+	// *moments.SampleMoments; exact moments otherwise). It is the N of
+	// the pruning (the BIC's N log RSS + |A| log N in SparseLambda; with
+	// no count, the exact-moment rule), the N of the standard errors
+	// (DAG.StdErr, ObservedBN.StdErr; none without a count), and it
+	// scales the bounds of the skewness and kurtosis checks
+	// (MinSkewness, MinKurtosis).
 	Samples int
 }
 
@@ -180,8 +189,11 @@ type DAG struct {
 	// DAGOptions.LambdaFromSecond).
 	Lambda *mat.Dense
 	// LambdaSecond and LambdaThird are the estimates from the second
-	// moments given the order (Remark 4.4) and from the third moments
-	// (I - diag(C~) C~^{-1}, strictly lower part).
+	// moments given the order (Remark 4.4) and from the noise directions
+	// (I - diag(C~) C~^{-1}, strictly lower part, C~ the matrix C in the
+	// order: from the third cumulant in the hidden-variable learners, from
+	// the cumulants that DAGOptions.Cumulants chooses in
+	// LearnObservedBN).
 	LambdaSecond, LambdaThird *mat.Dense
 	// EtaVar are the variances of the hidden noises eta (in canonical
 	// scale: 1 for the roots).
@@ -209,8 +221,9 @@ type DAG struct {
 	// StdErr holds the standard errors of the least-squares
 	// coefficients on Lambda's support (SparseFit.StdErr), in the same
 	// positions: a confidence for each edge (|Lambda_ij| / StdErr_ij is
-	// its z-score). nil with PruneNone or when the number of samples is
-	// unknown.
+	// its z-score); NaN on the support where it cannot be computed (too
+	// few samples for a variable's parents: N <= their number). nil with
+	// PruneNone or when the number of samples is unknown.
 	StdErr *mat.Dense
 	// Iterations is the number of ECA iterations (power method).
 	Iterations int
@@ -392,16 +405,42 @@ func dagFromMatch(c *mat.Dense, eig []float64, hidden *mat.Dense, o *DAGOptions,
 		}
 	}
 	if o.Prune > 0 {
-		res.Lambda = res.Lambda.Clone()
-		for i := 0; i < k; i++ {
-			for j := 0; j < k; j++ {
-				if math.Abs(res.Lambda.At(i, j)) <= o.Prune {
-					res.Lambda.Set(i, j, 0)
-				}
+		res.threshold(o)
+	}
+	return res, nil
+}
+
+// threshold sets to zero the entries of d.Lambda (in the order's
+// positions) with magnitude at most o.Prune, and their standard errors,
+// except those of the required edges (in the labels of d.Order), which
+// are never pruned.
+func (d *DAG) threshold(o *DAGOptions) {
+	k := len(d.Order)
+	pos := make([]int, k)
+	for p, v := range d.Order {
+		pos[v] = p
+	}
+	req := make(map[[2]int]bool, len(o.Required))
+	for _, e := range o.Required {
+		if e.From >= 0 && e.From < k && e.To >= 0 && e.To < k {
+			req[[2]int{pos[e.To], pos[e.From]}] = true
+		}
+	}
+	d.Lambda = d.Lambda.Clone()
+	if d.StdErr != nil {
+		d.StdErr = d.StdErr.Clone()
+	}
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			if req[[2]int{i, j}] || math.Abs(d.Lambda.At(i, j)) > o.Prune {
+				continue
+			}
+			d.Lambda.Set(i, j, 0)
+			if d.StdErr != nil {
+				d.StdErr.Set(i, j, 0)
 			}
 		}
 	}
-	return res, nil
 }
 
 // CausalOrder finds the topological order hidden in C = P G Q D, where G

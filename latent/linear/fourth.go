@@ -161,7 +161,8 @@ const (
 	// warns.
 	CumulantsAuto Cumulants = iota
 	// CumulantsThird uses the whitened third moment alone (ECA by
-	// DAGOptions.Method): the learner as it was before fourth moments.
+	// DAGOptions.Method): it needs skewed noises, reads no fourth
+	// moment and measures no kurtosis (ObservedBN.Kurtosis is NaN).
 	CumulantsThird
 	// CumulantsFourth uses the whitened fourth cumulant (the fixed point
 	// of its contraction, polished by the log cosh contrast); the

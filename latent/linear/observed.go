@@ -20,14 +20,15 @@ type ObservedBN struct {
 	Lambda *mat.Dense
 	// LambdaSecond (ordinary least squares of each variable on its
 	// predecessors in Order, Remark 4.4) and LambdaThird (I - diag(C~)
-	// C~^{-1} from the third moments) are both estimates, in the same
-	// labels.
+	// C~^{-1}, C~ the noise directions in Order from whichever cumulant
+	// found them, see Cumulants) are both estimates, in the same labels.
 	LambdaSecond, LambdaThird *mat.Dense
 	// StdErr[i][j] is the standard error of the least-squares
 	// coefficient of x_j in the equation of x_i, on Lambda's support (0
 	// elsewhere): |Lambda_ij| / StdErr_ij is the edge's z-score, a
-	// confidence computed from Sigma and the number of samples (nil with
-	// PruneNone or without a sample count).
+	// confidence computed from Sigma and the number of samples N; NaN on
+	// the support where it cannot be computed (N <= the number of x_i's
+	// parents); nil with PruneNone or without a sample count.
 	StdErr *mat.Dense
 	// Order is the causal order found: Order[0] is a root.
 	Order []int
@@ -36,7 +37,7 @@ type ObservedBN struct {
 	EtaVar []float64
 	// Skewness[i] is the skewness of eta_i up to sign, from the noise
 	// direction matched to x_i: the eigenvalue of the whitened third
-	// moment (Cumulants third) or measured on the whitened samples.
+	// moment (with CumulantsThird) or measured on the whitened samples.
 	Skewness []float64
 	// Kurtosis[i] is the excess kurtosis of eta_i measured along its
 	// noise direction on the whitened samples (NaN when the moments are

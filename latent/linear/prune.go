@@ -20,7 +20,7 @@ const (
 	// SparseLambda).
 	PruneBIC PruneMethod = iota
 	// PruneNone keeps every entry of the estimate below the diagonal:
-	// a dense Lambda, as the learners returned before the rule existed.
+	// a dense Lambda with no zeros chosen (and no standard errors).
 	PruneNone
 )
 
@@ -72,7 +72,9 @@ type SparseFit struct {
 	// StdErr[i][j] is the standard error of Lambda[i][j], sqrt(s_i^2
 	// [S_AA^{-1}]_jj / N) with s_i^2 = RSS_i / (N - |A|) the residual
 	// variance and S_AA the second moment of the parents A (0 off the
-	// support); nil when the number of samples N is unknown (0).
+	// support); NaN on the support when it cannot be computed (N <= |A|,
+	// too few samples for the parents, or S_AA not numerically positive
+	// definite); nil when the number of samples N is unknown (0).
 	StdErr *mat.Dense
 	// ResidVar[i] is the variance of the residual of x_i on its selected
 	// parents (the noise variance of x_i).
@@ -119,7 +121,8 @@ const (
 // exact and the true coefficients are not tiny.
 //
 // It returns an error matching ErrBadData if order is not a permutation,
-// ErrBadOption for a bad option (a NaN or negative Gamma, an edge out of
+// ErrBadOption for a negative samples or a bad option (a NaN or negative
+// Gamma, an edge out of
 // range, a self-loop, a required edge that is also forbidden or goes
 // against the order), ErrNotFinite for a non-finite sigma and
 // ErrRankDeficient if a regression's second moment is not positive
@@ -128,6 +131,9 @@ func SparseLambda(sigma *mat.Dense, order []int, samples int, opts *SparseOption
 	n := checkSquare("SparseLambda", sigma)
 	if err := checkPermutation(order, n); err != nil {
 		return nil, fmt.Errorf("%w: SparseLambda: %v", ErrBadData, err)
+	}
+	if samples < 0 {
+		return nil, fmt.Errorf("%w: SparseLambda: samples = %d (need >= 0; 0 for exact moments)", ErrBadOption, samples)
 	}
 	if err := checkFinite("Sigma", sigma); err != nil {
 		return nil, fmt.Errorf("linear: SparseLambda: %w", err)
@@ -427,7 +433,7 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	for x, a := range idx {
 		res.parents = append(res.parents, cand[a])
 		res.coef = append(res.coef, coef[a])
-		se := 0.0
+		se := math.NaN()
 		if inv != nil && !math.IsNaN(s2) {
 			se = math.Sqrt(math.Max(s2*inv[x], 0) / float64(samples))
 		}

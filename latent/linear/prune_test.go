@@ -291,3 +291,72 @@ func TestLearnObservedBNKnowledge(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneThresholdRequired: the Prune threshold spares a Required edge
+// smaller than it, and zeroes StdErr wherever it zeroes Lambda.
+func TestPruneThresholdRequired(t *testing.T) {
+	ctx := context.Background()
+	m := observedModel(1, 10)
+	sigma := m.Sigma()
+	// The true edge of least weight, and the threshold above it.
+	var e Edge
+	least := math.Inf(1)
+	for i := range 10 {
+		for j := range 10 {
+			if v := math.Abs(m.Lambda.At(i, j)); v != 0 && v < least {
+				e, least = Edge{j, i}, v
+			}
+		}
+	}
+	prune := 1.5 * least
+	bn, err := LearnObservedBN(ctx, sigma, PsiFunc(m.Psi), &DAGOptions{Options: Options{Seed: 2}, Samples: 1000, Required: []Edge{e}, Prune: prune})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bn.Lambda.At(e.To, e.From); math.Abs(got-m.Lambda.At(e.To, e.From)) > 1e-8 {
+		t.Errorf("required edge %v of weight %v: Lambda = %v after the threshold %v", e, m.Lambda.At(e.To, e.From), got, prune)
+	}
+	if bn.StdErr == nil {
+		t.Fatal("no standard errors with Samples = 1000")
+	}
+	if bn.StdErr.At(e.To, e.From) == 0 {
+		t.Errorf("required edge %v lost its standard error", e)
+	}
+	for i := range 10 {
+		for j := range 10 {
+			lam, se := bn.Lambda.At(i, j), bn.StdErr.At(i, j)
+			if lam == 0 && se != 0 {
+				t.Errorf("Lambda[%d][%d] = 0 with StdErr %v", i, j, se)
+			}
+			if lam != 0 && (Edge{j, i}) != e && math.Abs(lam) <= prune {
+				t.Errorf("Lambda[%d][%d] = %v kept under the threshold %v", i, j, lam, prune)
+			}
+		}
+	}
+}
+
+// TestSparseLambdaSamples: a negative sample count is ErrBadOption (not
+// exact moments), and a support as large as the sample count has NaN
+// standard errors (unknown), not 0, while smaller supports keep finite
+// positive ones.
+func TestSparseLambdaSamples(t *testing.T) {
+	_, sigma, _ := sparseBN(4, 6, 2, 0)
+	if _, err := SparseLambda(sigma, identityOrder(6), -1, nil); !errors.Is(err, ErrBadOption) {
+		t.Errorf("samples = -1: %v, want ErrBadOption", err)
+	}
+	// Variable 5 must keep all its 5 predecessors: with 5 samples its
+	// residual variance has no degree of freedom left.
+	req := []Edge{{0, 5}, {1, 5}, {2, 5}, {3, 5}, {4, 5}, {0, 1}}
+	fit, err := SparseLambda(sigma, identityOrder(6), 5, &SparseOptions{Required: req})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 5 {
+		if se := fit.StdErr.At(5, j); !math.IsNaN(se) {
+			t.Errorf("5 parents, 5 samples: StdErr[5][%d] = %v, want NaN", j, se)
+		}
+	}
+	if se := fit.StdErr.At(1, 0); !(se > 0) || math.IsInf(se, 0) {
+		t.Errorf("1 parent, 5 samples: StdErr[1][0] = %v, want finite and positive", se)
+	}
+}

@@ -149,8 +149,11 @@ const (
 )
 
 // SampleCount is implemented by the ThirdMoments that know how many
-// samples they come from (SampleThird); the skewness check of LearnDAG
-// and LearnObservedBN scales its bound with it.
+// samples they come from (SampleThird). When DAGOptions.Samples is 0,
+// the count drives what DAGOptions.Samples says: the N of the pruning's
+// BIC and of the standard errors (DAG.StdErr, ObservedBN.StdErr), and
+// the bounds of the skewness and kurtosis checks of LearnDAG and
+// LearnObservedBN.
 type SampleCount interface {
 	NumSamples() int
 }

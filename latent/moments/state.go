@@ -2,7 +2,6 @@ package moments
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 
@@ -30,10 +29,6 @@ func MeanChunk(total int) int { return chunkSize(total) }
 // does too).
 func WideChunk(total, nnz, n int) int { return wideChunk(total, nnz, n) }
 
-// errState is the error for bytes that are not a state of the
-// accumulator they are decoded into.
-var errState = errors.New("moments: not an encoded accumulator of this shape")
-
 // MarshalBinary encodes the sums of a: its documents, stored counts and
 // per-word sums. UnmarshalBinary into an accumulator of the same
 // vocabulary restores them exactly.
@@ -45,12 +40,15 @@ func (a *MeanAccumulator) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary replaces the sums of a by those encoded in b, which
-// must come from an accumulator of the same vocabulary size.
+// must come from an accumulator of the same vocabulary size. Bytes that
+// are not such an encoding return an error matching ErrBadData and leave
+// a unchanged.
 func (a *MeanAccumulator) UnmarshalBinary(b []byte) error {
-	d := stateDecoder{b: b}
-	a.docs, a.nnz = d.int(), d.int()
-	d.floats(a.sum)
-	return d.done()
+	return unmarshalState(b, func(d *stateDecoder) {
+		d.int(&a.docs)
+		d.int(&a.nnz)
+		d.floats(a.sum)
+	})
 }
 
 // MarshalBinary encodes the sums of a (not X, which the decoding
@@ -69,15 +67,14 @@ func (a *PairsAccumulator) encode(e *stateEncoder) {
 
 // UnmarshalBinary replaces the sums of a by those encoded in b, which
 // must come from an accumulator for an X of the same shape (the
-// product is only meaningful for the same X).
+// product is only meaningful for the same X). Bytes that are not such an
+// encoding return an error matching ErrBadData and leave a unchanged.
 func (a *PairsAccumulator) UnmarshalBinary(b []byte) error {
-	d := stateDecoder{b: b}
-	a.decode(&d)
-	return d.done()
+	return unmarshalState(b, a.decode)
 }
 
 func (a *PairsAccumulator) decode(d *stateDecoder) {
-	a.docs = d.int()
+	d.int(&a.docs)
 	d.dense(a.sum)
 	d.floats(a.v)
 }
@@ -97,16 +94,34 @@ func (a *TriplesAccumulator) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary replaces the sums of a by those encoded in b, which
-// must come from an accumulator for a W of the same shape.
+// must come from an accumulator for a W of the same shape. Bytes that
+// are not such an encoding return an error matching ErrBadData and leave
+// a unchanged (documents it holds included).
 func (a *TriplesAccumulator) UnmarshalBinary(b []byte) error {
-	d := stateDecoder{b: b}
-	a.filled = 0
-	a.docs3 = d.int()
-	d.floats(a.cube.RawData())
-	d.dense(a.u)
-	d.floats(a.v)
-	a.pairs.decode(&d)
-	return d.done()
+	return unmarshalState(b, func(d *stateDecoder) {
+		if !d.dry {
+			a.filled = 0
+		}
+		d.int(&a.docs3)
+		d.floats(a.cube.RawData())
+		d.dense(a.u)
+		d.floats(a.v)
+		a.pairs.decode(d)
+	})
+}
+
+// unmarshalState runs decode over b twice: first dry, only checking
+// that b holds an encoding of the right shape, then, if it does,
+// storing the values. So a failed decoding changes nothing.
+func unmarshalState(b []byte, decode func(*stateDecoder)) error {
+	d := stateDecoder{b: b, dry: true}
+	decode(&d)
+	if d.bad || len(d.b) != 0 {
+		return fmt.Errorf("%w: moments: not an encoded accumulator of this shape (%d bytes left)", ErrBadData, len(d.b))
+	}
+	d = stateDecoder{b: b}
+	decode(&d)
+	return nil
 }
 
 type stateEncoder struct{ b []byte }
@@ -131,12 +146,15 @@ func (e *stateEncoder) dense(m *mat.Dense) {
 	}
 }
 
+// stateDecoder reads what stateEncoder wrote; when dry it only checks
+// the lengths and stores nothing.
 type stateDecoder struct {
-	b   []byte
-	bad bool
+	b        []byte
+	bad, dry bool
 }
 
-func (d *stateDecoder) int() int {
+// read returns the next 8 bytes as an int (0 and bad if there are none).
+func (d *stateDecoder) read() int {
 	if len(d.b) < 8 {
 		d.bad = true
 		return 0
@@ -146,10 +164,21 @@ func (d *stateDecoder) int() int {
 	return v
 }
 
-// floats fills dst, which must have the encoded length.
+// int reads an int into *dst (unless dry).
+func (d *stateDecoder) int(dst *int) {
+	if v := d.read(); !d.dry && !d.bad {
+		*dst = v
+	}
+}
+
+// floats fills dst (unless dry), which must have the encoded length.
 func (d *stateDecoder) floats(dst []float64) {
-	if n := d.int(); n != len(dst) || len(d.b) < 8*n {
+	if n := d.read(); n != len(dst) || len(d.b) < 8*n {
 		d.bad = true
+		return
+	}
+	if d.dry {
+		d.b = d.b[8*len(dst):]
 		return
 	}
 	for i := range dst {
@@ -163,11 +192,4 @@ func (d *stateDecoder) dense(m *mat.Dense) {
 	for i := 0; i < r && !d.bad; i++ {
 		d.floats(m.RawRow(i))
 	}
-}
-
-func (d *stateDecoder) done() error {
-	if d.bad || len(d.b) != 0 {
-		return fmt.Errorf("%w (%d bytes left)", errState, len(d.b))
-	}
-	return nil
 }

@@ -1,9 +1,12 @@
 package moments
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/mat"
@@ -138,5 +141,61 @@ func TestStateReproducesPasses(t *testing.T) {
 	}
 	if err := NewPairsAccumulator(x).UnmarshalBinary(enc[:5]); err == nil {
 		t.Error("5 bytes decode into a pairs accumulator")
+	}
+}
+
+// TestStateBadBytes: truncated, extended or garbled encodings are refused
+// with an error matching ErrBadData, and the accumulator they were
+// decoded into keeps its state bit for bit.
+func TestStateBadBytes(t *testing.T) {
+	const n = 6
+	r := rand.New(rand.NewPCG(3, 9))
+	x := mat.Zeros(n, 2)
+	for i := range n {
+		for j := range 2 {
+			x.Set(i, j, r.NormFloat64())
+		}
+	}
+	type acc interface {
+		Add(Doc)
+		MarshalBinary() ([]byte, error)
+		UnmarshalBinary([]byte) error
+	}
+	for name, a := range map[string]acc{
+		"mean":    NewMeanAccumulator(n),
+		"pairs":   NewPairsAccumulator(x),
+		"triples": NewTriplesAccumulator(x),
+	} {
+		for i := range 5 {
+			a.Add(Doc{Words: []int32{int32(i), int32(i + 1)}, Counts: []uint32{uint32(1 + i), 2}})
+		}
+		before, err := a.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Garbled: the first float vector's length field says one more.
+		garbled := slices.Clone(before)
+		lenAt := 8
+		if name == "mean" {
+			lenAt = 16
+		}
+		garbled[lenAt]++
+		for what, b := range map[string][]byte{
+			"truncated": before[:len(before)-8],
+			"extended":  append(slices.Clone(before), 0, 0, 0, 0, 0, 0, 0, 0),
+			"garbled":   garbled,
+			"empty":     nil,
+		} {
+			if err := a.UnmarshalBinary(b); !errors.Is(err, ErrBadData) {
+				t.Errorf("%s, %s bytes: %v, want ErrBadData", name, what, err)
+			}
+			after, err := a.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(after, before) {
+				t.Errorf("%s, %s bytes: the state changed", name, what)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@
 package lptest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -30,8 +31,12 @@ type LP struct {
 // row, >= 0 on a >= row), so y is dual feasible. y is nonzero on only
 // m/500 rows, so c is sparse and the problem dually degenerate, the
 // hard case for a dual simplex method. Rows are <=, >= or ranges in the
-// proportions 2:2:1. The same seed and n give the same problem.
+// proportions 2:2:1. The same seed and n give the same problem. n must
+// be at least 5 (a row may hold 5 entries); FreeLP panics otherwise.
 func FreeLP(seed uint64, n int) *LP {
+	if n < 5 {
+		panic(fmt.Sprintf("lptest: FreeLP with n = %d columns (need n >= 5)", n))
+	}
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	m := 5 * n
 	rowsOf := make([][]int, n)

@@ -3,6 +3,7 @@ package lptest
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +40,15 @@ func TestFreeLP(t *testing.T) {
 	if !slices.Equal(p.Value, q.Value) || !slices.Equal(p.Obj, q.Obj) || !slices.Equal(p.RowUpper, q.RowUpper) {
 		t.Fatal("same seed, different problem")
 	}
+}
+
+// TestFreeLPSmall: n < 5 panics with a message that says why, not with
+// an index out of range.
+func TestFreeLPSmall(t *testing.T) {
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "n >= 5") {
+			t.Errorf("FreeLP(1, 4): panic %q, want one that says n >= 5", r)
+		}
+	}()
+	FreeLP(1, 4)
 }
