@@ -50,8 +50,9 @@ type ObservedBN struct {
 	// Triangularity measures how far C~^{-1} is from triangular in Order
 	// (see DAG.Triangularity).
 	Triangularity float64
-	// Iterations counts the ECA iterations (third cumulant) or the
-	// fixed-point steps of all starts (fourth, both).
+	// Iterations counts the fixed-point steps of the third cumulant
+	// (plus the ECA iterations when the pairwise check sent it to ECA)
+	// or of all starts (fourth, both).
 	Iterations int
 	// Verdict holds the identifiability checks of the estimate (the
 	// skewness of the recovered noises, which the third cumulant needs
@@ -69,9 +70,11 @@ type ObservedBN struct {
 // Lambda)^{-1}, so with W whitening Sigma the whitened third cumulant
 // is sum_i s_i v_i^(x)3 and the fourth sum_i k_i v_i^(x)4 over the
 // orthonormal v_i = W^T g_i sd(eta_i) (s_i, k_i the skewness and excess
-// kurtosis of eta_i). ECA of the third (no DLD: there is no observation
-// noise), or the fixed point of the fourth cumulant's contraction
-// E[(u.y)^3 y] - 3u over the whitened samples y (see Cumulants), gives
+// kurtosis of eta_i). The fixed point of the third cumulant's
+// contraction T(I, u, u), or ECA of the third when that fails (no DLD:
+// there is no observation noise), or the fixed point of the fourth
+// cumulant's contraction E[(u.y)^3 y] - 3u over the whitened samples y
+// (see Cumulants), gives
 // C = (W^+)^T V, G up to the permutation and scale of its columns.
 // Skewed noises need only third moments; symmetric ones (uniform,
 // Laplace) need the fourth; DAGOptions.Cumulants chooses, by default
