@@ -1,0 +1,268 @@
+package svd
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+)
+
+// This file holds the tridiagonal path of EigSym: Householder reduction of
+// a symmetric matrix to tridiagonal form, the eigendecomposition of the
+// tridiagonal matrix (implicit QL with Wilkinson shifts, and divide and
+// conquer above a size), and the back-transformation of the eigenvectors.
+
+// tridiag holds the reduction A = Q*T*Qᵀ of a symmetric n x n matrix:
+// T has diagonal d and off-diagonal e (e[i] couples d[i] and d[i+1]; e has
+// n elements, the last zero), and Q = H_0*H_1*...*H_{n-3} with
+// H_k = I - tau[k]*v_k*v_kᵀ, v_k zero up to position k, 1 at k+1, and
+// v_k[k+2:] stored in row k of a, right of the diagonal and its neighbour.
+type tridiag struct {
+	n    int
+	a    []float64 // n x n, row stride n: the reflectors
+	d, e []float64
+	tau  []float64
+}
+
+// reduceTridiag reduces the symmetric n x n matrix held in the upper
+// triangle of a (row stride n; overwritten: the strict lower triangle is
+// used as scratch and destroyed) to tridiagonal form.
+//
+// Step k takes the reflector H_k from row k right of its diagonal
+// neighbour and updates the trailing matrix A22 (rows and columns k+1 on)
+// by the rank-two update A22 - v*wᵀ - w*vᵀ with p = tau*A22*v and
+// w = p - (tau/2)*(pᵀv)*v. The update of step k and the product A22'*v of
+// step k+1 are fused in one pass over the rows of the upper triangle, so
+// that each step reads the trailing triangle once.
+func reduceTridiag(a []float64, n int) *tridiag {
+	t := &tridiag{n: n, a: a, d: make([]float64, n), e: make([]float64, n), tau: make([]float64, max(n, 1))}
+	if n == 0 {
+		return t
+	}
+	buf := make([]float64, 4*n)
+	v := buf[:n]         // the current reflector, indexed like A's columns
+	w := buf[n : 2*n]    // its update vector
+	vn := buf[2*n : 3*n] // the next reflector
+	p := buf[3*n : 4*n]  // A22'*vn, accumulated
+	have := false        // whether v, w hold the previous step's update
+	for k := 0; k+2 < n; k++ {
+		// Rows k..n-1 of the trailing upper triangle: update row k with
+		// the previous reflector (if any), build the reflector of row k,
+		// then update the remaining rows and accumulate the product.
+		rowk := a[k*n+k : k*n+n]
+		if have {
+			kernels.Axpy(-v[k], w[k:n], rowk)
+			kernels.Axpy(-w[k], v[k:n], rowk)
+		}
+		t.d[k] = rowk[0]
+		beta, tau := house(rowk[1:])
+		t.e[k] = beta
+		t.tau[k] = tau
+		// vn: 1 at k+1, rowk[2:] after.
+		vn[k+1] = 1
+		copy(vn[k+2:n], rowk[2:])
+		clear(p[k+1 : n])
+		for i := k + 1; i < n; i++ {
+			row := a[i*n+i : i*n+n]
+			if have {
+				kernels.Axpy(-v[i], w[i:n], row)
+				kernels.Axpy(-w[i], v[i:n], row)
+			}
+			if tau != 0 {
+				// Symmetric product from the upper triangle: row i
+				// contributes row·vn[i:] to p[i] and vn[i]*row[1:] to
+				// p[i+1:].
+				p[i] += kernels.Dot(row, vn[i:n])
+				kernels.Axpy(vn[i], row[1:], p[i+1:n])
+			}
+		}
+		if tau == 0 {
+			have = false
+			continue
+		}
+		// w = tau*p - (tau²/2)(pᵀvn)*vn.
+		kernels.Scal(tau, p[k+1:n])
+		alpha := -0.5 * tau * kernels.Dot(p[k+1:n], vn[k+1:n])
+		copy(w[k+1:n], p[k+1:n])
+		kernels.Axpy(alpha, vn[k+1:n], w[k+1:n])
+		copy(v[k+1:n], vn[k+1:n])
+		have = true
+	}
+	// The last 2x2 block.
+	k := max(n-2, 0)
+	for i := k; i < n; i++ {
+		row := a[i*n+i : i*n+n]
+		if have {
+			kernels.Axpy(-v[i], w[i:n], row)
+			kernels.Axpy(-w[i], v[i:n], row)
+		}
+	}
+	t.d[k] = a[k*n+k]
+	if n > 1 {
+		t.e[n-2] = a[(n-2)*n+n-1]
+		t.d[n-1] = a[(n-1)*n+n-1]
+		t.tau[n-2] = 0
+	}
+	t.e[n-1] = 0
+	return t
+}
+
+// house computes the Householder reflector H = I - tau*v*vᵀ with v[0] = 1
+// that maps x to beta*e_0 (as LAPACK's dlarfg). It overwrites x[1:] with
+// v[1:] and returns beta and tau; tau is 0 (H = I, beta = x[0]) when x[1:]
+// is zero. The callers' data are scaled so that no norm overflows.
+func house(x []float64) (beta, tau float64) {
+	if len(x) == 0 {
+		return 0, 0
+	}
+	alpha := x[0]
+	xn := kernels.Nrm2(x[1:])
+	if xn == 0 {
+		return alpha, 0
+	}
+	beta = -math.Copysign(math.Hypot(alpha, xn), alpha)
+	tau = (beta - alpha) / beta
+	kernels.Scal(1/(alpha-beta), x[1:])
+	return beta, tau
+}
+
+// vector returns reflector k's v (its n-k-1 entries from position k+1 on)
+// in dst.
+func (t *tridiag) vector(k int, dst []float64) []float64 {
+	n := t.n
+	dst = dst[:n-k-1]
+	dst[0] = 1
+	copy(dst[1:], t.a[k*n+k+2:k*n+n])
+	return dst
+}
+
+// applyRight overwrites the r x n row-major c (row stride ldc) with
+// c*H_{n-3}*...*H_0 = c*Q (the reflectors are symmetric), which for
+// c = Zᵀ gives (Q*Z)ᵀ. Reflectors are applied in blocks
+// of nb as compact WY transformations H_k*...*H_{k+b-1} = I - Y*S*Yᵀ.
+func (t *tridiag) applyRight(r int, c []float64, ldc int) {
+	n := t.n
+	nr := n - 2 // number of reflectors
+	if nr <= 0 || r == 0 {
+		return
+	}
+	const nb = 32
+	y := make([]float64, n*nb) // Y, ib x m: row j is v_{k0+j} from column k0+1 on
+	s := make([]float64, nb*nb)
+	wk := make([]float64, r*nb)
+	for kend := nr; kend > 0; kend -= nb {
+		k0 := max(kend-nb, 0)
+		ib := kend - k0
+		m := n - k0 - 1 // columns k0+1..n-1
+		// Y (ib x m, row j = v_{k0+j} over columns k0+1..).
+		for j := 0; j < ib; j++ {
+			row := y[j*m : (j+1)*m]
+			clear(row[:j])
+			t.vector(k0+j, row[j:])
+		}
+		// S upper triangular with I - Yᵀ*S*Y = H_{k0}*...*H_{k0+ib-1}
+		// (forward accumulation as dlarft): S[j][j] = tau_j,
+		// S[:j, j] = -tau_j * S[:j,:j] * (Y[:j]·Y[j]).
+		clear(s[:nb*nb])
+		for j := 0; j < ib; j++ {
+			tj := t.tau[k0+j]
+			s[j*nb+j] = tj
+			if j == 0 {
+				continue
+			}
+			// g[i] = Y[i]·Y[j] for i < j (columns from j on: Y[j] is
+			// zero before j).
+			g := wk[:j]
+			for i := 0; i < j; i++ {
+				g[i] = kernels.Dot(y[i*m+j:(i+1)*m], y[j*m+j:(j+1)*m])
+			}
+			// S[:j, j] = -tj * S[:j,:j]*g (upper triangular).
+			for i := 0; i < j; i++ {
+				var acc float64
+				for q := i; q < j; q++ {
+					acc += s[i*nb+q] * g[q]
+				}
+				s[i*nb+j] = -tj * acc
+			}
+		}
+		// With B = H_{k0}*...*H_{k0+ib-1} = I - Yᵀ*S*Y (Y's rows are the
+		// vectors), the block applies C*Bᵀ = C - ((C*Yᵀ)*Sᵀ)*Y to the
+		// columns k0+1 on.
+		cs := c[k0+1:]
+		w := wk[:r*ib]
+		kernels.Gemm(false, true, r, ib, m, 1, cs, ldc, y, m, 0, w, ib)
+		// W = W*Sᵀ: row by row, W[i][q] = sum_{p >= q} W[i][p]*S[q][p].
+		for i := 0; i < r; i++ {
+			wr := w[i*ib : (i+1)*ib]
+			for q := 0; q < ib; q++ {
+				var acc float64
+				for pp := q; pp < ib; pp++ {
+					acc += wr[pp] * s[q*nb+pp]
+				}
+				wr[q] = acc
+			}
+		}
+		kernels.Gemm(false, false, r, m, ib, -1, w, ib, y, m, 1, cs, ldc)
+	}
+}
+
+// tqlMaxIter caps the QL iterations per eigenvalue (tql2 uses 30; two or
+// three are usual).
+const tqlMaxIter = 60
+
+// eigTridiagonal is EigSym's EigTridiagonal method.
+func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
+	n, _ := a.Dims()
+	s, ok := symmetricCopy(a, 0)
+	if !ok {
+		return nil, ErrNotFinite
+	}
+	res := &Eigen{Values: make([]float64, n)}
+	amax := 0.0
+	if n > 0 {
+		amax = s.NormMax()
+	}
+	if amax == 0 {
+		if !o.ValuesOnly {
+			res.Vectors = mat.Identity(n)
+		}
+		return res, nil
+	}
+	// Scale by a power of two so that the largest magnitude is in
+	// [0.5, 1): no norm of the reduction can overflow or underflow
+	// harmfully, and the scaling is exact.
+	_, e := math.Frexp(amax)
+	s.ScalePow2(-e, s)
+	t := reduceTridiag(s.RawData(), n)
+	var zt *mat.Dense
+	var ztd []float64
+	if !o.ValuesOnly {
+		zt = mat.Identity(n)
+		ztd = zt.RawData()
+	}
+	d := t.d
+	if !tql(d, t.e, ztd, n, n, tqlMaxIter) {
+		return nil, &ConvergenceError{Method: "tridiagonal QL", Sweeps: tqlMaxIter}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(p, q int) int { return cmp.Compare(d[q], d[p]) })
+	for i, p := range order {
+		res.Values[i] = math.Ldexp(d[p], e)
+	}
+	if o.ValuesOnly {
+		return res, nil
+	}
+	// Rows of Vᵀ = Zᵀ*Q, in the order of the values.
+	vt := mat.Zeros(n, n)
+	for i, p := range order {
+		copy(vt.RawRow(i), zt.RawRow(p))
+	}
+	t.applyRight(n, vt.RawData(), n)
+	res.Vectors = vt.T()
+	return res, nil
+}

@@ -1,0 +1,245 @@
+package svd
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil/mattest"
+	"github.com/moments-go/moments/mat"
+)
+
+// tridiagLimit bounds the scaled residuals of the tridiagonal method:
+// ||A*V - V*Λ||_1 / (n eps ||A||_1), ||VᵀV - I||_1 / (n eps) and
+// max |λ_i - want_i| / (n eps max|want|).
+const tridiagLimit = 10
+
+// checkEigOpts runs EigSym(a, opts) and checks the residual, the
+// orthogonality, the order and (when want is not nil) the eigenvalues,
+// each scaled as tridiagLimit says; it returns the decomposition.
+func checkEigOpts(t *testing.T, a *mat.Dense, want []float64, opts *EigOptions) *Eigen {
+	t.Helper()
+	n, _ := a.Dims()
+	e, err := EigSym(a, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Values) != n {
+		t.Fatalf("%d eigenvalues, want %d", len(e.Values), n)
+	}
+	for i := 1; i < n; i++ {
+		if !(e.Values[i] <= e.Values[i-1]) {
+			t.Fatalf("eigenvalues not decreasing at %d: %v > %v", i, e.Values[i], e.Values[i-1])
+		}
+	}
+	if n == 0 {
+		return e
+	}
+	// A*V - V*Λ, in a copy scaled by a power of two near 1/max|A|.
+	_, ex := math.Frexp(a.NormMax())
+	var as, av mat.Dense
+	as.ScalePow2(-ex, symmetricFromUpper(a))
+	av.Mul(&as, e.Vectors)
+	for i := 0; i < n; i++ {
+		row := av.RawRow(i)
+		vrow := e.Vectors.RawRow(i)
+		for j := range row {
+			row[j] -= vrow[j] * math.Ldexp(e.Values[j], -ex)
+		}
+	}
+	nrm := as.Norm1()
+	if nrm == 0 {
+		nrm = 1
+	}
+	res := av.Norm1() / nrm / float64(n) / eps
+	orth := mattest.OrthColsRatio(e.Vectors)
+	record("tridiag residual", res)
+	record("tridiag orthogonality", orth)
+	if !(res <= tridiagLimit) {
+		t.Errorf("||AV - VΛ|| ratio %.3g", res)
+	}
+	if !(orth <= tridiagLimit) {
+		t.Errorf("||VᵀV - I|| ratio %.3g", orth)
+	}
+	if want != nil {
+		big := math.Max(math.Abs(want[0]), math.Abs(want[n-1]))
+		var w float64
+		for i := range want {
+			w = math.Max(w, math.Abs(e.Values[i]-want[i]))
+		}
+		if big > 0 {
+			w /= big
+		}
+		v := w / float64(n) / eps
+		record("tridiag values (absolute)", v)
+		if !(v <= tridiagLimit) {
+			t.Errorf("eigenvalues: ratio %.3g", v)
+		}
+	}
+	vo := *opts
+	vo.ValuesOnly = true
+	vals, err := EigSym(a, &vo)
+	if err != nil || !slices.Equal(vals.Values, e.Values) || vals.Vectors != nil {
+		t.Errorf("ValuesOnly differs: %v", err)
+	}
+	return e
+}
+
+// symmetricFromUpper returns the symmetric matrix of a's upper triangle.
+func symmetricFromUpper(a *mat.Dense) *mat.Dense {
+	s, ok := symmetricCopy(a, 0)
+	if !ok {
+		panic("symmetricFromUpper: not finite")
+	}
+	return s
+}
+
+// withSpectrum returns Q*diag(d)*Qᵀ for a random orthogonal Q, and d
+// sorted decreasingly.
+func withSpectrum(rnd *rand.Rand, d []float64) (*mat.Dense, []float64) {
+	a := fuzz.LatmsSym(rnd, d)
+	want := slices.Clone(d)
+	slices.SortFunc(want, func(x, y float64) int { return cmp.Compare(y, x) })
+	return a, want
+}
+
+var tridiagOpts = &EigOptions{Method: EigTridiagonal}
+
+// TestEigTridiagonalSpectra: random symmetric matrices, ±1 in equal
+// halves, clusters, graded spectra and diagonal matrices, for n = 1, 2, 3,
+// 50, 200 and 500.
+func TestEigTridiagonalSpectra(t *testing.T) {
+	sizes := []int{1, 2, 3, 50, 200, 500}
+	if testing.Short() {
+		sizes = sizes[:5]
+	}
+	for _, n := range sizes {
+		rnd := rand.New(rand.NewPCG(uint64(n), 17))
+		t.Run(fmt.Sprintf("random/n=%d", n), func(t *testing.T) {
+			a := mattest.RandDense(rnd, n, n)
+			checkEigOpts(t, a, nil, tridiagOpts)
+		})
+		t.Run(fmt.Sprintf("pm1/n=%d", n), func(t *testing.T) {
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = 1
+				if i%2 == 1 {
+					d[i] = -1
+				}
+			}
+			a, want := withSpectrum(rnd, d)
+			checkEigOpts(t, a, want, tridiagOpts)
+		})
+		t.Run(fmt.Sprintf("clustered/n=%d", n), func(t *testing.T) {
+			// Three clusters of width 1e-12 around 1, -1 and 1e-3.
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = []float64{1, -1, 1e-3}[i%3] + 1e-12*rnd.Float64()
+			}
+			a, want := withSpectrum(rnd, d)
+			checkEigOpts(t, a, want, tridiagOpts)
+		})
+		t.Run(fmt.Sprintf("graded/n=%d", n), func(t *testing.T) {
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = math.Pow(10, -20*float64(i)/float64(max(n-1, 1)))
+				if i%2 == 1 {
+					d[i] = -d[i]
+				}
+			}
+			a, want := withSpectrum(rnd, d)
+			checkEigOpts(t, a, want, tridiagOpts)
+		})
+		t.Run(fmt.Sprintf("diagonal/n=%d", n), func(t *testing.T) {
+			a := mat.Zeros(n, n)
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = math.Ldexp(rnd.NormFloat64(), -3*i%60)
+				a.Set(i, i, d[i])
+			}
+			want := slices.Clone(d)
+			slices.SortFunc(want, func(x, y float64) int { return cmp.Compare(y, x) })
+			checkEigOpts(t, a, want, tridiagOpts)
+		})
+	}
+}
+
+// TestEigTridiagonalGrid runs the tridiagonal method on the dlatms-style
+// grid of TestEigSymGrid.
+func TestEigTridiagonalGrid(t *testing.T) {
+	sizes := eigSizes
+	if testing.Short() {
+		sizes = eigSizes[:7]
+	}
+	for ni, n := range sizes {
+		for _, mode := range fuzz.Modes {
+			for ci, cond := range conds {
+				for kind := 0; kind < 3; kind++ {
+					rnd := rand.New(rand.NewPCG(uint64(ni), uint64(int(mode)*100+ci*10+kind)))
+					d := fuzz.Spectrum(rnd, mode, n, cond)
+					switch kind {
+					case 1:
+						for i := range d {
+							if rnd.IntN(2) == 0 {
+								d[i] = -d[i]
+							}
+						}
+					case 2:
+						for i := range d {
+							d[i] *= -1e280
+						}
+					}
+					a, want := withSpectrum(rnd, d)
+					name := fuzz.TestMatrix{Rows: n, Cols: n, Mode: mode, Cond: cond}.String()
+					t.Run(name, func(t *testing.T) { checkEigOpts(t, a, want, tridiagOpts) })
+				}
+			}
+		}
+	}
+}
+
+// TestEigTridiagonalSpecial: the zero matrix, n = 0, NaN input, a bad
+// Method, and EigAuto's choice.
+func TestEigTridiagonalSpecial(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 130} {
+		e, err := EigSym(mat.Zeros(n, n), tridiagOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(e.Vectors, mat.Identity(n)) || slices.ContainsFunc(e.Values, func(x float64) bool { return x != 0 }) {
+			t.Errorf("zero %dx%d: values %v, vectors not the identity", n, n, e.Values)
+		}
+	}
+	a := mat.Identity(4)
+	a.Set(1, 3, math.NaN())
+	if _, err := EigSym(a, tridiagOpts); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN: %v", err)
+	}
+	b := mat.Identity(200)
+	b.Set(0, 199, math.Inf(-1))
+	if _, err := EigSym(b, nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("Inf at n = 200: %v", err)
+	}
+	for _, m := range []EigMethod{-1, EigTridiagonal + 1} {
+		if _, err := EigSym(a, &EigOptions{Method: m}); !errors.Is(err, ErrBadOption) {
+			t.Errorf("Method %d: %v", m, err)
+		}
+	}
+	// EigAuto: Jacobi below TridiagonalMin (which finds a positive
+	// definite matrix so), the tridiagonal method from there on.
+	rnd := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{TridiagonalMin - 1, TridiagonalMin} {
+		g := mattest.RandDense(rnd, n, n+2)
+		var p mat.Dense
+		p.GramRows(g)
+		e := checkEigOpts(t, &p, nil, &EigOptions{})
+		if jac := n < TridiagonalMin; e.PSD != jac || (e.Sweeps > 0) != jac {
+			t.Errorf("n = %d: PSD %v, %d sweeps: wrong method", n, e.PSD, e.Sweeps)
+		}
+	}
+}
