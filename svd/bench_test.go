@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -27,6 +28,43 @@ func BenchmarkFactorize(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkEigSym times EigSym with eigenvectors on random symmetric
+// matrices (Gaussian upper triangle) and on Q*diag(±1)*Qᵀ with the signs
+// in equal halves, by both methods.
+func BenchmarkEigSym(b *testing.B) {
+	for _, n := range []int{200, 500, 1000, 2000} {
+		r := rand.New(rand.NewPCG(uint64(n), 2))
+		rs := mat.Zeros(n, n)
+		for i := range n {
+			for j := range n {
+				rs.Set(i, j, r.NormFloat64())
+			}
+		}
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = float64(1 - 2*(i%2))
+		}
+		pm := fuzz.LatmsSym(r, d)
+		for _, kind := range []struct {
+			name string
+			a    *mat.Dense
+		}{{"random", rs}, {"pm1", pm}} {
+			for _, m := range []struct {
+				name string
+				m    EigMethod
+			}{{"jacobi", EigJacobi}, {"tridiagonal", EigTridiagonal}} {
+				b.Run(fmt.Sprintf("n=%d/%s/%s", n, kind.name, m.name), func(b *testing.B) {
+					for b.Loop() {
+						if _, err := EigSym(kind.a, &EigOptions{Method: m.m}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -237,13 +237,19 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	s.ScalePow2(-e, s)
 	t := reduceTridiag(s.RawData(), n)
 	var zt *mat.Dense
-	var ztd []float64
-	if !o.ValuesOnly {
-		zt = mat.Identity(n)
-		ztd = zt.RawData()
-	}
 	d := t.d
-	if !tql(d, t.e, ztd, n, n, tqlMaxIter) {
+	var conv bool
+	switch {
+	case o.ValuesOnly:
+		conv = tql(d, t.e, nil, 0, 0, tqlMaxIter)
+	case n > dcLeaf:
+		zt = mat.Zeros(n, n)
+		conv = tridiagDC(d, t.e, zt.RawData(), n)
+	default:
+		zt = mat.Identity(n)
+		conv = tql(d, t.e, zt.RawData(), n, n, tqlMaxIter)
+	}
+	if !conv {
 		return nil, &ConvergenceError{Method: "tridiagonal QL", Sweeps: tqlMaxIter}
 	}
 	order := make([]int, n)

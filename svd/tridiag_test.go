@@ -84,8 +84,22 @@ func checkEigOpts(t *testing.T, a *mat.Dense, want []float64, opts *EigOptions) 
 	vo := *opts
 	vo.ValuesOnly = true
 	vals, err := EigSym(a, &vo)
-	if err != nil || !slices.Equal(vals.Values, e.Values) || vals.Vectors != nil {
-		t.Errorf("ValuesOnly differs: %v", err)
+	if err != nil || vals.Vectors != nil {
+		t.Fatalf("ValuesOnly: %v, vectors %v", err, vals.Vectors != nil)
+	}
+	// The values alone come from the QL method, those with the vectors
+	// from divide and conquer above its leaf size: they agree to the
+	// accuracy of either.
+	var dv, big float64
+	for i, v := range vals.Values {
+		dv = math.Max(dv, math.Abs(v-e.Values[i]))
+		big = math.Max(big, math.Abs(v))
+	}
+	if big > 0 {
+		dv /= big
+	}
+	if r := dv / float64(n) / eps; !(r <= tridiagLimit) {
+		t.Errorf("ValuesOnly differs: ratio %.3g", r)
 	}
 	return e
 }
