@@ -41,13 +41,17 @@ func reduceTridiag(a []float64, n int) *tridiag {
 	if n == 0 {
 		return t
 	}
+	k0 := 0
+	if n > tridiagBlockMin {
+		k0 = t.reduceBlocked(tridiagBlockMin)
+	}
 	buf := make([]float64, 4*n)
 	v := buf[:n]         // the current reflector, indexed like A's columns
 	w := buf[n : 2*n]    // its update vector
 	vn := buf[2*n : 3*n] // the next reflector
 	p := buf[3*n : 4*n]  // A22'*vn, accumulated
 	have := false        // whether v, w hold the previous step's update
-	for k := 0; k+2 < n; k++ {
+	for k := k0; k+2 < n; k++ {
 		// Rows k..n-1 of the trailing upper triangle: update row k with
 		// the previous reflector (if any), build the reflector of row k,
 		// then update the remaining rows and accumulate the product.
@@ -107,6 +111,92 @@ func reduceTridiag(a []float64, n int) *tridiag {
 	}
 	t.e[n-1] = 0
 	return t
+}
+
+// tridiagBlock is the panel width of the blocked reduction, and
+// tridiagBlockMin the order of the trailing matrix below which the
+// unblocked reduction finishes the job.
+const (
+	tridiagBlock    = 32
+	tridiagBlockMin = 128
+)
+
+// reduceBlocked reduces the rows of t.a in panels of tridiagBlock while
+// more than minRest rows remain after a panel (as LAPACK's dsytrd with
+// dlatrd), and returns the first row left to the unblocked reduction.
+//
+// Within a panel the trailing matrix is not updated: step j updates row
+// k = k0+j alone by the panel's earlier reflectors v_q and vectors w_q,
+// forms v_j from it, and computes w_j from the product of the trailing
+// matrix as it was at the panel's start, corrected by
+// Σ_q v_q*(w_qᵀv_j) + w_q*(v_qᵀv_j). After the panel, the rank-2nb update
+// A22 - V*Wᵀ - W*Vᵀ is done by matrix products, on the upper triangle in
+// blocks of rows. V and W are kept as rows (nb x n, zero left of their
+// support).
+func (t *tridiag) reduceBlocked(minRest int) int {
+	n, a := t.n, t.a
+	const nb = tridiagBlock
+	vt := make([]float64, nb*n)
+	wt := make([]float64, nb*n)
+	cv := make([]float64, nb)
+	cw := make([]float64, nb)
+	x := make([]float64, nb)
+	k0 := 0
+	for ; n-(k0+nb) > minRest; k0 += nb {
+		for j := 0; j < nb; j++ {
+			k := k0 + j
+			row := a[k*n+k : k*n+n]
+			if j > 0 {
+				for q := 0; q < j; q++ {
+					cv[q] = vt[q*n+k]
+					cw[q] = wt[q*n+k]
+				}
+				kernels.Gemv(true, j, n-k, -1, wt[k:], n, cv[:j], 1, row)
+				kernels.Gemv(true, j, n-k, -1, vt[k:], n, cw[:j], 1, row)
+			}
+			t.d[k] = row[0]
+			beta, tau := house(row[1:])
+			t.e[k] = beta
+			t.tau[k] = tau
+			vj := vt[j*n : (j+1)*n]
+			clear(vj[:k+1])
+			vj[k+1] = 1
+			copy(vj[k+2:], row[2:])
+			wj := wt[j*n : (j+1)*n]
+			clear(wj)
+			if tau == 0 {
+				continue
+			}
+			// p = A22*v from the upper triangle of rows k+1 on.
+			vv := vj[k+1:]
+			p := wj[k+1:]
+			for i := k + 1; i < n; i++ {
+				r := a[i*n+i : i*n+n]
+				p[i-k-1] += kernels.Dot(r, vj[i:])
+				kernels.Axpy(vj[i], r[1:], wj[i+1:])
+			}
+			if j > 0 {
+				m := n - k - 1
+				kernels.Gemv(false, j, m, 1, wt[k+1:], n, vv, 0, x[:j])
+				kernels.Gemv(true, j, m, -1, vt[k+1:], n, x[:j], 1, p)
+				kernels.Gemv(false, j, m, 1, vt[k+1:], n, vv, 0, x[:j])
+				kernels.Gemv(true, j, m, -1, wt[k+1:], n, x[:j], 1, p)
+			}
+			kernels.Scal(tau, p)
+			alpha := -0.5 * tau * kernels.Dot(p, vv)
+			kernels.Axpy(alpha, vv, p)
+		}
+		// A22 -= Vᵀ*W + Wᵀ*V on the upper triangle of rows r0 on, in
+		// blocks of rows (the strict lower triangle is scratch).
+		const rb = 64
+		for r0 := k0 + nb; r0 < n; r0 += rb {
+			mb := min(rb, n-r0)
+			c := a[r0*n+r0:]
+			kernels.Gemm(true, false, mb, n-r0, nb, -1, vt[r0:], n, wt[r0:], n, 1, c, n)
+			kernels.Gemm(true, false, mb, n-r0, nb, -1, wt[r0:], n, vt[r0:], n, 1, c, n)
+		}
+	}
+	return k0
 }
 
 // house computes the Householder reflector H = I - tau*v*vᵀ with v[0] = 1
