@@ -3,6 +3,8 @@ package svd
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
@@ -67,4 +69,57 @@ func BenchmarkEigSym(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkTridiagPhases times the phases of EigTridiagonal at n = 1000:
+// the reduction, divide and conquer, and the back-transformation.
+func BenchmarkTridiagPhases(b *testing.B) {
+	const n = 1000
+	r := rand.New(rand.NewPCG(n, 3))
+	s := mat.Zeros(n, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := r.NormFloat64()
+			s.Set(i, j, v)
+			s.Set(j, i, v)
+		}
+	}
+	var t *tridiag
+	b.Run("reduce", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			t = reduceTridiag(s.Clone().RawData(), n)
+		}
+	})
+	zt := make([]float64, n*n)
+	b.Run("dc", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			clear(zt)
+			tridiagDC(slices.Clone(t.d), slices.Clone(t.e), zt, n)
+		}
+	})
+	c := make([]float64, n*n)
+	b.Run("back", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			copy(c, zt)
+			t.applyRight(n, c, n)
+		}
+	})
+}
+
+// cpuMetric reports the process CPU time per operation (the machines the
+// benchmarks run on are shared, so wall time is noisy): defer its result.
+func cpuMetric(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -238,15 +238,15 @@ func (t *tridiag) applyRight(r int, c []float64, ldc int) {
 	if nr <= 0 || r == 0 {
 		return
 	}
-	const nb = 32
+	const nb = 64
 	y := make([]float64, n*nb) // Y, ib x m: row j is v_{k0+j} from column k0+1 on
 	s := make([]float64, nb*nb)
-	wk := make([]float64, r*nb)
+	g := make([]float64, nb*nb)
+	wk := make([]float64, 2*r*nb)
 	for kend := nr; kend > 0; kend -= nb {
 		k0 := max(kend-nb, 0)
 		ib := kend - k0
 		m := n - k0 - 1 // columns k0+1..n-1
-		// Y (ib x m, row j = v_{k0+j} over columns k0+1..).
 		for j := 0; j < ib; j++ {
 			row := y[j*m : (j+1)*m]
 			clear(row[:j])
@@ -254,47 +254,29 @@ func (t *tridiag) applyRight(r int, c []float64, ldc int) {
 		}
 		// S upper triangular with I - Yᵀ*S*Y = H_{k0}*...*H_{k0+ib-1}
 		// (forward accumulation as dlarft): S[j][j] = tau_j,
-		// S[:j, j] = -tau_j * S[:j,:j] * (Y[:j]·Y[j]).
-		clear(s[:nb*nb])
+		// S[:j, j] = -tau_j * S[:j,:j] * G[:j, j] with G = Y*Yᵀ.
+		kernels.Gemm(false, true, ib, ib, m, 1, y, m, y, m, 0, g, ib)
 		for j := 0; j < ib; j++ {
 			tj := t.tau[k0+j]
-			s[j*nb+j] = tj
-			if j == 0 {
-				continue
-			}
-			// g[i] = Y[i]·Y[j] for i < j (columns from j on: Y[j] is
-			// zero before j).
-			g := wk[:j]
-			for i := 0; i < j; i++ {
-				g[i] = kernels.Dot(y[i*m+j:(i+1)*m], y[j*m+j:(j+1)*m])
-			}
-			// S[:j, j] = -tj * S[:j,:j]*g (upper triangular).
+			s[j*ib+j] = tj
 			for i := 0; i < j; i++ {
 				var acc float64
 				for q := i; q < j; q++ {
-					acc += s[i*nb+q] * g[q]
+					acc += s[i*ib+q] * g[q*ib+j]
 				}
-				s[i*nb+j] = -tj * acc
+				s[i*ib+j] = -tj * acc
+			}
+			for i := j + 1; i < ib; i++ {
+				s[i*ib+j] = 0
 			}
 		}
-		// With B = H_{k0}*...*H_{k0+ib-1} = I - Yᵀ*S*Y (Y's rows are the
-		// vectors), the block applies C*Bᵀ = C - ((C*Yᵀ)*Sᵀ)*Y to the
-		// columns k0+1 on.
+		// With B = H_{k0}*...*H_{k0+ib-1} = I - Yᵀ*S*Y, the block applies
+		// C*Bᵀ = C - ((C*Yᵀ)*Sᵀ)*Y to the columns k0+1 on.
 		cs := c[k0+1:]
-		w := wk[:r*ib]
+		w, w2 := wk[:r*ib], wk[r*ib:2*r*ib]
 		kernels.Gemm(false, true, r, ib, m, 1, cs, ldc, y, m, 0, w, ib)
-		// W = W*Sᵀ: row by row, W[i][q] = sum_{p >= q} W[i][p]*S[q][p].
-		for i := 0; i < r; i++ {
-			wr := w[i*ib : (i+1)*ib]
-			for q := 0; q < ib; q++ {
-				var acc float64
-				for pp := q; pp < ib; pp++ {
-					acc += wr[pp] * s[q*nb+pp]
-				}
-				wr[q] = acc
-			}
-		}
-		kernels.Gemm(false, false, r, m, ib, -1, w, ib, y, m, 1, cs, ldc)
+		kernels.Gemm(false, true, r, ib, ib, 1, w, ib, s, ib, 0, w2, ib)
+		kernels.Gemm(false, false, r, m, ib, -1, w2, ib, y, m, 1, cs, ldc)
 	}
 }
 
