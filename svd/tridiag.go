@@ -287,9 +287,17 @@ const tqlMaxIter = 60
 // eigTridiagonal is EigSym's EigTridiagonal method.
 func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	n, _ := a.Dims()
-	s, ok := symmetricCopy(a, 0)
-	if !ok {
-		return nil, ErrNotFinite
+	// The upper triangle, which is all the reduction reads.
+	s := mat.Zeros(n, n)
+	sd := s.RawData()
+	for i := 0; i < n; i++ {
+		row := a.RawRow(i)[i:]
+		for _, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, ErrNotFinite
+			}
+		}
+		copy(sd[i*n+i:(i+1)*n], row)
 	}
 	res := &Eigen{Values: make([]float64, n)}
 	amax := 0.0
