@@ -257,3 +257,98 @@ func TestEigTridiagonalSpecial(t *testing.T) {
 		}
 	}
 }
+
+// TestTridiagDC checks divide and conquer on tridiagonal matrices that
+// stress its deflation and root finding: Wilkinson's W+ (pairs of
+// eigenvalues equal to many digits), glued copies of it, a constant
+// diagonal with tiny couplings, couplings that are exactly zero, graded
+// entries and a random matrix. ||T*Z - Z*Λ||_1 / (n eps ||T||_1) and
+// ||ZᵀZ - I||_1 / (n eps) must be at most tridiagLimit.
+func TestTridiagDC(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(21, 1))
+	type tcase struct {
+		name string
+		d, e []float64
+	}
+	var cases []tcase
+	wilk := func(m int) ([]float64, []float64) {
+		d := make([]float64, 2*m+1)
+		e := make([]float64, 2*m+1)
+		for i := range d {
+			d[i] = math.Abs(float64(i - m))
+			e[i] = 1
+		}
+		return d, e
+	}
+	d, e := wilk(50)
+	cases = append(cases, tcase{"wilkinson101", d, e})
+	{
+		var gd, ge []float64
+		for g := 0; g < 8; g++ {
+			d, e := wilk(10)
+			e[len(e)-1] = 1e-10
+			gd, ge = append(gd, d...), append(ge, e...)
+		}
+		cases = append(cases, tcase{"glued", gd, ge})
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+		f    func(i int) (float64, float64)
+	}{
+		{"tiny-couplings", 150, func(i int) (float64, float64) { return 1, 1e-14 * rnd.Float64() }},
+		{"split", 120, func(i int) (float64, float64) {
+			if i%17 == 0 {
+				return rnd.NormFloat64(), 0
+			}
+			return rnd.NormFloat64(), rnd.NormFloat64()
+		}},
+		{"graded", 100, func(i int) (float64, float64) {
+			return math.Pow(10, -float64(i)/5), math.Pow(10, -float64(i)/5-0.1)
+		}},
+		{"random", 700, func(i int) (float64, float64) { return rnd.NormFloat64(), rnd.NormFloat64() }},
+		{"equal", 90, func(i int) (float64, float64) { return 2, 1 }},
+	} {
+		d := make([]float64, c.n)
+		e := make([]float64, c.n)
+		for i := range d {
+			d[i], e[i] = c.f(i)
+		}
+		cases = append(cases, tcase{c.name, d, e})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := len(c.d)
+			c.e[n-1] = 0
+			tm := mat.Zeros(n, n)
+			for i := 0; i < n; i++ {
+				tm.Set(i, i, c.d[i])
+				if i+1 < n {
+					tm.Set(i, i+1, c.e[i])
+					tm.Set(i+1, i, c.e[i])
+				}
+			}
+			lam := slices.Clone(c.d)
+			zt := make([]float64, n*n)
+			if !tridiagDC(lam, slices.Clone(c.e), zt, n) {
+				t.Fatal("no convergence")
+			}
+			z := mat.New(n, n, zt).T() // columns are the eigenvectors
+			var tz mat.Dense
+			tz.Mul(tm, z)
+			for i := 0; i < n; i++ {
+				row, zr := tz.RawRow(i), z.RawRow(i)
+				for j := range row {
+					row[j] -= zr[j] * lam[j]
+				}
+			}
+			res := tz.Norm1() / tm.Norm1() / float64(n) / eps
+			orth := mattest.OrthColsRatio(z)
+			record("dc residual", res)
+			record("dc orthogonality", orth)
+			if !(res <= tridiagLimit) || !(orth <= tridiagLimit) {
+				t.Errorf("n = %d: residual ratio %.3g, orthogonality ratio %.3g", n, res, orth)
+			}
+		})
+	}
+}
