@@ -182,55 +182,44 @@ func (w *dcWork) merge(d []float64, lo, n1, n2 int, beta, sign float64) {
 		pos[p] = q
 	}
 	// Scratch: Ut (K x K, columns in type order), the kept rows (K x s,
-	// type order), the product (K x s), the deflated rows.
-	nd := len(defl)
-	buf := w.scratch(K*K + 2*K*s + nd*s)
+	// type order) and their product. The deflated rows stay where they
+	// are, with their values in d; the new rows replace the kept ones.
+	if K == 0 {
+		return
+	}
+	buf := w.scratch(K*K + 2*K*s)
 	ut := buf[:K*K]
 	sel := buf[K*K : K*K+K*s]
 	out := buf[K*K+K*s : K*K+2*K*s]
-	dr := buf[K*K+2*K*s:]
 	for q, p := range order {
 		copy(sel[q*s:(q+1)*s], row(keep[p]))
 	}
-	for t, j := range defl {
-		copy(dr[t*s:(t+1)*s], row(j))
-	}
 	lam := make([]float64, K)
-	if K > 0 {
-		ds := make([]float64, K)
-		zs := make([]float64, K)
-		for p, j := range keep {
-			ds[p], zs[p] = d[j], z[j]
-		}
-		secularVectors(ds, zs, rho, lam, ut, pos)
-		// out[:, :n1] from the rows with support in the first half,
-		// out[:, n1:] from those in the second.
-		if a := k1 + k3; a > 0 {
-			kernels.Gemm(false, false, K, n1, a, 1, ut, K, sel, s, 0, out, s)
-		} else {
-			for i := 0; i < K; i++ {
-				clear(out[i*s : i*s+n1])
-			}
-		}
-		if b := K - k1; b > 0 {
-			kernels.Gemm(false, false, K, n2, b, 1, ut[k1:], K, sel[k1*s+n1:], s, 0, out[n1:], s)
-		} else {
-			for i := 0; i < K; i++ {
-				clear(out[i*s+n1 : (i+1)*s])
-			}
+	ds := make([]float64, K)
+	zs := make([]float64, K)
+	for p, j := range keep {
+		ds[p], zs[p] = d[j], z[j]
+	}
+	secularVectors(ds, zs, rho, lam, ut, pos)
+	// out[:, :n1] from the rows with support in the first half,
+	// out[:, n1:] from those in the second.
+	if a := k1 + k3; a > 0 {
+		kernels.Gemm(false, false, K, n1, a, 1, ut, K, sel, s, 0, out, s)
+	} else {
+		for i := 0; i < K; i++ {
+			clear(out[i*s : i*s+n1])
 		}
 	}
-	dd := make([]float64, nd)
-	for t, j := range defl {
-		dd[t] = d[j]
+	if b := K - k1; b > 0 {
+		kernels.Gemm(false, false, K, n2, b, 1, ut[k1:], K, sel[k1*s+n1:], s, 0, out[n1:], s)
+	} else {
+		for i := 0; i < K; i++ {
+			clear(out[i*s+n1 : (i+1)*s])
+		}
 	}
-	for i := 0; i < K; i++ {
-		copy(row(i), out[i*s:(i+1)*s])
-		d[i] = lam[i]
-	}
-	for t := range defl {
-		copy(row(K+t), dr[t*s:(t+1)*s])
-		d[K+t] = dd[t]
+	for i, j := range keep {
+		copy(row(j), out[i*s:(i+1)*s])
+		d[j] = lam[i]
 	}
 }
 
@@ -252,12 +241,41 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	diff := func(i, j int) float64 { return (d[orig[i]] - d[j]) + tau[i] }
 	zh := make([]float64, K)
 	for j := 0; j < K; j++ {
+		// Each factor is a ratio of magnitude below 1 (interlacing).
+		// Numerators and denominators are multiplied in runs of 8 and
+		// divided once per run; if a partial product gets near the
+		// underflow threshold (tiny gaps in a tiny block), the factors
+		// are taken one by one instead.
 		v := diff(K-1, j) / rho
-		for i := 0; i < j; i++ {
-			v *= diff(i, j) / (d[i] - d[j])
+		num, den := 1.0, 1.0
+		run := 0
+		safe := true
+		for i := 0; i < K && safe; i++ {
+			switch {
+			case i < j:
+				num *= diff(i, j)
+			case i > j:
+				num *= diff(i-1, j)
+			default:
+				continue
+			}
+			den *= d[i] - d[j]
+			if run++; run == 8 {
+				safe = math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
+				v *= num / den
+				num, den, run = 1, 1, 0
+			}
 		}
-		for i := j + 1; i < K; i++ {
-			v *= diff(i-1, j) / (d[i] - d[j])
+		safe = safe && math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
+		v *= num / den
+		if !safe {
+			v = diff(K-1, j) / rho
+			for i := 0; i < j; i++ {
+				v *= diff(i, j) / (d[i] - d[j])
+			}
+			for i := j + 1; i < K; i++ {
+				v *= diff(i-1, j) / (d[i] - d[j])
+			}
 		}
 		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 	}

@@ -352,3 +352,42 @@ func TestTridiagDC(t *testing.T) {
 		})
 	}
 }
+
+// TestSecularScaled: the rank-one eigenproblem scaled by 2^-300 (d and
+// rho; exactly) has the same eigenvectors and the eigenvalues scaled,
+// which exercises the guarded products of the Gu-Eisenstat vectors.
+func TestSecularScaled(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 5))
+	const K = 60
+	d := make([]float64, K)
+	z := make([]float64, K)
+	x := 0.0
+	for i := range d {
+		x += 1e-3 + rnd.Float64()/K
+		d[i] = x
+		z[i] = rnd.NormFloat64() / math.Sqrt(K)
+	}
+	pos := make([]int, K)
+	for i := range pos {
+		pos[i] = i
+	}
+	lam, ut := make([]float64, K), make([]float64, K*K)
+	secularVectors(d, z, 0.7, lam, ut, pos)
+	ds := make([]float64, K)
+	for i := range d {
+		ds[i] = math.Ldexp(d[i], -300)
+	}
+	lams, uts := make([]float64, K), make([]float64, K*K)
+	secularVectors(ds, z, math.Ldexp(0.7, -300), lams, uts, pos)
+	var dl, dv float64
+	for i := range lam {
+		dl = math.Max(dl, math.Abs(math.Ldexp(lams[i], 300)-lam[i])/math.Abs(lam[i]))
+	}
+	for i := range ut {
+		dv = math.Max(dv, math.Abs(uts[i]-ut[i]))
+	}
+	u := mat.New(K, K, ut)
+	if orth := mattest.OrthColsRatio(u.T()); !(orth <= tridiagLimit) || !(dl <= 100*eps) || !(dv <= 100*eps) {
+		t.Errorf("orthogonality ratio %.3g; scaled: values differ by %.3g eps, vectors by %.3g eps", orth, dl/eps, dv/eps)
+	}
+}
