@@ -343,12 +343,29 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	if o.ValuesOnly {
 		return res, nil
 	}
-	// Rows of Vᵀ = Zᵀ*Q, in the order of the values.
-	vt := mat.Zeros(n, n)
-	for i, p := range order {
-		copy(vt.RawRow(i), zt.RawRow(p))
-	}
-	t.applyRight(n, vt.RawData(), n)
-	res.Vectors = vt.T()
+	// Rows of Vᵀ = Zᵀ*Q, in place, then V with its columns in the order
+	// of the values.
+	t.applyRight(n, zt.RawData(), n)
+	v := mat.Zeros(n, n)
+	transposeRows(v.RawData(), zt.RawData(), n, order)
+	res.Vectors = v
 	return res, nil
+}
+
+// transposeRows sets column c of the n x n dst to row order[c] of src
+// (both row stride n), in tiles that stay in cache.
+func transposeRows(dst, src []float64, n int, order []int) {
+	const tile = 32
+	for c0 := 0; c0 < n; c0 += tile {
+		c1 := min(c0+tile, n)
+		for r0 := 0; r0 < n; r0 += tile {
+			r1 := min(r0+tile, n)
+			for c := c0; c < c1; c++ {
+				srow := src[order[c]*n : order[c]*n+n]
+				for r := r0; r < r1; r++ {
+					dst[r*n+c] = srow[r]
+				}
+			}
+		}
+	}
 }
