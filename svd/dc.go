@@ -233,8 +233,12 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	K := len(d)
 	orig := make([]int, K)
 	tau := make([]float64, K)
+	rz2 := make([]float64, K)
+	for j := range rz2 {
+		rz2[j] = rho * z[j] * z[j]
+	}
 	for i := 0; i < K; i++ {
-		orig[i], tau[i] = secularRoot(d, z, rho, i)
+		orig[i], tau[i] = secularRoot(d, rz2, i)
 		lam[i] = d[orig[i]] + tau[i]
 	}
 	// diff(i, j) = lam_i - d_j, accurately.
@@ -292,33 +296,36 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 }
 
 // secularRoot returns the i-th root of the secular equation of
-// secularVectors as d[orig] + tau, orig being the nearer of the poles
-// d[i] and d[i+1] (d[K-1] for the last root), so that lam - d_j can be
-// formed as (d[orig] - d_j) + tau without cancellation. It brackets the
-// root and iterates on the model of Bunch, Nielsen and Sorensen (one pole
-// term for each side), bisecting when a step leaves the bracket.
-func secularRoot(d, z []float64, rho float64, i int) (orig int, tau float64) {
+// secularVectors, given rz2[j] = rho*z_j², as d[orig] + tau, orig being
+// the nearer of the poles d[i] and d[i+1] (d[K-1] for the last root), so
+// that lam - d_j can be formed as (d[orig] - d_j) + tau without
+// cancellation. It brackets the root and iterates on the model of Bunch,
+// Nielsen and Sorensen (one pole term for each side), bisecting when a
+// step leaves the bracket.
+func secularRoot(d, rz2 []float64, i int) (orig int, tau float64) {
 	K := len(d)
-	var lo, hi float64
+	var lo, hi, t float64
+	var psi, dpsi, phi, dphi float64
 	last := i == K-1
+	have := false // whether the sums hold the values at t
 	if last {
 		orig = i
 		var zz float64
-		for _, v := range z {
-			zz += v * v
+		for _, v := range rz2 {
+			zz += v
 		}
-		lo, hi = 0, rho*zz
+		lo, hi, t = 0, zz, zz
 	} else {
+		// The midpoint of the two poles decides the origin, and its
+		// sums give the first step.
 		gap := d[i+1] - d[i]
 		mid := gap / 2
-		f := 1.0
-		for j := 0; j < K; j++ {
-			f += rho * z[j] * z[j] / ((d[j] - d[i]) - mid)
-		}
-		if f >= 0 {
-			orig, lo, hi = i, 0, mid
+		psi, dpsi, phi, dphi = secularSums(d, rz2, i, d[i], mid)
+		have = true
+		if 1+psi+phi >= 0 {
+			orig, lo, hi, t = i, 0, mid, mid
 		} else {
-			orig, lo, hi = i+1, mid-gap, 0
+			orig, lo, hi, t = i+1, mid-gap, 0, mid-gap
 		}
 	}
 	o := d[orig]
@@ -327,24 +334,12 @@ func secularRoot(d, z []float64, rho float64, i int) (orig int, tau float64) {
 	if !last {
 		b = d[i+1] - o
 	}
-	t := (lo + hi) / 2
-	if last {
-		t = hi
-	}
 	for iter := 0; iter < 200; iter++ {
-		var psi, dpsi, phi, dphi, atot float64
-		for j := 0; j < K; j++ {
-			den := (d[j] - o) - t
-			term := rho * z[j] * z[j] / den
-			atot += math.Abs(term)
-			if j <= i {
-				psi += term
-				dpsi += term / den
-			} else {
-				phi += term
-				dphi += term / den
-			}
+		if !have {
+			psi, dpsi, phi, dphi = secularSums(d, rz2, i, o, t)
 		}
+		have = false
+		atot := phi - psi
 		g := 1 + psi + phi
 		if g == 0 {
 			return orig, t
@@ -395,4 +390,23 @@ func secularRoot(d, z []float64, rho float64, i int) (orig int, tau float64) {
 		t = x
 	}
 	return orig, t
+}
+
+// secularSums returns psi = Σ_{j<=i} rz2[j]/(d_j - λ) and phi, the same
+// sum over j > i, and their derivatives in λ, at λ = o + t (the
+// differences d_j - λ formed as (d_j - o) - t).
+func secularSums(d, rz2 []float64, i int, o, t float64) (psi, dpsi, phi, dphi float64) {
+	for j := 0; j <= i; j++ {
+		inv := 1 / ((d[j] - o) - t)
+		term := rz2[j] * inv
+		psi += term
+		dpsi += term * inv
+	}
+	for j := i + 1; j < len(d); j++ {
+		inv := 1 / ((d[j] - o) - t)
+		term := rz2[j] * inv
+		phi += term
+		dphi += term * inv
+	}
+	return psi, dpsi, phi, dphi
 }
