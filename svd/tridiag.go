@@ -11,8 +11,8 @@ import (
 
 // This file holds the tridiagonal path of EigSym: Householder reduction of
 // a symmetric matrix to tridiagonal form, the eigendecomposition of the
-// tridiagonal matrix (implicit QL with Wilkinson shifts, and divide and
-// conquer above a size), and the back-transformation of the eigenvectors.
+// tridiagonal matrix (divide and conquer in dc.go, the implicit QL method
+// in tql.go), and the back-transformation of the eigenvectors.
 
 // tridiag holds the reduction A = Q*T*Qᵀ of a symmetric n x n matrix:
 // T has diagonal d and off-diagonal e (e[i] couples d[i] and d[i+1]; e has
@@ -33,9 +33,11 @@ type tridiag struct {
 // Step k takes the reflector H_k from row k right of its diagonal
 // neighbour and updates the trailing matrix A22 (rows and columns k+1 on)
 // by the rank-two update A22 - v*wᵀ - w*vᵀ with p = tau*A22*v and
-// w = p - (tau/2)*(pᵀv)*v. The update of step k and the product A22'*v of
-// step k+1 are fused in one pass over the rows of the upper triangle, so
-// that each step reads the trailing triangle once.
+// w = p - (tau/2)*(pᵀv)*v. Above order tridiagBlockMin, reduceBlocked
+// does the first steps in panels; the rest is unblocked, the update of
+// step k and the product A22'*v of step k+1 fused in one pass over the
+// rows of the upper triangle, so that each step reads the trailing
+// triangle once.
 func reduceTridiag(a []float64, n int) *tridiag {
 	t := &tridiag{n: n, a: a, d: make([]float64, n), e: make([]float64, n), tau: make([]float64, max(n, 1))}
 	if n == 0 {
@@ -229,9 +231,10 @@ func (t *tridiag) vector(k int, dst []float64) []float64 {
 }
 
 // applyRight overwrites the r x n row-major c (row stride ldc) with
-// c*H_{n-3}*...*H_0 = c*Q (the reflectors are symmetric), which for
-// c = Zᵀ gives (Q*Z)ᵀ. Reflectors are applied in blocks
-// of nb as compact WY transformations H_k*...*H_{k+b-1} = I - Y*S*Yᵀ.
+// c*H_{n-3}*...*H_0 = c*Qᵀ (the reflectors are symmetric), which for
+// c = Zᵀ gives (Q*Z)ᵀ. The reflectors are applied in blocks of 64 as
+// compact WY transformations H_k*...*H_{k+b-1} = I - Yᵀ*S*Y (the rows of
+// Y the vectors, S upper triangular), each by three matrix products.
 func (t *tridiag) applyRight(r int, c []float64, ldc int) {
 	n := t.n
 	nr := n - 2 // number of reflectors
