@@ -36,7 +36,8 @@ func BenchmarkFactorize(b *testing.B) {
 
 // BenchmarkEigSym times EigSym with eigenvectors on random symmetric
 // matrices (Gaussian upper triangle) and on Q*diag(±1)*Qᵀ with the signs
-// in equal halves, by both methods (the Jacobi method up to n = 500).
+// in equal halves, by both methods (the Jacobi method up to n = 1000),
+// reporting the process CPU time per call as well.
 func BenchmarkEigSym(b *testing.B) {
 	for _, n := range []int{64, 128, 200, 500, 1000, 2000} {
 		r := rand.New(rand.NewPCG(uint64(n), 2))
@@ -59,10 +60,11 @@ func BenchmarkEigSym(b *testing.B) {
 				name string
 				m    EigMethod
 			}{{"jacobi", EigJacobi}, {"tridiagonal", EigTridiagonal}} {
-				if m.m == EigJacobi && n > 500 {
+				if m.m == EigJacobi && n > 1000 {
 					continue // minutes for the ±1 spectrum
 				}
 				b.Run(fmt.Sprintf("n=%d/%s/%s", n, kind.name, m.name), func(b *testing.B) {
+					defer cpuMetric(b)()
 					for b.Loop() {
 						if _, err := EigSym(kind.a, &EigOptions{Method: m.m}); err != nil {
 							b.Fatal(err)
