@@ -109,7 +109,7 @@ func BenchmarkTridiagPhases(b *testing.B) {
 		defer cpuMetric(b)()
 		for b.Loop() {
 			copy(c, zt)
-			t.applyRight(n, c, n)
+			t.applyRight(n, c, n, nil)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -235,7 +236,10 @@ func (t *tridiag) vector(k int, dst []float64) []float64 {
 // c = Zᵀ gives (Q*Z)ᵀ. The reflectors are applied in blocks of 64 as
 // compact WY transformations H_k*...*H_{k+b-1} = I - Yᵀ*S*Y (the rows of
 // Y the vectors, S upper triangular), each by three matrix products.
-func (t *tridiag) applyRight(r int, c []float64, ldc int) {
+// If ends is not nil, it is non-increasing and row i of c is zero from
+// column ends[i] on; the rows that a block of reflectors leaves alone
+// (zero from the block's first column on) are skipped.
+func (t *tridiag) applyRight(r int, c []float64, ldc int, ends []int) {
 	n := t.n
 	nr := n - 2 // number of reflectors
 	if nr <= 0 || r == 0 {
@@ -277,9 +281,16 @@ func (t *tridiag) applyRight(r int, c []float64, ldc int) {
 		// C*Bᵀ = C - ((C*Yᵀ)*Sᵀ)*Y to the columns k0+1 on.
 		cs := c[k0+1:]
 		w, w2 := wk[:r*ib], wk[r*ib:2*r*ib]
-		kernels.Gemm(false, true, r, ib, m, 1, cs, ldc, y, m, 0, w, ib)
-		kernels.Gemm(false, true, r, ib, ib, 1, w, ib, s, ib, 0, w2, ib)
-		kernels.Gemm(false, false, r, m, ib, -1, w2, ib, y, m, 1, cs, ldc)
+		ra := r
+		if ends != nil {
+			ra = sort.Search(r, func(i int) bool { return ends[i] <= k0+1 })
+		}
+		if ra == 0 {
+			continue
+		}
+		kernels.Gemm(false, true, ra, ib, m, 1, cs, ldc, y, m, 0, w, ib)
+		kernels.Gemm(false, true, ra, ib, ib, 1, w, ib, s, ib, 0, w2, ib)
+		kernels.Gemm(false, false, ra, m, ib, -1, w2, ib, y, m, 1, cs, ldc)
 	}
 }
 
@@ -346,11 +357,40 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	if o.ValuesOnly {
 		return res, nil
 	}
-	// Rows of Vᵀ = Zᵀ*Q, in place, then V with its columns in the order
-	// of the values.
-	t.applyRight(n, zt.RawData(), n)
-	v := mat.Zeros(n, n)
-	transposeRows(v.RawData(), zt.RawData(), n, order)
+	// Rows of Vᵀ = Zᵀ*Q, then V with its columns in the order of the
+	// values. The rows of Zᵀ are first sorted by where their trailing
+	// zeros begin (deflated rows of divide and conquer, and the blocks of
+	// a tridiagonal matrix that splits, end early): a reflector H_k
+	// leaves a row alone that is zero from column k+1 on, so that each
+	// block of reflectors is applied only to the rows it changes.
+	zd := zt.RawData()
+	ends := make([]int, n)
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+		row := zd[i*n : (i+1)*n]
+		e := n
+		for e > 0 && row[e-1] == 0 {
+			e--
+		}
+		ends[i] = e
+	}
+	slices.SortStableFunc(rows, func(p, q int) int { return cmp.Compare(ends[q], ends[p]) })
+	c := mat.Zeros(n, n)
+	cd := c.RawData()
+	at := make([]int, n) // at[p]: the row of c that holds row p of zt
+	sorted := make([]int, n)
+	for i, p := range rows {
+		copy(cd[i*n:(i+1)*n], zd[p*n:(p+1)*n])
+		at[p] = i
+		sorted[i] = ends[p]
+	}
+	t.applyRight(n, cd, n, sorted)
+	for i, p := range order {
+		order[i] = at[p]
+	}
+	v := zt // reused: zt is no longer needed
+	transposeRows(v.RawData(), cd, n, order)
 	res.Vectors = v
 	return res, nil
 }
