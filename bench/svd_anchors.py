@@ -7,7 +7,9 @@ Protocol, one request a line:
   info                      -> one line describing numpy, scipy and the BLAS
   time OP M N BUDGET        -> seconds per call of OP on an M x N matrix
 OPs: dgejsv (U and V), dgejsv_vals, gesdd, gesdd_vals, gesvd, geqrf,
-dgeqp3, eigh, eigvalsh (the last two on G Gᵀ for an N x N Gaussian G).
+dgeqp3, eigh, eigvalsh (the last two on G Gᵀ for an N x N Gaussian G),
+eigh_sym (on (G + Gᵀ)/2), eigh_pm1 (on Q diag(±1) Qᵀ, Q from the QR of G,
+the signs in equal halves).
 Matrices are standard Gaussian, as on the Go side. The thread count is
 fixed by OPENBLAS_NUM_THREADS in the environment.
 """
@@ -75,6 +77,14 @@ def operation(op, a):
     if op == "eigvalsh":
         s = a @ a.T
         return lambda: np.linalg.eigvalsh(s)
+    if op == "eigh_sym":
+        s = (a + a.T) / 2
+        return lambda: np.linalg.eigh(s)
+    if op == "eigh_pm1":
+        q = np.linalg.qr(a)[0]
+        d = np.where(np.arange(a.shape[0]) % 2 == 0, 1.0, -1.0)
+        s = (q * d) @ q.T
+        return lambda: np.linalg.eigh(s)
     raise ValueError("unknown operation %r" % op)
 
 

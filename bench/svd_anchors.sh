@@ -8,13 +8,18 @@
 #
 #   bash bench/svd_anchors.sh [-svd.shapes 25,100,300,1000x50,2000x200]
 #                             [-svd.eig 10,25,100]
+#                             [-svd.eigscale 200,500,1000] [-svd.eigjacobi 500]
 #                             [-svd.rounds 3] [-svd.budget 300ms]
 #                             [-svd.slow 1024]
 #
 # The defaults are the sizes of issue 3; the last table lists its
 # performance targets and whether each is met. -svd.slow is the largest
 # n at which gesvd and gonum's SVD (tens of seconds at n = 1024) run.
-# Expect about 30 seconds per round with the default sizes.
+# Expect about 30 seconds per round with the default sizes. -svd.eigscale
+# lists the orders of the EigSym tables on (G+Gᵀ)/2 and on ±1 spectra
+# (issue 17: within 1.5x of eigh); -svd.eigjacobi is the largest order at
+# which EigSym's Jacobi method runs too (its ±1 case takes tens of
+# seconds at n = 1000).
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -45,6 +45,32 @@ func svdPSD(n int) *mat.Dense {
 	return &s
 }
 
+// svdSymmetric returns (G+Gᵀ)/2 and Q*diag(±1)*Qᵀ (Q orthogonal from
+// the QR factorization of G, the signs alternating) for an n x n
+// Gaussian G.
+func svdSymmetric(n int) (sym, pm1 *mat.Dense) {
+	g := mat.New(n, n, svdGaussian(n, n))
+	sym = mat.Zeros(n, n)
+	sym.Add(g, g.T())
+	sym.Scale(0.5, sym)
+	f, err := lq.FactorizeQR(g)
+	if err != nil {
+		panic(err)
+	}
+	q := mat.Zeros(n, n)
+	f.Q(q)
+	qd := q.Clone()
+	for i := 0; i < n; i++ {
+		row := qd.RawRow(i)
+		for j := 1; j < n; j += 2 {
+			row[j] = -row[j]
+		}
+	}
+	pm1 = mat.Zeros(n, n)
+	pm1.MulBT(qd, q)
+	return sym, pm1
+}
+
 func svdShapeName(s [2]int) string { return fmt.Sprintf("%dx%d", s[0], s[1]) }
 
 // oneWorker runs the benchmark body with one GEMM goroutine: the SVD
@@ -174,6 +200,8 @@ func BenchmarkRandomizedEigSym(b *testing.B) {
 var (
 	anchorShapes = flag.String("svd.shapes", "25,100,300,1000x50,2000x200", "matrix shapes of the SVD and QR comparisons in TestSVDAnchors: n (square) or MxN")
 	anchorEig    = flag.String("svd.eig", "10,25,100", "orders k of the symmetric eigensolver comparisons in TestSVDAnchors")
+	anchorEigN   = flag.String("svd.eigscale", "200,500,1000", "orders n of the EigSym comparisons on (G+Gᵀ)/2 and on ±1 spectra in TestSVDAnchors")
+	anchorEigJac = flag.Int("svd.eigjacobi", 500, "largest n at which EigSym's Jacobi method runs in TestSVDAnchors")
 	anchorRounds = flag.Int("svd.rounds", 3, "interleaved rounds; the tables show medians")
 	anchorBudget = flag.Duration("svd.budget", 300*time.Millisecond, "time spent on one measurement (a slower call is measured once)")
 	anchorSlow   = flag.Int("svd.slow", 1024, "largest n at which the slow anchors (gesvd, gonum SVD) run")
@@ -219,6 +247,17 @@ func TestSVDAnchors(t *testing.T) {
 			t.Fatalf("bad eigensolver order %q", f)
 		}
 		eigs = append(eigs, k)
+	}
+	var eigN []int
+	for _, f := range strings.Split(*anchorEigN, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil || k <= 0 {
+			t.Fatalf("bad eigensolver order %q", f)
+		}
+		eigN = append(eigN, k)
 	}
 	py, err := startSVDServer(*anchorPython)
 	if err != nil {
@@ -312,6 +351,24 @@ func TestSVDAnchors(t *testing.T) {
 				}
 			}))
 		}
+		// EigSym at scale: (G+Gᵀ)/2 and Q*diag(±1)*Qᵀ.
+		for _, n := range eigN {
+			row := svdShapeName([2]int{n, n})
+			budget := *anchorBudget
+			sym, pm1 := svdSymmetric(n)
+			for _, c := range []struct {
+				table, op string
+				a         *mat.Dense
+			}{{"eigsym", "eigh_sym", sym}, {"eigpm1", "eigh_pm1", pm1}} {
+				add(c.table, row, "ours", svdTimeCall(budget, func() { svdMust(svd.EigSym(c.a, nil)) }))
+				if n <= *anchorEigJac {
+					add(c.table, row, "ours jacobi", svdTimeCall(budget, func() {
+						svdMust(svd.EigSym(c.a, &svd.EigOptions{Method: svd.EigJacobi}))
+					}))
+				}
+				add(c.table, row, "eigh", py.time(c.op, n, n, budget))
+			}
+		}
 		fmt.Fprintf(os.Stderr, "round %d/%d done\n", round+1, *anchorRounds)
 	}
 
@@ -320,6 +377,8 @@ func TestSVDAnchors(t *testing.T) {
 		{"values", "singular values only"},
 		{"eig", "symmetric eigenpairs of G*Gᵀ"},
 		{"eigvals", "symmetric eigenvalues of G*Gᵀ"},
+		{"eigsym", "EigSym eigenpairs of (G+Gᵀ)/2"},
+		{"eigpm1", "EigSym eigenpairs of Q*diag(±1)*Qᵀ"},
 		{"qr", "QR factorization"},
 		{"qrcp", "QR with column pivoting"},
 	}
@@ -359,6 +418,12 @@ func TestSVDAnchors(t *testing.T) {
 				rows = append(rows, [2]int{n, n})
 			}
 		}
+		if tb.id == "eigsym" || tb.id == "eigpm1" {
+			rows = nil
+			for _, n := range eigN {
+				rows = append(rows, [2]int{n, n})
+			}
+		}
 		for _, s := range rows {
 			row := svdShapeName(s)
 			base := svdMedian(times[key{tb.id, row, ours}])
@@ -383,7 +448,35 @@ func TestSVDAnchors(t *testing.T) {
 			fmt.Println()
 		}
 	}
-	svdTargets(func(table, row, col string) float64 { return svdMedian(times[key{table, row, col}]) }, shapes, eigs)
+	med := func(table, row, col string) float64 { return svdMedian(times[key{table, row, col}]) }
+	svdTargets(med, shapes, eigs)
+	eigTargets(med, eigN)
+}
+
+// eigTargets prints the EigSym target of issue 17 (within 1.5x of eigh
+// at n = 200 to 2000) with the measured medians.
+func eigTargets(med func(table, row, col string) float64, eigN []int) {
+	if len(eigN) == 0 {
+		return
+	}
+	fmt.Printf("\ntargets of issue 17 (medians, ms):\n")
+	met, all := 0, 0
+	for _, n := range eigN {
+		row := svdShapeName([2]int{n, n})
+		for _, tb := range []string{"eigsym", "eigpm1"} {
+			ours, eigh := med(tb, row, "ours"), med(tb, row, "eigh")
+			if ours == 0 || eigh == 0 {
+				continue
+			}
+			all++
+			verdict := "MISSED"
+			if ours <= 1.5*eigh {
+				verdict, met = "met", met+1
+			}
+			fmt.Printf("  %-34s ours %9.3f <= 1.5 x eigh %9.3f  (%.2fx eigh)  %s\n", tb+" "+row, 1e3*ours, 1.5e3*eigh, ours/eigh, verdict)
+		}
+	}
+	fmt.Printf("  %d of %d targets met\n", met, all)
 }
 
 // svdTargets prints the performance targets of issue 3 with the

@@ -3,8 +3,11 @@ package svd
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"syscall"
 	"testing"
 
+	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -29,4 +32,99 @@ func BenchmarkFactorize(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkEigSym times EigSym with eigenvectors on random symmetric
+// matrices (Gaussian upper triangle) and on Q*diag(±1)*Qᵀ with the signs
+// in equal halves, by both methods (the Jacobi method up to n = 1000),
+// reporting the process CPU time per call as well.
+func BenchmarkEigSym(b *testing.B) {
+	for _, n := range []int{64, 128, 200, 500, 1000, 2000} {
+		r := rand.New(rand.NewPCG(uint64(n), 2))
+		rs := mat.Zeros(n, n)
+		for i := range n {
+			for j := range n {
+				rs.Set(i, j, r.NormFloat64())
+			}
+		}
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = float64(1 - 2*(i%2))
+		}
+		pm := fuzz.LatmsSym(r, d)
+		for _, kind := range []struct {
+			name string
+			a    *mat.Dense
+		}{{"random", rs}, {"pm1", pm}} {
+			for _, m := range []struct {
+				name string
+				m    EigMethod
+			}{{"jacobi", EigJacobi}, {"tridiagonal", EigTridiagonal}} {
+				if m.m == EigJacobi && n > 1000 {
+					continue // minutes for the ±1 spectrum
+				}
+				b.Run(fmt.Sprintf("n=%d/%s/%s", n, kind.name, m.name), func(b *testing.B) {
+					defer cpuMetric(b)()
+					for b.Loop() {
+						if _, err := EigSym(kind.a, &EigOptions{Method: m.m}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkTridiagPhases times the phases of EigTridiagonal at n = 1000:
+// the reduction, divide and conquer, and the back-transformation.
+func BenchmarkTridiagPhases(b *testing.B) {
+	const n = 1000
+	r := rand.New(rand.NewPCG(n, 3))
+	s := mat.Zeros(n, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := r.NormFloat64()
+			s.Set(i, j, v)
+			s.Set(j, i, v)
+		}
+	}
+	var t *tridiag
+	b.Run("reduce", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			t = reduceTridiag(s.Clone().RawData(), n)
+		}
+	})
+	zt := make([]float64, n*n)
+	b.Run("dc", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			clear(zt)
+			tridiagDC(slices.Clone(t.d), slices.Clone(t.e), zt, n)
+		}
+	})
+	c := make([]float64, n*n)
+	b.Run("back", func(b *testing.B) {
+		defer cpuMetric(b)()
+		for b.Loop() {
+			copy(c, zt)
+			t.applyRight(n, c, n, nil)
+		}
+	})
+}
+
+// cpuMetric reports the process CPU time per operation (the machines the
+// benchmarks run on are shared, so wall time is noisy): defer its result.
+func cpuMetric(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -1,6 +1,7 @@
 // Package svd computes singular value decompositions and symmetric
-// eigendecompositions by one-sided Jacobi methods, and their truncated
-// and randomized variants.
+// eigendecompositions by one-sided Jacobi methods (and, for large
+// symmetric eigenproblems, by tridiagonal reduction and divide and
+// conquer), and their truncated and randomized variants.
 //
 // # Definitions
 //
@@ -45,11 +46,22 @@
 // rows or columns, such as graded matrices, where bidiagonalization-based
 // SVDs only give absolute accuracy.
 //
-// EigSym computes all eigenpairs of a symmetric matrix: for a positive
-// semidefinite matrix (of any rank), one-sided Jacobi on its pivoted
-// Cholesky factor, which needs no accumulated rotations and keeps high
-// relative accuracy; for an indefinite one, the Jacobi SVD followed by a
-// small two-sided Jacobi step that restores the signs.
+// EigSym computes all eigenpairs of a symmetric matrix by one of two
+// methods (EigOptions.Method; by default the first below order
+// TridiagonalMin = 128, the second from there on). The Jacobi method: for
+// a positive semidefinite matrix (of any rank), one-sided Jacobi on its
+// pivoted Cholesky factor, which needs no accumulated rotations and keeps
+// high relative accuracy; for an indefinite one, the Jacobi SVD followed
+// by a small two-sided Jacobi step that restores the signs. The
+// tridiagonal method, in the manner of LAPACK's dsyevd: blocked
+// Householder reduction to a tridiagonal matrix T (panels as in dlatrd,
+// the trailing updates as matrix products), Cuppen's divide and conquer
+// on T (deflation as in dlaed2, the eigenvectors of each rank-one update
+// by the method of Gu and Eisenstat, so that they are orthogonal to
+// working precision even for clustered eigenvalues; blocks of at most 32
+// by the implicit QL method), and the reflectors applied to the
+// eigenvectors as compact WY blocks. Its eigenvalues have absolute
+// accuracy of order eps*||A||, for every spectrum.
 //
 // RangeFinder, Randomized and RandomizedEigSym are the randomized
 // methods of Halko, Martinsson and Tropp for the top k singular triples
@@ -102,7 +114,9 @@
 //
 // Input with NaN or infinite entries gives ErrNotFinite. A Jacobi
 // iteration that does not converge within its sweep cap (30 by default;
-// preconditioned matrices need about 4 to 10) gives a *ConvergenceError,
+// preconditioned matrices need about 4 to 10), or a QL iteration of the
+// tridiagonal method that needs more than 60 steps for one eigenvalue
+// (two or three are usual), gives a *ConvergenceError,
 // which matches ErrNoConvergence with errors.Is. Shape mismatches and
 // out-of-range arguments are programming errors and panic.
 //

@@ -6,19 +6,45 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/optcheck"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
+
+// EigMethod selects the algorithm of EigSym.
+type EigMethod int
+
+const (
+	// EigAuto, the default, uses EigJacobi below n = TridiagonalMin and
+	// EigTridiagonal from there on.
+	EigAuto EigMethod = iota
+	// EigJacobi is the Jacobi method (see EigSym): slower at large n,
+	// but its eigenvalues of positive semidefinite matrices have high
+	// relative accuracy.
+	EigJacobi
+	// EigTridiagonal is Householder reduction to tridiagonal form and
+	// divide and conquer (see EigSym): eigenvalues with absolute accuracy
+	// of order eps*||A||, eigenvectors orthogonal to working precision
+	// for every spectrum; much faster than EigJacobi at large n.
+	EigTridiagonal
+)
+
+// TridiagonalMin is the order from which EigAuto uses EigTridiagonal.
+const TridiagonalMin = 128
 
 // EigOptions configures EigSym. The zero value is the default.
 type EigOptions struct {
 	// ValuesOnly skips the eigenvectors.
 	ValuesOnly bool
+	// Method selects the algorithm; the zero value is EigAuto. A value
+	// other than the EigMethod constants is an error (ErrBadOption).
+	Method EigMethod
 	// MaxSweeps caps the Jacobi sweeps; 0 means 30; negative is an
-	// error (ErrBadOption).
+	// error (ErrBadOption). It is not used by EigTridiagonal.
 	MaxSweeps int
 	// Tol is the Jacobi convergence threshold on cosines; 0 means
-	// sqrt(n)*eps. It must be finite and in [0, 1) (ErrBadOption).
+	// sqrt(n)*eps. It must be finite and in [0, 1) (ErrBadOption). It is
+	// not used by EigTridiagonal.
 	Tol float64
 }
 
@@ -30,10 +56,13 @@ type Eigen struct {
 	// Vectors is n x n and orthogonal; column i is the eigenvector of
 	// Values[i]. Nil when only the values were requested.
 	Vectors *mat.Dense
-	// Sweeps is the number of one-sided Jacobi sweeps used.
+	// Sweeps is the number of one-sided Jacobi sweeps used (0 for
+	// EigTridiagonal).
 	Sweeps int
-	// PSD reports that the matrix was found positive semidefinite; its
-	// eigenvalues then have high relative accuracy (see EigSym).
+	// PSD reports that the Jacobi method found the matrix positive
+	// semidefinite; its eigenvalues then have high relative accuracy
+	// (see EigSym). EigTridiagonal does not test definiteness and always
+	// leaves PSD false.
 	PSD bool
 }
 
@@ -54,7 +83,24 @@ func (e *Eigen) Truncate(k int) *Eigen {
 
 // EigSym computes the eigenvalues and eigenvectors of the symmetric n x n
 // matrix a, of which it reads the upper triangle only (and which it does
-// not modify), by one-sided Jacobi methods:
+// not modify). The method is chosen by EigOptions.Method; by default
+// (EigAuto) it is EigJacobi for n < TridiagonalMin and EigTridiagonal from
+// there on.
+//
+// EigTridiagonal reduces A (scaled by a power of two) to a tridiagonal
+// T = Qᵀ*A*Q by blocked Householder reflectors (as LAPACK's dsytrd),
+// finds T = Z*Λ*Zᵀ by Cuppen's divide and conquer (as LAPACK's dstedc:
+// deflation, and the eigenvectors of each rank-one update by the method
+// of Gu and Eisenstat; blocks of at most 32, and the eigenvalues alone,
+// by the implicit QL method with Wilkinson shifts, as dsteqr), and
+// returns V = Q*Z, the reflectors applied in blocks as compact WY
+// transformations. Its eigenvalues have absolute accuracy of order
+// eps*||A|| and its eigenvectors are orthogonal to working precision
+// whatever the spectrum, clusters and ± pairs included. With ValuesOnly
+// the eigenvalues come from the QL method and may differ from those
+// computed with the vectors by rounding.
+//
+// EigJacobi uses one-sided Jacobi methods:
 //
 //   - It first tries the Cholesky factorization with diagonal pivoting
 //     Pᵀ*A*P = Rᵀ*R (as LAPACK's dpstrf, but stopped when every remaining
@@ -89,12 +135,18 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	if err := checkJacobi("EigOptions", o.MaxSweeps, o.Tol); err != nil {
 		return nil, err
 	}
+	if err := optcheck.Int(ErrBadOption, "EigOptions.Method", int(o.Method), int(EigAuto), int(EigTridiagonal)); err != nil {
+		return nil, err
+	}
 	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30
 	}
 	n, c := a.Dims()
 	if n != c {
 		panic(fmt.Sprintf("svd: EigSym: matrix is %dx%d, not square", n, c))
+	}
+	if o.Method == EigTridiagonal || (o.Method == EigAuto && n >= TridiagonalMin) {
+		return eigTridiagonal(a, &o)
 	}
 	// Full symmetric copy from the upper triangle.
 	s, ok := symmetricCopy(a, 0)

@@ -1,0 +1,412 @@
+package svd
+
+import (
+	"math"
+	"slices"
+
+	"github.com/moments-go/moments/kernels"
+)
+
+// dcLeaf is the largest tridiagonal block that divide and conquer solves
+// by the QL method.
+const dcLeaf = 32
+
+// tridiagDC computes the eigendecomposition of the symmetric tridiagonal
+// matrix (d, e) of order n by Cuppen's divide and conquer method with
+// deflation (as LAPACK's dstedc), and the eigenvectors by the method of Gu
+// and Eisenstat, which makes them orthogonal to working precision however
+// close the eigenvalues. On return d holds the eigenvalues (unsorted) and
+// row i of zt (n x n, row stride n, zero on input) the eigenvector of
+// d[i]; e is destroyed. It returns false if a QL leaf does not converge.
+func tridiagDC(d, e []float64, zt []float64, n int) bool {
+	dc := dcWork{n: n, zt: zt}
+	return dc.solve(d, e, 0, n)
+}
+
+// dcWork holds the output matrix and the scratch of the merges.
+type dcWork struct {
+	n   int
+	zt  []float64
+	buf []float64
+}
+
+func (w *dcWork) scratch(k int) []float64 {
+	if cap(w.buf) < k {
+		w.buf = make([]float64, k)
+	}
+	return w.buf[:k]
+}
+
+// solve diagonalizes the block lo..hi-1 of (d, e), its eigenvectors in
+// rows and columns lo..hi-1 of zt.
+func (w *dcWork) solve(d, e []float64, lo, hi int) bool {
+	n := w.n
+	s := hi - lo
+	if s <= dcLeaf {
+		for i := lo; i < hi; i++ {
+			w.zt[i*n+i] = 1
+		}
+		ee := make([]float64, s)
+		copy(ee, e[lo:hi])
+		return tql(d[lo:hi], ee, w.zt[lo*n+lo:], n, s, tqlMaxIter)
+	}
+	// T = diag(T1, T2) + beta*u*uᵀ with u = e_{k-1} + sign(e[k-1])*e_k,
+	// beta = |e[k-1]|.
+	k := lo + s/2
+	rho := e[k-1]
+	beta := math.Abs(rho)
+	d[k-1] -= beta
+	d[k] -= beta
+	if !w.solve(d, e, lo, k) || !w.solve(d, e, k, hi) {
+		return false
+	}
+	w.merge(d[lo:hi], lo, k-lo, s-(k-lo), beta, math.Copysign(1, rho))
+	return true
+}
+
+// merge combines the eigendecompositions of the two halves (n1 and n2
+// rows from row lo) with the rank-one correction beta*u*uᵀ: with
+// z = Qdᵀ*u, the block is Qd*(D + beta*z*zᵀ)*Qdᵀ.
+func (w *dcWork) merge(d []float64, lo, n1, n2 int, beta, sign float64) {
+	n := w.n
+	s := n1 + n2
+	row := func(j int) []float64 { return w.zt[(lo+j)*n+lo : (lo+j)*n+lo+s] }
+	z := make([]float64, s)
+	mask := make([]uint8, s) // 1: support in the first half, 2: second, 3: both
+	for j := 0; j < n1; j++ {
+		z[j] = row(j)[n1-1]
+		mask[j] = 1
+	}
+	for j := n1; j < s; j++ {
+		z[j] = sign * row(j)[n1]
+		mask[j] = 2
+	}
+	// Normalize z (||u|| = sqrt(2)).
+	rho := 2 * beta
+	for j := range z {
+		z[j] /= math.Sqrt2
+	}
+	perm := make([]int, s)
+	for j := range perm {
+		perm[j] = j
+	}
+	slices.SortFunc(perm, func(p, q int) int {
+		switch {
+		case d[p] < d[q]:
+			return -1
+		case d[p] > d[q]:
+			return 1
+		}
+		return 0
+	})
+	var dmax, zmax float64
+	for j := 0; j < s; j++ {
+		dmax = math.Max(dmax, math.Abs(d[j]))
+		zmax = math.Max(zmax, math.Abs(z[j]))
+	}
+	tol := 8 * eps * math.Max(dmax, zmax)
+	// Deflation (as dlaed2): tiny z components, and pairs of close
+	// eigenvalues, of which a rotation zeroes one z component.
+	keep := make([]int, 0, s) // nondeflated, ascending d
+	defl := make([]int, 0, s)
+	pj := -1
+	if rho*zmax <= tol {
+		defl = append(defl, perm...)
+	} else {
+		for _, j := range perm {
+			if rho*math.Abs(z[j]) <= tol {
+				defl = append(defl, j)
+				continue
+			}
+			if pj < 0 {
+				pj = j
+				continue
+			}
+			sn, cs := z[pj], z[j]
+			tau := math.Hypot(cs, sn)
+			t := d[j] - d[pj]
+			cs /= tau
+			sn = -sn / tau
+			if math.Abs(t*cs*sn) <= tol {
+				z[j] = tau
+				z[pj] = 0
+				kernels.Rot(row(pj), row(j), cs, sn)
+				m := mask[pj] | mask[j]
+				mask[pj], mask[j] = m, m
+				c2, s2 := cs*cs, sn*sn
+				dp := d[pj]*c2 + d[j]*s2
+				d[j] = d[pj]*s2 + d[j]*c2
+				d[pj] = dp
+				defl = append(defl, pj)
+				pj = j
+				continue
+			}
+			keep = append(keep, pj)
+			pj = j
+		}
+		if pj >= 0 {
+			keep = append(keep, pj)
+		}
+	}
+	// A rotation may have moved d[j] of a kept j: keep ascending order.
+	slices.SortStableFunc(keep, func(p, q int) int {
+		switch {
+		case d[p] < d[q]:
+			return -1
+		case d[p] > d[q]:
+			return 1
+		}
+		return 0
+	})
+	K := len(keep)
+	// Type order of the kept rows: first half only, both, second only.
+	order := make([]int, 0, K) // positions in keep
+	for _, want := range []uint8{1, 3, 2} {
+		for p, j := range keep {
+			if mask[j] == want {
+				order = append(order, p)
+			}
+		}
+	}
+	k1, k3 := 0, 0
+	for _, j := range keep {
+		switch mask[j] {
+		case 1:
+			k1++
+		case 3:
+			k3++
+		}
+	}
+	pos := make([]int, K)
+	for q, p := range order {
+		pos[p] = q
+	}
+	// Scratch: Ut (K x K, columns in type order), the kept rows (K x s,
+	// type order) and their product. The deflated rows stay where they
+	// are, with their values in d; the new rows replace the kept ones.
+	if K == 0 {
+		return
+	}
+	buf := w.scratch(K*K + 2*K*s)
+	ut := buf[:K*K]
+	sel := buf[K*K : K*K+K*s]
+	out := buf[K*K+K*s : K*K+2*K*s]
+	for q, p := range order {
+		copy(sel[q*s:(q+1)*s], row(keep[p]))
+	}
+	lam := make([]float64, K)
+	ds := make([]float64, K)
+	zs := make([]float64, K)
+	for p, j := range keep {
+		ds[p], zs[p] = d[j], z[j]
+	}
+	secularVectors(ds, zs, rho, lam, ut, pos)
+	// out[:, :n1] from the rows with support in the first half,
+	// out[:, n1:] from those in the second.
+	if a := k1 + k3; a > 0 {
+		kernels.Gemm(false, false, K, n1, a, 1, ut, K, sel, s, 0, out, s)
+	} else {
+		for i := 0; i < K; i++ {
+			clear(out[i*s : i*s+n1])
+		}
+	}
+	if b := K - k1; b > 0 {
+		kernels.Gemm(false, false, K, n2, b, 1, ut[k1:], K, sel[k1*s+n1:], s, 0, out[n1:], s)
+	} else {
+		for i := 0; i < K; i++ {
+			clear(out[i*s+n1 : (i+1)*s])
+		}
+	}
+	for i, j := range keep {
+		copy(row(j), out[i*s:(i+1)*s])
+		d[j] = lam[i]
+	}
+}
+
+// secularVectors solves the secular equation 1 + rho*Σ z_j²/(d_j - λ) = 0
+// for the K eigenvalues lam of diag(d) + rho*z*zᵀ (d strictly ascending,
+// z without zero, rho > 0) and writes the eigenvector of lam[i] into row
+// i of ut (K x K), its component j in column pos[j]. The eigenvectors are
+// those of Gu and Eisenstat: of diag(d) + rho*ẑ*ẑᵀ, ẑ recomputed from the
+// roots, so that they are orthogonal to working precision.
+func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
+	K := len(d)
+	orig := make([]int, K)
+	tau := make([]float64, K)
+	rz2 := make([]float64, K)
+	for j := range rz2 {
+		rz2[j] = rho * z[j] * z[j]
+	}
+	for i := 0; i < K; i++ {
+		orig[i], tau[i] = secularRoot(d, rz2, i)
+		lam[i] = d[orig[i]] + tau[i]
+	}
+	// diff(i, j) = lam_i - d_j, accurately.
+	diff := func(i, j int) float64 { return (d[orig[i]] - d[j]) + tau[i] }
+	zh := make([]float64, K)
+	for j := 0; j < K; j++ {
+		// Each factor is a ratio of magnitude below 1 (interlacing).
+		// Numerators and denominators are multiplied in runs of 8 and
+		// divided once per run; if a partial product gets near the
+		// underflow threshold (tiny gaps in a tiny block), the factors
+		// are taken one by one instead.
+		v := diff(K-1, j) / rho
+		num, den := 1.0, 1.0
+		run := 0
+		safe := true
+		for i := 0; i < K && safe; i++ {
+			switch {
+			case i < j:
+				num *= diff(i, j)
+			case i > j:
+				num *= diff(i-1, j)
+			default:
+				continue
+			}
+			den *= d[i] - d[j]
+			if run++; run == 8 {
+				safe = math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
+				v *= num / den
+				num, den, run = 1, 1, 0
+			}
+		}
+		safe = safe && math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
+		v *= num / den
+		if !safe {
+			v = diff(K-1, j) / rho
+			for i := 0; i < j; i++ {
+				v *= diff(i, j) / (d[i] - d[j])
+			}
+			for i := j + 1; i < K; i++ {
+				v *= diff(i-1, j) / (d[i] - d[j])
+			}
+		}
+		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
+	}
+	for i := 0; i < K; i++ {
+		r := ut[i*K : (i+1)*K]
+		var nrm float64
+		for j := 0; j < K; j++ {
+			v := zh[j] / -diff(i, j)
+			r[pos[j]] = v
+			nrm += v * v
+		}
+		kernels.Scal(1/math.Sqrt(nrm), r)
+	}
+}
+
+// secularRoot returns the i-th root of the secular equation of
+// secularVectors, given rz2[j] = rho*z_j², as d[orig] + tau, orig being
+// the nearer of the poles d[i] and d[i+1] (d[K-1] for the last root), so
+// that lam - d_j can be formed as (d[orig] - d_j) + tau without
+// cancellation. It brackets the root and iterates on the model of Bunch,
+// Nielsen and Sorensen (one pole term for each side), bisecting when a
+// step leaves the bracket.
+func secularRoot(d, rz2 []float64, i int) (orig int, tau float64) {
+	K := len(d)
+	var lo, hi, t float64
+	var psi, dpsi, phi, dphi float64
+	last := i == K-1
+	have := false // whether the sums hold the values at t
+	if last {
+		orig = i
+		var zz float64
+		for _, v := range rz2 {
+			zz += v
+		}
+		lo, hi, t = 0, zz, zz
+	} else {
+		// The midpoint of the two poles decides the origin, and its
+		// sums give the first step.
+		gap := d[i+1] - d[i]
+		mid := gap / 2
+		psi, dpsi, phi, dphi = secularSums(d, rz2, i, d[i], mid)
+		have = true
+		if 1+psi+phi >= 0 {
+			orig, lo, hi, t = i, 0, mid, mid
+		} else {
+			orig, lo, hi, t = i+1, mid-gap, 0, mid-gap
+		}
+	}
+	o := d[orig]
+	a := d[i] - o // the pole left of the root
+	b := 0.0      // the pole right of it
+	if !last {
+		b = d[i+1] - o
+	}
+	for iter := 0; iter < 200; iter++ {
+		if !have {
+			psi, dpsi, phi, dphi = secularSums(d, rz2, i, o, t)
+		}
+		have = false
+		atot := phi - psi
+		g := 1 + psi + phi
+		if g == 0 {
+			return orig, t
+		}
+		if g < 0 {
+			lo = t
+		} else {
+			hi = t
+		}
+		if math.Abs(g) <= 4*eps*(1+atot) || hi-lo <= 2*eps*math.Max(math.Abs(lo), math.Abs(hi)) {
+			return orig, t
+		}
+		// Model: psi ≈ p + q/(a - x), phi ≈ r + sq/(b - x).
+		q := dpsi * (a - t) * (a - t)
+		c := 1 + psi - q/(a-t)
+		var x float64
+		if last {
+			c += phi
+			x = a + q/c
+			if !(c > 0) {
+				x = math.NaN()
+			}
+		} else {
+			sq := dphi * (b - t) * (b - t)
+			c += phi - sq/(b-t)
+			bq := c*(a+b) + q + sq
+			a0 := c*a*b + q*b + sq*a
+			if c == 0 {
+				x = a0 / bq
+			} else {
+				disc := math.Sqrt(math.Max(bq*bq-4*c*a0, 0))
+				x1 := (bq + math.Copysign(disc, bq)) / (2 * c)
+				x = x1
+				if x1 != 0 {
+					x2 := a0 / (c * x1)
+					if !(x1 > lo && x1 < hi) || (x2 > lo && x2 < hi && math.Abs(x2-t) < math.Abs(x1-t)) {
+						x = x2
+					}
+				}
+			}
+		}
+		if !(x > lo && x < hi) {
+			x = (lo + hi) / 2
+		}
+		if math.Abs(x-t) <= 2*eps*math.Abs(t) {
+			return orig, x
+		}
+		t = x
+	}
+	return orig, t
+}
+
+// secularSums returns psi = Σ_{j<=i} rz2[j]/(d_j - λ) and phi, the same
+// sum over j > i, and their derivatives in λ, at λ = o + t (the
+// differences d_j - λ formed as (d_j - o) - t).
+func secularSums(d, rz2 []float64, i int, o, t float64) (psi, dpsi, phi, dphi float64) {
+	for j := 0; j <= i; j++ {
+		inv := 1 / ((d[j] - o) - t)
+		term := rz2[j] * inv
+		psi += term
+		dpsi += term * inv
+	}
+	for j := i + 1; j < len(d); j++ {
+		inv := 1 / ((d[j] - o) - t)
+		term := rz2[j] * inv
+		phi += term
+		dphi += term * inv
+	}
+	return psi, dpsi, phi, dphi
+}
