@@ -819,7 +819,7 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 		if thirdTooWeak(t, y) {
 			want = CumulantsFourth
 		} else {
-			e.third = preWhitened{WhitenedThirdMoments: wt, t: t, diag: diag}
+			e.third = heldThird{ThirdMoments: wt, t: t, diag: diag}
 		}
 	}
 	if want == CumulantsAuto || want == CumulantsThird {
@@ -894,18 +894,6 @@ func thirdTooWeak(t *tensor3.Sym, y *mat.Dense) bool {
 	m6 /= n
 	b := math.Max(MinSkewness, SkewnessSigmas*math.Sqrt(6/n))
 	return n*fro2-m6 < n*float64(k)*b*b/2
-}
-
-// preWhitened gives a whitened third moment computed before.
-type preWhitened struct {
-	WhitenedThirdMoments
-	t    *tensor3.Sym
-	diag []float64
-}
-
-// Whitened returns the tensor and diagonal held.
-func (p preWhitened) Whitened(context.Context, *mat.Dense) (*tensor3.Sym, []float64, error) {
-	return p.t, p.diag, nil
 }
 
 // skewHelps reports whether some noise is not kurtic and every such

@@ -150,15 +150,8 @@ func whitenedFromPsi(ctx context.Context, third ThirdMoments, w *mat.Dense) (*te
 // random slices Psi(zeta), whose diagonals are zeta_i mu_i.
 func (e *eca) tensor(ctx context.Context, rng *rand.Rand) (*mat.Dense, []float64, error) {
 	n, k := e.w.Dims()
-	var t *tensor3.Sym
-	var diag []float64
-	var err error
 	progress(e.opts.Progress, "whitened third moment", 0, 1)
-	if wt, ok := e.third.(WhitenedThirdMoments); ok {
-		t, diag, err = wt.Whitened(ctx, e.w)
-	} else {
-		t, diag, err = whitenedFromPsi(ctx, e.third, e.w)
-	}
+	t, diag, err := e.whitenedTensor(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,6 +19,16 @@ import (
 // the fourth-order one.
 const thirdTol = 1e-12
 
+// whitenedTensor returns the whitened third moment of e.third for e.w:
+// from the moments' own pass when they are WhitenedThirdMoments, else
+// from slices Psi.
+func (e *eca) whitenedTensor(ctx context.Context) (*tensor3.Sym, []float64, error) {
+	if wt, ok := e.third.(WhitenedThirdMoments); ok {
+		return wt.Whitened(ctx, e.w)
+	}
+	return whitenedFromPsi(ctx, e.third, e.w)
+}
+
 // heldThird gives third moments whose whitened tensor was computed
 // before (for the W of the learner that holds it): Psi delegates, and
 // Whitened returns the tensor held, so that ECA falls back on it
@@ -47,14 +57,7 @@ func (e *eca) thirdOrder(ctx context.Context, rng *rand.Rand) (*mat.Dense, []flo
 		return e.run(ctx, rng)
 	}
 	progress(e.opts.Progress, "whitened third moment", 0, 1)
-	var t *tensor3.Sym
-	var diag []float64
-	var err error
-	if wt, ok := e.third.(WhitenedThirdMoments); ok {
-		t, diag, err = wt.Whitened(ctx, e.w)
-	} else {
-		t, diag, err = whitenedFromPsi(ctx, e.third, e.w)
-	}
+	t, diag, err := e.whitenedTensor(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
