@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -90,15 +91,7 @@ func (w *dcWork) merge(d []float64, lo, n1, n2 int, beta, sign float64) {
 	for j := range perm {
 		perm[j] = j
 	}
-	slices.SortFunc(perm, func(p, q int) int {
-		switch {
-		case d[p] < d[q]:
-			return -1
-		case d[p] > d[q]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(perm, func(p, q int) int { return cmp.Compare(d[p], d[q]) })
 	var dmax, zmax float64
 	for j := 0; j < s; j++ {
 		dmax = math.Max(dmax, math.Abs(d[j]))
@@ -149,15 +142,7 @@ func (w *dcWork) merge(d []float64, lo, n1, n2 int, beta, sign float64) {
 		}
 	}
 	// A rotation may have moved d[j] of a kept j: keep ascending order.
-	slices.SortStableFunc(keep, func(p, q int) int {
-		switch {
-		case d[p] < d[q]:
-			return -1
-		case d[p] > d[q]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(keep, func(p, q int) int { return cmp.Compare(d[p], d[q]) })
 	K := len(keep)
 	// Type order of the kept rows: first half only, both, second only.
 	order := make([]int, 0, K) // positions in keep
