@@ -120,13 +120,14 @@ const (
 // that of all the candidates, which is the true support when Sigma is
 // exact and the true coefficients are not tiny.
 //
-// It returns an error matching ErrBadData if order is not a permutation,
-// ErrBadOption for a negative samples or a bad option (a NaN or negative
-// Gamma, an edge out of
-// range, a self-loop, a required edge that is also forbidden or goes
-// against the order), ErrNotFinite for a non-finite sigma and
-// ErrRankDeficient if a regression's second moment is not positive
-// definite.
+// Only the symmetric part (Sigma + Sigma^T)/2 is read, as the learners'
+// whitening reads it. It returns an error matching ErrBadData if order
+// is not a permutation, ErrBadOption for a negative samples or a bad
+// option (a NaN or negative Gamma, an edge out of range, a self-loop, a
+// required edge that is also forbidden or goes against the order),
+// ErrNotFinite for a non-finite sigma or a regression that overflows
+// (a sigma too badly scaled), and ErrRankDeficient if a regression's
+// second moment is not positive definite.
 func SparseLambda(sigma *mat.Dense, order []int, samples int, opts *SparseOptions) (*SparseFit, error) {
 	n := checkSquare("SparseLambda", sigma)
 	if err := checkPermutation(order, n); err != nil {
@@ -187,6 +188,9 @@ func SparseLambda(sigma *mat.Dense, order []int, samples int, opts *SparseOption
 		if err != nil {
 			return nil, err
 		}
+		if !finiteSlice([]float64{r.rss}) || !finiteSlice(r.coef) {
+			return nil, fmt.Errorf("%w: SparseLambda: the regression of variable %d on its predecessors overflows (Sigma is too badly scaled)", ErrNotFinite, i)
+		}
 		fit.ResidVar[i] = r.rss
 		for a, j := range r.parents {
 			fit.Lambda.Set(i, j, r.coef[a])
@@ -243,10 +247,11 @@ func sparseRow(sigma *mat.Dense, i int, cand []int, req []bool, samples int, gam
 	}
 	s := make([]float64, m)
 	S := make([]float64, m*m)
+	// The symmetric part of sigma, as the learners' whitening reads it.
 	for a, ja := range cand {
-		s[a] = sigma.At(ja, i)
+		s[a] = (sigma.At(ja, i) + sigma.At(i, ja)) / 2
 		for b, jb := range cand {
-			S[a*m+b] = sigma.At(ja, jb)
+			S[a*m+b] = (sigma.At(ja, jb) + sigma.At(jb, ja)) / 2
 		}
 	}
 	all := make([]bool, m)

@@ -360,3 +360,38 @@ func TestSparseLambdaSamples(t *testing.T) {
 		t.Errorf("1 parent, 5 samples: StdErr[1][0] = %v, want finite and positive", se)
 	}
 }
+
+// TestSparseLambdaSymmetricPart: only (Sigma + Sigma^T)/2 is read, and a
+// regression that overflows is an error, not an infinite coefficient
+// (the fuzzer's case: Sigma[0][1] = 1e300 against entries near 1e-10).
+func TestSparseLambdaSymmetricPart(t *testing.T) {
+	sym := mat.New(3, 3, []float64{
+		2, 0.6, 0.3,
+		0.6, 1.5, 0.4,
+		0.3, 0.4, 1.2,
+	})
+	skew := sym.Clone()
+	skew.Set(0, 1, 0.9)
+	skew.Set(1, 0, 0.3) // same symmetric part
+	order := []int{0, 1, 2}
+	a, err := SparseLambda(sym, order, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := SparseLambda(skew, order, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			if a.Lambda.At(i, j) != b.Lambda.At(i, j) {
+				t.Fatalf("Lambda[%d][%d]: %v from Sigma, %v from a Sigma with the same symmetric part", i, j, a.Lambda.At(i, j), b.Lambda.At(i, j))
+			}
+		}
+	}
+	bad := mat.New(2, 2, []float64{1.0447425640652203e-10, 1e300, 2.460056849587191e-11, 1.475402516209417e-11})
+	fit, err := SparseLambda(bad, []int{0, 1}, 0, nil)
+	if !errors.Is(err, ErrNotFinite) {
+		t.Fatalf("overflowing regression: %v, %v; want an error matching ErrNotFinite", fit, err)
+	}
+}
