@@ -488,13 +488,7 @@ func TestFourthOrderVariableStart(t *testing.T) {
 		t.Error("the true directions fail the pairwise check")
 	}
 	for _, angle := range []float64{math.Pi / 4, math.Pi / 6} {
-		mixed := v.Clone()
-		sn, cs := math.Sincos(angle)
-		for i := 0; i < k; i++ {
-			a, b := v.At(i, 0), v.At(i, 1) // a uniform and a Laplace direction
-			mixed.Set(i, 0, cs*a+sn*b)
-			mixed.Set(i, 1, -sn*a+cs*b)
-		}
+		mixed := rotatePair(v, 0, 1, angle) // a uniform and a Laplace direction
 		if pairwiseOptimal(proj(mixed)) {
 			t.Errorf("directions with a pair rotated by %.3g pass the pairwise check", angle)
 		}

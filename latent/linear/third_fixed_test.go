@@ -100,17 +100,25 @@ func TestThirdFixedPointExact(t *testing.T) {
 		t.Error("the true directions fail the pairwise check")
 	}
 	for _, angle := range []float64{math.Pi / 4, math.Pi / 6} {
-		mixed := v.Clone()
-		sn, cs := math.Sincos(angle)
-		for i := 0; i < k; i++ {
-			a, b := v.At(i, 0), v.At(i, 2)
-			mixed.Set(i, 0, cs*a+sn*b)
-			mixed.Set(i, 2, -sn*a+cs*b)
-		}
+		mixed := rotatePair(v, 0, 2, angle)
 		if pairwiseOptimal3(mOf(mixed)) {
 			t.Errorf("directions with a pair rotated by %.3g pass the pairwise check", angle)
 		}
 	}
+}
+
+// rotatePair returns v with its columns p and q rotated by angle in
+// their plane: the mixed pair that the pairwise checks must reject.
+func rotatePair(v *mat.Dense, p, q int, angle float64) *mat.Dense {
+	mixed := v.Clone()
+	sn, cs := math.Sincos(angle)
+	n, _ := v.Dims()
+	for i := 0; i < n; i++ {
+		a, b := v.At(i, p), v.At(i, q)
+		mixed.Set(i, p, cs*a+sn*b)
+		mixed.Set(i, q, -sn*a+cs*b)
+	}
+	return mixed
 }
 
 // worstCos returns the largest over the columns of a of 1 - |cos| to
