@@ -63,6 +63,9 @@ func LearnCrossDAG(ctx context.Context, pairs *mat.Dense, triples CrossTriples, 
 	if err := o.checkKnowledge("LearnCrossDAG", k, false); err != nil {
 		return nil, err
 	}
+	if err := o.thirdOnly("LearnCrossDAG"); err != nil {
+		return nil, err
+	}
 	if err := o.Options.CheckMemory(n); err != nil {
 		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
 	}

@@ -198,17 +198,34 @@ type DAG struct {
 	// EtaVar are the variances of the hidden noises eta (in canonical
 	// scale: 1 for the roots).
 	EtaVar []float64
-	// Skewness[j] is the eigenvalue of the whitened third moment matched
-	// to hidden variable j: the skewness E[eta_j^3]/sd(eta_j)^3 up to
-	// sign.
+	// Skewness[j] is the skewness E[eta_j^3]/sd(eta_j)^3 of the noise of
+	// hidden variable j up to sign: the eigenvalue of the whitened third
+	// moment matched to it (with the third cumulant), or, when LearnDAG
+	// chose the fourth or both, measured along its direction on the
+	// whitened samples less the observation noises' part.
 	Skewness []float64
+	// Kurtosis[j] is the excess kurtosis of the noise of hidden
+	// variable j measured along its direction on the whitened samples,
+	// less the observation noises' part (see DAGOptions.Cumulants); NaN
+	// where it is not measured: when the moments are not
+	// NoisyFourthMoments, with DAGOptions.Cumulants = CumulantsThird,
+	// and in the cross-moment learners.
+	Kurtosis []float64
+	// Cumulants are the cumulants that separated the hidden noises:
+	// CumulantsThird, CumulantsFourth or CumulantsBoth (LearnDAG chooses
+	// by DAGOptions.Cumulants; the cross-moment learners use the third;
+	// LearnDAGGivenOrder uses none and leaves CumulantsAuto).
+	Cumulants Cumulants
 	// Order[j] is the column of Coefficients.A (LearnTWM's order) placed
 	// at position j.
 	Order []int
 	// NoiseVar are the variances of the observed noises (from DLD of
 	// Sigma); NoiseThird their third moments, estimated by the tensor
-	// route (nil for the other methods).
-	NoiseVar, NoiseThird []float64
+	// route (nil for the other methods) or, when the fourth or both
+	// cumulants were chosen, along with the fourth; NoiseFourth their
+	// fourth cumulants E[eps^4] - 3 var(eps)^2, estimated when the
+	// fourth or both cumulants were chosen (nil otherwise).
+	NoiseVar, NoiseThird, NoiseFourth []float64
 	// C is A^+ S in the learned order (rows: hidden variables, columns:
 	// the matched ECA components): lower triangular up to noise, with
 	// the columns of G = (I - Lambda)^{-1} up to scale.
@@ -281,31 +298,43 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 		}
 		return dec.L, dec.D, nil
 	}
-	v, eig, err := e.run(ctx, rng)
+	comp, err := e.hiddenDirections(ctx, rng, coef.A)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSkewed(eig); err != nil {
-		return nil, err
-	}
 	var s mat.Dense
-	s.Mul(winvT, v)
+	s.Mul(winvT, comp.v)
 	var apinv, c mat.Dense
 	if _, err := svd.PseudoInverse(&apinv, coef.A, 1e-12); err != nil {
 		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
 	}
 	c.Mul(&apinv, &s)
-	res, err := dagFromC(&c, eig, coef.HiddenSigma, &o)
+	order, match, err := causalOrder(&c, o.precedence(k))
 	if err != nil {
 		return nil, err
 	}
+	res, err := dagFromMatch(&c, comp.skew, coef.HiddenSigma, &o, order, match)
+	if err != nil {
+		return nil, err
+	}
+	// The cumulants by position in the order.
+	at := make([]int, k)
+	for i, ni := range order {
+		at[i] = match[ni]
+	}
+	byPos := comp.byVariable(at)
+	res.Kurtosis = byPos.kurt
+	res.Cumulants = comp.choice
 	res.A = permuteCols(coef.A, res.Order)
 	res.NoiseVar = coef.DLD.D
-	res.NoiseThird = e.noiseThird
-	res.Iterations = e.iters
+	res.NoiseThird = comp.noise3
+	if comp.choice != CumulantsThird {
+		res.NoiseFourth = comp.noise4
+	}
+	res.Iterations = comp.iters
 	res.Coefficients = coef
 	res.Verdict.merge(coef.Verdict)
-	res.dagChecks(samplesOf(third, &o))
+	byPos.observedChecks(res, samplesOf(third, &o), o.MaxIter)
 	return res, nil
 }
 

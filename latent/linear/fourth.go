@@ -298,10 +298,15 @@ const (
 // fixedPoint runs the symmetric fixed-point iteration of contrast c on
 // the whitened samples y (N x k) from the orthonormal v0 (k x k,
 // columns), until every direction moves by at most tol (1 - |cos|) or
-// maxIter steps; p, when not nil, is N x k scratch space. It returns the directions, the number of steps and
-// whether it converged.
-func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, tol float64, p *mat.Dense) (*mat.Dense, int, bool, error) {
+// maxIter steps; p, when not nil, is N x k scratch space. nt, when not
+// nil, corrects the cumulant contrasts for observation noise (see
+// noiseTerms; the log cosh contrast takes none). It returns the
+// directions, the number of steps and whether it converged.
+func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, tol float64, p *mat.Dense, nt *noiseTerms) (*mat.Dense, int, bool, error) {
 	nSamples, k := y.Dims()
+	if nt != nil && c == logCoshContrast {
+		panic("linear: fixedPoint: the log cosh contrast takes no noise terms")
+	}
 	v := v0.Clone()
 	if p == nil {
 		p = mat.Zeros(nSamples, k)
@@ -316,6 +321,9 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 		if err := ctx.Err(); err != nil {
 			return nil, it, false, err
 		}
+		if nt != nil {
+			nt.at(v)
+		}
 		p.Mul(y, v)
 		// Overwrite p by H with Y^T H / N - diag(b) V the update.
 		switch c {
@@ -323,12 +331,18 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 			// H[s][j] = a_j p^2 + b_j p^3 and b_j <- 3 b_j.
 			if c == negentropyContrast {
 				cumulantsOf(p, k3, k4)
+				if nt != nil {
+					nt.correct(k3, k4)
+				}
 			}
 			for j := range b {
 				a[j], b[j] = 0, 1
 				if c == negentropyContrast {
 					a[j], b[j] = k3[j]/2, k4[j]/6
 				}
+			}
+			if nt != nil {
+				nt.weigh(a, b)
 			}
 			for s := 0; s < nSamples; s++ {
 				row := p.RawRow(s)
@@ -354,10 +368,14 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 			}
 		}
 		g.MulAT(y, p)
-		for i := 0; i < k; i++ {
-			row := g.RawRow(i)
-			for j := range row {
-				row[j] = row[j]*inv - b[j]*v.At(i, j)
+		if nt != nil {
+			nt.update(&g, inv)
+		} else {
+			for i := 0; i < k; i++ {
+				row := g.RawRow(i)
+				for j := range row {
+					row[j] = row[j]*inv - b[j]*v.At(i, j)
+				}
 			}
 		}
 		if !g.IsFinite() {
@@ -429,7 +447,11 @@ func symOrth(g *mat.Dense) (*mat.Dense, error) {
 // slice is fragile (close eigenvalues mix their vectors), so it only
 // starts the fixed point, which then needs a few steps instead of the
 // dozens of a random start. It costs two N x k x k products.
-func sliceStart(y *mat.Dense, rng *rand.Rand) (*mat.Dense, error) {
+//
+// With cov (the covariance C of y, nil: I) the slice is that of the
+// fourth cumulant of samples of covariance C, E[(y^T M y) y y^T] -
+// tr(M C) C - 2 C M C.
+func sliceStart(y *mat.Dense, rng *rand.Rand, cov *mat.Dense) (*mat.Dense, error) {
 	nSamples, k := y.Dims()
 	m := make([]float64, k)
 	var tr float64
@@ -451,8 +473,24 @@ func sliceStart(y *mat.Dense, rng *rand.Rand) (*mat.Dense, error) {
 	}
 	var qm mat.Dense
 	qm.MulAT(y, w)
-	for i := 0; i < k; i++ {
-		qm.Set(i, i, qm.At(i, i)-tr-2*m[i])
+	if cov == nil {
+		for i := 0; i < k; i++ {
+			qm.Set(i, i, qm.At(i, i)-tr-2*m[i])
+		}
+	} else {
+		var trMC float64
+		for i := 0; i < k; i++ {
+			trMC += m[i] * cov.At(i, i)
+		}
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				var cmc float64
+				for l := 0; l < k; l++ {
+					cmc += cov.At(i, l) * m[l] * cov.At(l, j)
+				}
+				qm.Set(i, j, qm.At(i, j)-trMC*cov.At(i, j)-2*cmc)
+			}
+		}
 	}
 	qm.Symmetrize()
 	if !qm.IsFinite() {
@@ -483,6 +521,24 @@ const fourthStarts = 3
 // the converged start (any start if none converged), and of several
 // the one of largest log cosh negentropy (logCoshContrastOf).
 func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOptions) (*components, error) {
+	var first *mat.Dense
+	if w != nil {
+		var err error
+		if first, err = variableStart(w); err != nil {
+			return nil, err
+		}
+	}
+	return fourthOrderFrom(ctx, y, first, nil, rng, o)
+}
+
+// fourthOrderFrom is fourthOrder with the first start given (nil: none)
+// instead of the whitening, and the noise terms nt of noisy samples
+// (nil: none). With noise terms the fixed point is that of the fourth
+// cumulant corrected for the noise (see noiseTerms), the pairwise check
+// uses the projections' covariance, the slices are corrected for it,
+// and there is no log cosh polish: log cosh is no cumulant, and the
+// noise would bias its fixed points.
+func fourthOrderFrom(ctx context.Context, y, first *mat.Dense, nt *noiseTerms, rng *rand.Rand, o *DAGOptions) (*components, error) {
 	ysub := subsample(y)
 	ws := &workspace{}
 	// kept are the converged starts: the fourth-order solution (raw)
@@ -498,24 +554,27 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 		progress(o.Progress, "fourth-order fixed point", start, fourthStarts)
 		var v0 *mat.Dense
 		var err error
-		if start == 0 && w != nil {
-			v0, err = variableStart(w)
+		if start == 0 && first != nil {
+			v0 = first
 		} else {
-			v0, err = sliceStart(y, rng)
+			var cov *mat.Dense
+			if nt != nil {
+				cov = nt.cov
+			}
+			if v0, err = sliceStart(y, rng, cov); err != nil {
+				return nil, err
+			}
 		}
-		if err != nil {
-			return nil, err
-		}
-		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol, ws)
+		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol, ws, nt)
 		iters += it
 		if err == nil && conv && slices.ContainsFunc(kept, func(r run) bool { return sameDirections(raw, r.raw, rawAgreeTol) }) {
 			break
 		}
 		v := raw
-		if err == nil {
+		if err == nil && nt == nil {
 			// The polish by the log cosh contrast.
 			var conv2 bool
-			v, it, conv2, err = iterate(ctx, y, nil, raw, logCoshContrast, o, fourthTol, ws)
+			v, it, conv2, err = iterate(ctx, y, nil, raw, logCoshContrast, o, fourthTol, ws, nil)
 			iters += it
 			conv = conv && conv2
 		}
@@ -530,12 +589,21 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 		}
 		var p mat.Dense
 		p.Mul(y, v)
-		c := componentsOf(&p, v, CumulantsFourth)
+		var c *components
+		var cv *mat.Dense
+		if nt == nil {
+			c = componentsOf(&p, v, CumulantsFourth)
+		} else {
+			if c, err = nt.components(y, v, CumulantsFourth); err != nil {
+				return nil, err
+			}
+			cv = nt.projectedCov(v)
+		}
 		c.converged = conv
 		cands = append(cands, c)
 		if conv {
 			kept = append(kept, run{raw, c})
-			if start == 0 && w != nil && pairwiseOptimal(&p) {
+			if start == 0 && first != nil && pairwiseOptimalCov(&p, cv) {
 				break
 			}
 		}
@@ -655,17 +723,18 @@ func (ws *workspace) scratch(y *mat.Dense, sub bool) *mat.Dense {
 // iterate runs fixedPoint from v0: first on ysub (if not nil) to
 // coarseTol or for at most coarseSteps, then on y to max(o.Tol, tol) or
 // for at most o.MaxIter steps; it returns the steps of both phases. ws,
-// when not nil, lends the scratch space.
-func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64, ws *workspace) (*mat.Dense, int, bool, error) {
+// when not nil, lends the scratch space; nt, when not nil, are the
+// noise terms of the cumulant contrasts (for both phases).
+func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64, ws *workspace, nt *noiseTerms) (*mat.Dense, int, bool, error) {
 	steps := 0
 	if ysub != nil {
-		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol, ws.scratch(ysub, true))
+		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol, ws.scratch(ysub, true), nt)
 		if err != nil {
 			return nil, it, false, err
 		}
 		v0, steps = v, it
 	}
-	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol), ws.scratch(y, false))
+	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol), ws.scratch(y, false), nt)
 	return v, steps + it, conv, err
 }
 
@@ -694,12 +763,19 @@ type components struct {
 	skew, kurt []float64
 	// se3 are the standard errors of skew (see standardErrors), nil
 	// without samples; n is the number of samples (0: exact moments).
-	se3       []float64
-	n         int
-	choice    Cumulants
-	contrast  float64
-	iters     int
-	converged bool
+	se3 []float64
+	n   int
+	// spread, for noisy samples (see noiseTerms), are the variances
+	// E[(v_j.y)^2] of the projections, which scale the Gaussian bounds
+	// of bound3 and bound4 (nil: 1); noise3 and noise4 are the estimates
+	// of the third and fourth cumulants of the observed noises that go
+	// with the directions (nil without noise).
+	spread         []float64
+	noise3, noise4 []float64
+	choice         Cumulants
+	contrast       float64
+	iters          int
+	converged      bool
 }
 
 // newComponents measures the cumulants of the directions v on y, and
@@ -853,7 +929,7 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 	if err != nil || want == CumulantsFourth || want == CumulantsAuto && !c.skewHelps() {
 		return c, err
 	}
-	return fixedPointFrom(ctx, y, c, o)
+	return fixedPointFrom(ctx, y, c, o, nil)
 }
 
 // thirdTooWeak reports whether the whitened third moment t of the
@@ -901,7 +977,7 @@ func thirdTooWeak(t *tensor3.Sym, y *mat.Dense) bool {
 func (c *components) skewHelps() bool {
 	some := false
 	for j, k := range c.kurt {
-		if math.Abs(k) >= c.bound4() {
+		if math.Abs(k) >= c.bound4(j) {
 			continue
 		}
 		if !(math.Abs(c.skew[j]) >= c.bound3(j)) {
@@ -924,8 +1000,8 @@ func (c *components) skewed() bool {
 
 // kurtic reports whether every noise is kurtic (see Cumulants).
 func (c *components) kurtic() bool {
-	for _, k := range c.kurt {
-		if !(math.Abs(k) >= c.bound4()) {
+	for j, k := range c.kurt {
+		if !(math.Abs(k) >= c.bound4(j)) {
 			return false
 		}
 	}
@@ -933,11 +1009,16 @@ func (c *components) kurtic() bool {
 }
 
 // bound3 is the least |skewness| of noise j that counts as skewed:
-// max(MinSkewness, SkewnessSigmas sqrt(6/N), measuredSigmas se3_j).
+// max(MinSkewness, SkewnessSigmas sqrt(6/N) spread_j^(3/2),
+// measuredSigmas se3_j).
 func (c *components) bound3(j int) float64 {
 	b := MinSkewness
 	if c.n > 0 {
-		b = math.Max(b, SkewnessSigmas*math.Sqrt(6/float64(c.n)))
+		g := SkewnessSigmas * math.Sqrt(6/float64(c.n))
+		if c.spread != nil {
+			g *= math.Pow(c.spread[j], 1.5)
+		}
+		b = math.Max(b, g)
 	}
 	if c.se3 != nil {
 		b = math.Max(b, measuredSigmas*c.se3[j])
@@ -945,23 +1026,34 @@ func (c *components) bound3(j int) float64 {
 	return b
 }
 
-// bound4 is the least |excess kurtosis| that counts as kurtic:
-// max(MinKurtosis, KurtosisSigmas sqrt(24/N)).
-func (c *components) bound4() float64 {
+// bound4 is the least |excess kurtosis| of noise j that counts as
+// kurtic: max(MinKurtosis, KurtosisSigmas sqrt(24/N) spread_j^2).
+func (c *components) bound4(j int) float64 {
 	if c.n == 0 {
 		return MinKurtosis
 	}
-	return math.Max(MinKurtosis, KurtosisSigmas*math.Sqrt(24/float64(c.n)))
+	g := KurtosisSigmas * math.Sqrt(24/float64(c.n))
+	if c.spread != nil {
+		g *= c.spread[j] * c.spread[j]
+	}
+	return math.Max(MinKurtosis, g)
 }
 
 // fixedPointFrom iterates the negentropy contrast from the fourth-order
-// solution c.
-func fixedPointFrom(ctx context.Context, y *mat.Dense, c *components, o *DAGOptions) (*components, error) {
-	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o, fourthTol, nil)
+// solution c, corrected for the observation noise nt when not nil.
+func fixedPointFrom(ctx context.Context, y *mat.Dense, c *components, o *DAGOptions, nt *noiseTerms) (*components, error) {
+	v, it, conv, err := iterate(ctx, y, nil, c.v, negentropyContrast, o, fourthTol, nil, nt)
 	if err != nil {
 		return nil, err
 	}
-	out := newComponents(y, v, CumulantsBoth)
+	var out *components
+	if nt != nil {
+		if out, err = nt.components(y, v, CumulantsBoth); err != nil {
+			return nil, err
+		}
+	} else {
+		out = newComponents(y, v, CumulantsBoth)
+	}
 	out.converged = conv
 	out.iters = c.iters + it
 	return out, nil
@@ -982,7 +1074,7 @@ func (c *components) byVariable(match []int) *components {
 		}
 		return y
 	}
-	out.skew, out.kurt, out.se3 = perm(c.skew), perm(c.kurt), perm(c.se3)
+	out.skew, out.kurt, out.se3, out.spread = perm(c.skew), perm(c.kurt), perm(c.se3), perm(c.spread)
 	return &out
 }
 
@@ -1126,25 +1218,26 @@ func (c *components) observedChecks(d *DAG, samples int, maxIter int) {
 		d.dagChecks(samples)
 		return
 	case CumulantsFourth:
-		least, at := math.Inf(1), -1
+		ratio, at := math.Inf(1), -1
 		for j, k := range c.kurt {
-			if math.Abs(k) < least || math.IsNaN(k) {
-				least, at = math.Abs(k), j
+			if r := math.Abs(k) / c.bound4(j); r < ratio || math.IsNaN(k) {
+				ratio, at = r, j
 			}
 		}
-		d.add(atLeast("noise kurtosis", least, c.bound4(),
-			fmt.Sprintf("least |excess kurtosis| of the recovered noises %.3g (noise %d), bound %.3g for %s", least, at, c.bound4(), src)))
+		least := math.Abs(c.kurt[at])
+		d.add(atLeast("noise kurtosis", least, c.bound4(at),
+			fmt.Sprintf("least |excess kurtosis| of the recovered noises %.3g (noise %d), bound %.3g for %s", least, at, c.bound4(at), src)))
 		fallthrough
 	case CumulantsBoth:
 		least, at := math.Inf(1), -1
 		for j, s := range c.skew {
-			z := math.Max(math.Abs(s)/c.bound3(j), math.Abs(c.kurt[j])/c.bound4())
+			z := math.Max(math.Abs(s)/c.bound3(j), math.Abs(c.kurt[j])/c.bound4(j))
 			if z < least || math.IsNaN(z) {
 				least, at = z, j
 			}
 		}
 		d.add(atLeast("noise non-Gaussianity", least, 1,
-			fmt.Sprintf("least over the recovered noises of max(|skewness|/bound, |excess kurtosis|/bound) %.3g: noise %d, skewness %.3g (bound %.3g), excess kurtosis %.3g (bound %.3g), for %s; below 1, neither the third nor the fourth cumulants separate that noise (a Gaussian one, say)", least, at, c.skew[at], c.bound3(at), c.kurt[at], c.bound4(), src)))
+			fmt.Sprintf("least over the recovered noises of max(|skewness|/bound, |excess kurtosis|/bound) %.3g: noise %d, skewness %.3g (bound %.3g), excess kurtosis %.3g (bound %.3g), for %s; below 1, neither the third nor the fourth cumulants separate that noise (a Gaussian one, say)", least, at, c.skew[at], c.bound3(at), c.kurt[at], c.bound4(at), src)))
 	}
 	conv := 0.0
 	if c.converged {
@@ -1228,7 +1321,13 @@ const (
 // 0 by the sampling error only, far below pi/8 unless both noises of
 // the pair are nearly mesokurtic (then the check fails, and
 // fourthOrder runs further starts).
-func pairwiseOptimal(p *mat.Dense) bool {
+func pairwiseOptimal(p *mat.Dense) bool { return pairwiseOptimalCov(p, nil) }
+
+// pairwiseOptimalCov is pairwiseOptimal for projections p of covariance
+// cv (k x k; nil: I, the whitened case): the excess kurtosis of the
+// rotated pair is then its fourth cumulant, the fourth moment less 3
+// (c^2 cv_ii + 2 c s cv_ij + s^2 cv_jj)^2.
+func pairwiseOptimalCov(p, cv *mat.Dense) bool {
 	nSamples, k := p.Dims()
 	q := mat.Zeros(nSamples, k) // p^2, then p^3
 	for s := 0; s < nSamples; s++ {
@@ -1251,14 +1350,22 @@ func pairwiseOptimal(p *mat.Dense) bool {
 	for t := range cs {
 		sn[t], cs[t] = math.Sincos(float64(t) * math.Pi / (2 * pairAngles))
 	}
+	var m20, m11, m02 float64
 	kurt := func(c, s, m40, m31, m22, m13, m04 float64) float64 {
 		c2, s2 := c*c, s*s
+		if cv != nil {
+			v := c2*m20 + 2*c*s*m11 + s2*m02
+			return c2*c2*m40 + 4*c2*c*s*m31 + 6*c2*s2*m22 + 4*c*s2*s*m13 + s2*s2*m04 - 3*v*v
+		}
 		return c2*c2*m40 + 4*c2*c*s*m31 + 6*c2*s2*m22 + 4*c*s2*s*m13 + s2*s2*m04 - 3
 	}
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
 			m40, m04 := b.At(i, i)*inv, b.At(j, j)*inv
 			m31, m13, m22 := a.At(i, j)*inv, a.At(j, i)*inv, b.At(i, j)*inv
+			if cv != nil {
+				m20, m11, m02 = cv.At(i, i), cv.At(i, j), cv.At(j, j)
+			}
 			best, at := math.Inf(-1), 0
 			for t := range cs {
 				k1 := kurt(cs[t], sn[t], m40, m31, m22, m13, m04)

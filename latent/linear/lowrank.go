@@ -129,6 +129,9 @@ func LearnCrossDAGEig(ctx context.Context, vals []float64, u *mat.Dense, triples
 	if err := o.checkKnowledge("LearnCrossDAGEig", k, false); err != nil {
 		return nil, err
 	}
+	if err := o.thirdOnly("LearnCrossDAGEig"); err != nil {
+		return nil, err
+	}
 	o.Method = ECATensor
 	if err := o.CheckMemoryEig(n, k); err != nil {
 		return nil, fmt.Errorf("linear: LearnCrossDAGEig: %w", err)
@@ -173,6 +176,11 @@ func crossFinish(ctx context.Context, a, hidden *mat.Dense, twm *TWMResult, w, w
 		return nil, err
 	}
 	res.A = permuteCols(a, res.Order)
+	res.Cumulants = CumulantsThird
+	res.Kurtosis = make([]float64, len(res.Skewness))
+	for j := range res.Kurtosis {
+		res.Kurtosis[j] = math.NaN()
+	}
 	res.Iterations = e.iters
 	res.Coefficients = &Coefficients{A: a, HiddenSigma: hidden, TWM: twm}
 	if res.Coefficients.Verdict, err = coefVerdict(ctx, res.Coefficients, &o.Options, ""); err != nil {
