@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/moments-go/moments/internal/assign"
-	"github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -867,19 +866,8 @@ func (e *eca) observedComponents(ctx context.Context, rng *rand.Rand, third Thir
 		if y != nil {
 			return nil
 		}
-		n, k := e.w.Dims()
-		// The whitened samples, the projections of the fixed point, of
-		// the measurements and their powers in the pairwise check, the
-		// coarse subsample and its projections (a quarter each), and a
-		// block of raw samples.
-		need := size.Add(size.Scale(4, size.Float64s(fm.NumSamples(), k)), size.Scale(2, size.Float64s(fm.NumSamples()/coarseStride, k)), size.Float64s(min(fm.NumSamples(), 2048), n))
-		if err := mat.CheckMemory(fmt.Sprintf("the whitened samples (%d x %d, four and a half times)", fm.NumSamples(), k), need, o.MaxMemory); err != nil {
-			return fmt.Errorf("linear: LearnObservedBN: %w", err)
-		}
-		progress(o.Progress, "whitened samples", 0, 1)
 		var err error
-		y, err = fm.WhitenedSamples(ctx, e.w)
-		progress(o.Progress, "whitened samples", 1, 1)
+		y, err = loadWhitened(ctx, fm, e.w, o, "LearnObservedBN")
 		return err
 	}
 	if wt, ok := third.(WhitenedThirdMoments); ok && want == CumulantsAuto && fourthAvail && o.Method == ECATensor {
