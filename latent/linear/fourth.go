@@ -518,7 +518,9 @@ const fourthStarts = 3
 // polish to the directions of the earlier, and is not polished;
 // otherwise when their polished directions agree within 1e-6. It keeps
 // the converged start (any start if none converged), and of several
-// the one of largest log cosh negentropy (logCoshContrastOf).
+// the one of largest log cosh negentropy (logCoshContrastOf; with
+// noise, see fourthOrderFrom, of largest sum of squared noise-corrected
+// excess kurtoses).
 func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOptions) (*components, error) {
 	var first *mat.Dense
 	if w != nil {
@@ -621,9 +623,22 @@ func fourthOrderFrom(ctx context.Context, y, first *mat.Dense, nt *noiseTerms, r
 	}
 	best := pool[0]
 	if len(pool) > 1 {
-		best.contrast = logCoshContrastOf(y, best.v)
+		// With noise the projections are not of unit variance and log
+		// cosh would favour the noisiest; the noise-corrected contrast
+		// sum_j kappa4_j^2, which the fixed point maximises, decides.
+		measure := func(c *components) float64 {
+			if nt == nil {
+				return logCoshContrastOf(y, c.v)
+			}
+			var f float64
+			for _, k4 := range c.kurt {
+				f += k4 * k4
+			}
+			return f
+		}
+		best.contrast = measure(best)
 		for _, c := range pool[1:] {
-			if c.contrast = logCoshContrastOf(y, c.v); c.contrast > best.contrast {
+			if c.contrast = measure(c); c.contrast > best.contrast {
 				best = c
 			}
 		}
