@@ -60,10 +60,16 @@ type DAGOptions struct {
 	Options
 	// Method selects the ECA step (default ECATensor).
 	Method ECAMethod
-	// Cumulants selects, for LearnObservedBN only, the cumulants that
-	// separate the noises: the third (ECA by Method), the fourth, or
-	// both; by default (CumulantsAuto) the choice is made per data set
-	// from the skewness and excess kurtosis of the recovered noises.
+	// Cumulants selects, for LearnObservedBN and LearnDAG, the
+	// cumulants that separate the noises: the third (ECA by Method), the
+	// fourth, or both; by default (CumulantsAuto) the choice is made per
+	// data set from the skewness and excess kurtosis of the recovered
+	// noises (see Cumulants). The fourth and both need samples:
+	// FourthMoments for LearnObservedBN, NoisyFourthMoments for LearnDAG
+	// (SampleThird gives both); without them CumulantsAuto is the third
+	// and the others are ErrBadOption. LearnCrossDAG and
+	// LearnCrossDAGEig take the third only (CumulantsFourth and
+	// CumulantsBoth are ErrBadOption there).
 	Cumulants Cumulants
 	// MaxIter caps the iterations of the simultaneous power iteration
 	// (0: 100).
@@ -262,10 +268,35 @@ type DAG struct {
 // (see ECAMethod), S = (W^+)^T V; Part 3 forms C = A^+ S, matches its
 // rows to its columns and finds the causal order (see CausalOrder), and
 // returns A and Lambda in that order, Lambda's zeros found by the rule
-// of DAGOptions.Pruning on the hidden second moment. The hidden noises must have non-zero
-// skewness. Errors: those of LearnCoefficients, ErrRankDeficient when
-// L_Sigma has fewer than k positive eigenvalues or C is singular,
-// ErrNoConvergence when the power iteration does not converge.
+// of DAGOptions.Pruning on the hidden second moment.
+//
+// The third cumulant needs hidden noises of non-zero skewness. When the
+// third moments are NoisyFourthMoments (SampleThird is), Part 2 can use
+// the whitened fourth cumulant instead, which separates symmetric
+// non-Gaussian noises (uniform, Laplace) as well: with y = W^T (x - mu)
+// = V e + W^T eps (e the standardised hidden noises, V orthonormal), the
+// fixed point u <- E[(u.y)^3 y] - 3 (u^T C u) C u - sum_i kappa_i
+// (u.w_i)^3 w_i over the N whitened samples (C their covariance, I +
+// W^T D W; kappa_i the fourth cumulant of the observed noise eps_i and
+// w_i = W^T e_i, estimated along the way as the third-order route
+// estimates E[eps_i^3]) is the fourth-order power method of sum_j k_j
+// v_j^(x)4, k_j the excess kurtosis of e_j; it costs two N x k x k
+// products per step and never forms the k^4 tensor. It starts at the
+// directions W^T a_j that the noises would have without edges (Lambda
+// = 0), with the pairwise check and further starts of LearnObservedBN's
+// route, and has no log cosh polish (the observation noise would bias
+// it). DAGOptions.Cumulants chooses (see Cumulants; by default the
+// third when every noise it recovers is significantly skewed, else the
+// fourth, or both) and DAG.Cumulants reports the choice, DAG.Kurtosis
+// the hidden noises' excess kurtosis, and the verdict warns when
+// neither cumulant separates a noise (Gaussian noises, say).
+//
+// Errors: those of LearnCoefficients, ErrRankDeficient when
+// L_Sigma has fewer than k positive eigenvalues or C is singular, or
+// when the third cumulant alone meets exact moments of symmetric
+// noises, ErrNoConvergence when the power iteration does not converge,
+// ErrBadOption when DAGOptions.Cumulants asks for the fourth cumulant
+// of moments that do not give it.
 func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, opts *DAGOptions) (*DAG, error) {
 	checkCtx("LearnDAG", ctx)
 	if err := opts.check(); err != nil {

@@ -70,7 +70,7 @@
 // diagonal. LearnHierarchy repeats the step up a hierarchy: the hidden
 // second moment of one level is the Sigma of the level above.
 //
-// # Hidden DAGs: third moments
+// # Hidden DAGs: third and fourth moments
 //
 // When the hidden variables are related by a DAG, h = Lambda h + eta
 // with Lambda strictly lower triangular in a topological order and eta
@@ -94,6 +94,20 @@
 // second moment in that order (LambdaFromOrder, DAG.LambdaSecond;
 // LearnDAGGivenOrder when an oracle gives the order).
 //
+// Symmetric hidden noises (uniform, Laplace) have no skewness, and the
+// third moments cannot separate them. Given samples (NoisyFourthMoments,
+// such as SampleThird), LearnDAG then uses the whitened fourth
+// cumulant, sum_j k_j v_j^(x)4 over the same directions (k_j the excess
+// kurtosis of eta_j) plus the observation noises' part, without forming
+// it: the fixed point u <- E[(u.y)^3 y] - 3 (u^T C u) C u less the
+// noises' part, over the whitened samples y (C their covariance), costs
+// two N x k x k products a step. DAGOptions.Cumulants chooses between
+// the third, the fourth and both per data set, from the measured
+// skewness and excess kurtosis of the recovered noises, DAG.Cumulants
+// reports it, and the verdict warns when neither separates the noises
+// (see Cumulants, section "Hidden variables"). The cross-moment
+// learners use the third only.
+//
 // LearnObservedBN is the case A = I without noise, x = Lambda x + eta,
 // the problem of LiNGAM (see "Fully observed networks" below); it also
 // takes the fourth cumulant, which separates symmetric non-Gaussian
@@ -115,8 +129,11 @@
 //
 // Data: ReadCSV reads numeric samples (a moments.Samples); SampleThird
 // gives their third moments, with the whitened third moment in one pass
-// (WhitenedThirdMoments); PsiFunc adapts a formula for Psi(zeta) such as
-// a model's population moments.
+// (WhitenedThirdMoments), and the whitened samples and diagonal moments
+// that the fourth-order routes contract (FourthMoments,
+// NoisyFourthMoments: N x k floats held in memory, checked against
+// MaxMemory); PsiFunc adapts a formula for Psi(zeta) such as a model's
+// population moments (third-order only).
 //
 // # Pruning Lambda
 //
@@ -189,8 +206,8 @@
 //   - noise skewness (LearnDAG, LearnObservedBN, LearnCrossDAG): the
 //     least |skewness| of the recovered noises against a bound that
 //     scales with the number of samples (MinSkewness);
-//   - noise kurtosis and noise non-Gaussianity (LearnObservedBN with the
-//     fourth cumulant or both): the least |excess kurtosis| of the
+//   - noise kurtosis and noise non-Gaussianity (LearnObservedBN and
+//     LearnDAG with the fourth cumulant or both): the least |excess kurtosis| of the
 //     recovered noises (MinKurtosis), and whether every noise is skewed
 //     or kurtic enough for some cumulant to separate it (it fails for
 //     Gaussian noises); fixed-point convergence of those cumulants;

@@ -15,9 +15,10 @@ import (
 	"github.com/moments-go/moments/tensor3"
 )
 
-// Cumulants selects the cumulants from which LearnObservedBN finds the
-// independent noise directions (DAGOptions.Cumulants), and reports the
-// choice (ObservedBN.Cumulants).
+// Cumulants selects the cumulants from which LearnObservedBN and
+// LearnDAG find the independent noise directions
+// (DAGOptions.Cumulants), and reports the choice (ObservedBN.Cumulants,
+// DAG.Cumulants).
 //
 // # The cumulants
 //
@@ -169,6 +170,36 @@ import (
 // are neither skewed nor kurtic, and nothing separates them. With exact
 // moments the bounds are MinSkewness and MinKurtosis.
 //
+// # Hidden variables
+//
+// LearnDAG whitens the low-rank part of Sigma, not Sigma, so its
+// whitened samples y = V e + W^T eps carry the observation noises eps:
+// their covariance is C = I + W^T D W and their cumulants gain the
+// noises' terms. Its fourth-order route therefore iterates the
+// noise-corrected contraction E[(u.y)^3 y] - 3 (u^T C u) C u - sum_i
+// kappa_i (u.w_i)^3 w_i (and, for both, E[(u.y)^2 y] - sum_i mu_i
+// (u.w_i)^2 w_i), kappa_i and mu_i the fourth and third cumulants of
+// eps_i and w_i = W^T e_i. Given the directions, the diagonal cumulants
+// of x (from NoisyFourthMoments.DiagonalMoments) and those of the
+// projections p_j = v_j.y are linear in the hidden and the observed
+// noises' cumulants (two k x k systems), which gives kappa_i and mu_i,
+// bounded by 12 sigma_i^4 (above; -2 sigma_i^4 below) and
+// DAGOptions.MaxNoiseSkew sigma_i^3; LearnDAG alternates (at most 5
+// rounds) between them and the fixed point, now to max(Tol, 1e-10),
+// there being no polish. The skewness and excess kurtosis of the hidden
+// noises are measured along the directions less the observed noises'
+// part, and the Gaussian bounds below scale with the variance s_j =
+// E[p_j^2] of each projection (sqrt(6/N) s_j^(3/2) and sqrt(24/N)
+// s_j^2; the measured standard error of the skewness likewise).
+// CumulantsAuto runs the third-order route first (ECA, as without the
+// fourth) and keeps it when every noise it recovers is skewed: then the
+// estimate is the third-order one, bit for bit, with the excess
+// kurtosis measured besides. A direction that the observation noise
+// dominates (s_j large) can fail that test on skewed data; the fourth
+// cumulant is then taken. Whitened samples beyond
+// DAGOptions.MaxMemory leave CumulantsAuto with the third. There is no
+// screening of the third moment (its noise term would blur it).
+//
 // Before decomposing the whitened third moment T, CumulantsAuto screens
 // it: with independent noises of skewness s_i, E[N ||T||_F^2] is about N
 // sum_i s_i^2 + E|y|^6, so when N ||T||_F^2 - E|y|^6 (E|y|^6 measured on
@@ -180,9 +211,10 @@ type Cumulants int
 const (
 	// CumulantsAuto (the default) chooses per data set: the third
 	// cumulant when every noise it recovers is skewed; otherwise, when
-	// the moments are FourthMoments, the fourth, unless some noise that
-	// it recovers is not kurtic and all such noises are skewed: then
-	// both. Without FourthMoments it is the third. The kurtosis is measured on the whitened samples whenever
+	// the moments are FourthMoments (NoisyFourthMoments for LearnDAG),
+	// the fourth, unless some noise that it recovers is not kurtic and
+	// all such noises are skewed: then both. Without them it is the
+	// third. The kurtosis is measured on the whitened samples whenever
 	// they are at hand (ObservedBN.Kurtosis). When the chosen cumulants
 	// do not separate every noise (Gaussian noises, say) the verdict
 	// warns.
