@@ -172,7 +172,9 @@ func printMatrix(w io.Writer, m *mat.Dense, rows, cols []string, extraName strin
 }
 
 // printDiagnostics prints what tells whether the model's assumptions
-// hold: the skewness of the hidden noises (ECA needs it away from zero),
+// hold: the cumulants that separated the hidden noises, their skewness
+// (the third cumulant needs it away from zero) and excess kurtosis
+// (when measured),
 // the triangularity of the order, the expansion property and incoherence
 // of A's thresholded support, and the noise variances.
 func printDiagnostics(w io.Writer, d *linear.DAG, tau float64) {
@@ -183,9 +185,17 @@ func printDiagnostics(w io.Writer, d *linear.DAG, tau float64) {
 		sk[j] = fmt.Sprintf("%.2f", s)
 		minSkew = math.Min(minSkew, math.Abs(s))
 	}
+	fmt.Fprintf(w, "  hidden noises separated by %s\n", cumulantsWords(d.Cumulants))
 	fmt.Fprintf(w, "  skewness of the hidden noises (up to sign): %s\n", strings.Join(sk, " "))
-	if minSkew < 0.1 {
-		fmt.Fprintf(w, "    warning: a skewness of %.3f; the order needs skewed hidden noises\n", minSkew)
+	if minSkew < 0.1 && d.Cumulants == linear.CumulantsThird {
+		fmt.Fprintf(w, "    warning: a skewness of %.3f; the third cumulant needs skewed hidden noises\n", minSkew)
+	}
+	if !slices.ContainsFunc(d.Kurtosis, math.IsNaN) && len(d.Kurtosis) > 0 {
+		ku := make([]string, len(d.Kurtosis))
+		for j, v := range d.Kurtosis {
+			ku[j] = fmt.Sprintf("%.2f", v)
+		}
+		fmt.Fprintf(w, "  excess kurtosis of the hidden noises: %s\n", strings.Join(ku, " "))
 	}
 	fmt.Fprintf(w, "  triangularity %.4f (0 for an exact DAG; small when the order is reliable)\n", d.Triangularity)
 	a := thresholdColumns(d.A, tau)
