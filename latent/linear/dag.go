@@ -277,9 +277,10 @@ type DAG struct {
 // = V e + W^T eps (e the standardised hidden noises, V orthonormal), the
 // fixed point u <- E[(u.y)^3 y] - 3 (u^T C u) C u - sum_i kappa_i
 // (u.w_i)^3 w_i over the N whitened samples (C their covariance, I +
-// W^T D W; kappa_i the fourth cumulant of the observed noise eps_i and
-// w_i = W^T e_i, estimated along the way as the third-order route
-// estimates E[eps_i^3]) is the fourth-order power method of sum_j k_j
+// W^T D W; kappa_i the fourth cumulant of the observed noise eps_i,
+// estimated from the part of the slice E[x_i^3 x] - 3 E[x_i^2] E[x_i x]
+// outside the range of L_Sigma, and w_i = W^T e_i) is the fourth-order
+// power method of sum_j k_j
 // v_j^(x)4, k_j the excess kurtosis of e_j; it costs two N x k x k
 // products per step and never forms the k^4 tensor. It starts at the
 // directions W^T a_j that the noises would have without edges (Lambda

@@ -59,8 +59,8 @@ func learnSampled(t *testing.T, m *synth.DAG, N int, seed uint64, c Cumulants) (
 // are all uniform or Laplace (skewness 0), CumulantsAuto chooses the
 // fourth cumulant, and A and Lambda converge as N grows: at N = 100000
 // every model's relative error of A is at most 0.02 and of Lambda at
-// most 0.05 (measured: at most 0.0068 and 0.023), and the mean error of
-// Lambda falls from N = 20000 (measured 0.028) to 100000 (0.013).
+// most 0.05 (measured: at most 0.0068 and 0.024), and the mean error of
+// Lambda falls from N = 20000 (measured 0.029) to 100000 (0.013).
 // The third cumulant alone, blind to symmetric noises, gets Lambda
 // wrong: at N = 100000 its relative error is at least 10 times the
 // fourth's on every model (measured: 25 times and more) and 0.5 on

@@ -170,6 +170,13 @@ import (
 // are neither skewed nor kurtic, and nothing separates them. With exact
 // moments the bounds are MinSkewness and MinKurtosis.
 //
+// Before decomposing the whitened third moment T, CumulantsAuto screens
+// it: with independent noises of skewness s_i, E[N ||T||_F^2] is about N
+// sum_i s_i^2 + E|y|^6, so when N ||T||_F^2 - E|y|^6 (E|y|^6 measured on
+// the samples) is below half of N k b^2, b the least skewness that
+// counts, not every noise can be skewed, and the third-order ECA is
+// skipped for the fourth.
+//
 // # Hidden variables
 //
 // LearnDAG whitens the low-rank part of Sigma, not Sigma, so its
@@ -179,16 +186,18 @@ import (
 // noise-corrected contraction E[(u.y)^3 y] - 3 (u^T C u) C u - sum_i
 // kappa_i (u.w_i)^3 w_i (and, for both, E[(u.y)^2 y] - sum_i mu_i
 // (u.w_i)^2 w_i), kappa_i and mu_i the fourth and third cumulants of
-// eps_i and w_i = W^T e_i. Given the directions, the diagonal cumulants
-// of x (from NoisyFourthMoments.DiagonalMoments) and those of the
-// projections p_j = v_j.y are linear in the hidden and the observed
-// noises' cumulants (two k x k systems), which gives kappa_i and mu_i,
-// bounded by 12 sigma_i^4 (above; -2 sigma_i^4 below) and
-// DAGOptions.MaxNoiseSkew sigma_i^3; LearnDAG alternates (at most 5
-// rounds) between them and the fixed point, now to max(Tol, 1e-10),
-// there being no polish. The skewness and excess kurtosis of the hidden
+// eps_i and w_i = W^T e_i. They need no directions: the slice
+// E[x_i^3 x] - 3 E[x_i^2] E[x_i x] of the fourth cumulant of x is the
+// signal's, in the range of the low-rank part L, plus kappa_i e_i, so
+// its part outside that range gives kappa_i (likewise mu_i from E[x_i^2
+// x]), from one pass that forms E[x_i^a y] for a = 1, 2, 3
+// (NoisyFourthMoments.DiagonalMoments, n x k each); they are bounded by
+// 12 sigma_i^4 (above; -2 sigma_i^4 below) and DAGOptions.MaxNoiseSkew
+// sigma_i^3, sigma_i^2 the noise variances from DLD. The fixed point
+// runs to max(Tol, 1e-10), there being no polish. The skewness and
+// excess kurtosis of the hidden
 // noises are measured along the directions less the observed noises'
-// part, and the Gaussian bounds below scale with the variance s_j =
+// part, and the Gaussian bounds of the choice scale with the variance s_j =
 // E[p_j^2] of each projection (sqrt(6/N) s_j^(3/2) and sqrt(24/N)
 // s_j^2; the measured standard error of the skewness likewise).
 // CumulantsAuto runs the third-order route first (ECA, as without the
@@ -199,13 +208,6 @@ import (
 // cumulant is then taken. Whitened samples beyond
 // DAGOptions.MaxMemory leave CumulantsAuto with the third. There is no
 // screening of the third moment (its noise term would blur it).
-//
-// Before decomposing the whitened third moment T, CumulantsAuto screens
-// it: with independent noises of skewness s_i, E[N ||T||_F^2] is about N
-// sum_i s_i^2 + E|y|^6, so when N ||T||_F^2 - E|y|^6 (E|y|^6 measured on
-// the samples) is below half of N k b^2, b the least skewness that
-// counts, not every noise can be skewed, and the third-order ECA is
-// skipped for the fourth.
 type Cumulants int
 
 const (
@@ -569,8 +571,9 @@ func fourthOrder(ctx context.Context, y, w *mat.Dense, rng *rand.Rand, o *DAGOpt
 // (nil: none). With noise terms the fixed point is that of the fourth
 // cumulant corrected for the noise (see noiseTerms), the pairwise check
 // uses the projections' covariance, the slices are corrected for it,
-// and there is no log cosh polish: log cosh is no cumulant, and the
-// noise would bias its fixed points.
+// and there is no log cosh polish (log cosh is no cumulant, and the
+// noise would bias its fixed points): the fourth cumulant's own run
+// goes on to max(DAGOptions.Tol, fourthTol).
 func fourthOrderFrom(ctx context.Context, y, first *mat.Dense, nt *noiseTerms, rng *rand.Rand, o *DAGOptions) (*components, error) {
 	ysub := subsample(y)
 	ws := &workspace{}
@@ -598,7 +601,11 @@ func fourthOrderFrom(ctx context.Context, y, first *mat.Dense, nt *noiseTerms, r
 				return nil, err
 			}
 		}
-		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, kurtosisTol, ws, nt)
+		tol := kurtosisTol
+		if nt != nil {
+			tol = fourthTol // no polish follows
+		}
+		raw, it, conv, err := iterate(ctx, y, ysub, v0, kurtosisContrast, o, tol, ws, nt)
 		iters += it
 		if err == nil && conv && slices.ContainsFunc(kept, func(r run) bool { return sameDirections(raw, r.raw, rawAgreeTol) }) {
 			break

@@ -11,60 +11,86 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// NoisyFourthMoments are FourthMoments that also give the centred
-// diagonal moments of the observed variables, from which LearnDAG
-// estimates the third and fourth cumulants of the observation noises on
-// its fourth-order route (the counterpart of the diagonal third moments
-// that WhitenedThirdMoments give the third-order route). SampleThird
+// NoisyFourthMoments are FourthMoments that also give the moments of
+// the observed variables from which LearnDAG estimates the third and
+// fourth cumulants of the observation noises on its fourth-order route
+// (the counterpart of the diagonal third moments that
+// WhitenedThirdMoments give the third-order route). SampleThird
 // implements it.
 type NoisyFourthMoments interface {
 	FourthMoments
-	// DiagonalMoments returns E[(x_i - mu_i)^2], E[(x_i - mu_i)^3] and
-	// E[(x_i - mu_i)^4] for every observed variable i (n values each),
-	// mu the mean of the moments.
-	DiagonalMoments(ctx context.Context) (m2, m3, m4 []float64, err error)
+	// DiagonalMoments returns the moments of each observed variable
+	// with the whitened samples y = W^T (x - mu), for W n x k and mu the
+	// mean of the moments.
+	DiagonalMoments(ctx context.Context, w *mat.Dense) (*DiagonalMoments, error)
 }
 
-// DiagonalMoments returns the centred second, third and fourth moments
-// of each variable of Src (centred by Moments.Mean), in one pass over
-// Src; or an error matching ErrNotFinite if one is NaN or infinite.
-func (s *SampleThird) DiagonalMoments(ctx context.Context) (m2, m3, m4 []float64, err error) {
+// DiagonalMoments are centred moments of each observed variable x_i
+// (x_i - mu_i below) alone and with the whitened samples y = W^T (x -
+// mu).
+type DiagonalMoments struct {
+	// M2, M3 and M4 are E[x_i^2], E[x_i^3] and E[x_i^4] (n values each).
+	M2, M3, M4 []float64
+	// XY, X2Y and X3Y are n x k: row i holds E[x_i y], E[x_i^2 y] and
+	// E[x_i^3 y].
+	XY, X2Y, X3Y *mat.Dense
+}
+
+// DiagonalMoments returns the diagonal moments of Src (centred by
+// Moments.Mean) for W, in one pass over Src (3 N n k multiply-adds for
+// the products with y); or an error matching ErrNotFinite if one is NaN
+// or infinite.
+func (s *SampleThird) DiagonalMoments(ctx context.Context, w *mat.Dense) (*DiagonalMoments, error) {
 	checkCtx("SampleThird.DiagonalMoments", ctx)
-	n := s.Src.Dim()
+	n, k := w.Dims()
 	total := s.Src.NumSamples()
-	if len(s.Moments.Mean) != n {
-		panic(fmt.Sprintf("linear: SampleThird.DiagonalMoments: a mean of %d values for samples of dimension %d", len(s.Moments.Mean), n))
+	if s.Src.Dim() != n || len(s.Moments.Mean) != n {
+		panic(fmt.Sprintf("linear: SampleThird.DiagonalMoments: W has %d rows for samples of dimension %d", n, s.Src.Dim()))
 	}
-	m2, m3, m4 = make([]float64, n), make([]float64, n), make([]float64, n)
+	d := &DiagonalMoments{M2: make([]float64, n), M3: make([]float64, n), M4: make([]float64, n), XY: mat.Zeros(n, k), X2Y: mat.Zeros(n, k), X3Y: mat.Zeros(n, k)}
 	const chunk = 2048
-	block := mat.Zeros(min(chunk, max(total, 1)), n)
+	rows := min(chunk, max(total, 1))
+	block, b2, b3, yb := mat.Zeros(rows, n), mat.Zeros(rows, n), mat.Zeros(rows, n), mat.Zeros(rows, k)
+	var t mat.Dense
 	for lo := 0; lo < total; lo += chunk {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		hi := min(total, lo+chunk)
 		b := block.Slice(0, hi-lo, 0, n)
 		s.Src.Block(lo, hi, b)
+		q2, q3 := b2.Slice(0, hi-lo, 0, n), b3.Slice(0, hi-lo, 0, n)
 		for i := 0; i < hi-lo; i++ {
-			for j, x := range b.RawRow(i) {
-				d := x - s.Moments.Mean[j]
-				d2 := d * d
-				m2[j] += d2
-				m3[j] += d2 * d
-				m4[j] += d2 * d2
+			row, r2, r3 := b.RawRow(i), q2.RawRow(i), q3.RawRow(i)
+			for j, x := range row {
+				v := x - s.Moments.Mean[j]
+				v2 := v * v
+				row[j], r2[j], r3[j] = v, v2, v2*v
+				d.M2[j] += v2
+				d.M3[j] += v2 * v
+				d.M4[j] += v2 * v2
 			}
+		}
+		y := yb.Slice(0, hi-lo, 0, k)
+		y.Mul(b, w)
+		for _, acc := range []struct{ x, dst *mat.Dense }{{b, d.XY}, {q2, d.X2Y}, {q3, d.X3Y}} {
+			t.MulAT(acc.x, y)
+			acc.dst.Add(acc.dst, &t)
 		}
 	}
 	inv := 1 / float64(max(total, 1))
-	for j := range m2 {
-		m2[j] *= inv
-		m3[j] *= inv
-		m4[j] *= inv
-		if math.IsNaN(m4[j]) || math.IsInf(m4[j], 0) || math.IsNaN(m3[j]) || math.IsInf(m3[j], 0) {
-			return nil, nil, nil, fmt.Errorf("linear: %w: the fourth moment of variable %d is %v", ErrNotFinite, j, m4[j])
-		}
+	for j := range d.M2 {
+		d.M2[j] *= inv
+		d.M3[j] *= inv
+		d.M4[j] *= inv
 	}
-	return m2, m3, m4, nil
+	for _, m := range []*mat.Dense{d.XY, d.X2Y, d.X3Y} {
+		m.Scale(inv, m)
+	}
+	if !d.XY.IsFinite() || !d.X2Y.IsFinite() || !d.X3Y.IsFinite() || !mat.New(1, n, d.M4).IsFinite() || !mat.New(1, n, d.M3).IsFinite() {
+		return nil, fmt.Errorf("linear: %w: a diagonal moment of the samples", ErrNotFinite)
+	}
+	return d, nil
 }
 
 // maxNoiseKurtosis bounds the estimated fourth cumulants of the observed
@@ -73,10 +99,6 @@ func (s *SampleThird) DiagonalMoments(ctx context.Context) (m2, m3, m4 []float64
 // below (no distribution has an excess kurtosis below -2), sigma_i^2
 // their variances from DLD, unless DAGOptions.MaxNoiseSkew is negative.
 const maxNoiseKurtosis = 12.0
-
-// noiseRounds caps the alternations of LearnDAG's fourth-order route
-// between the noise cumulants and the directions (see noiseTerms).
-const noiseRounds = 5
 
 // noiseTerms describe the observation noise of the whitened samples y =
 // W^T (x - mu) of x = M e + eps (the hidden-variable learners; M = A G
@@ -100,34 +122,80 @@ const noiseRounds = 5
 // skewness and excess kurtosis of e_j), as without noise. The noise
 // terms cost O(n k) per direction beyond the pass over the samples.
 //
-// The noise cumulants come from the diagonal ones: with S = (W^+)^T V
-// = M (the columns of the mixing matrix, in the directions' order and
-// signs), the third and fourth cumulants of x_l are sum_j s_j S_lj^3 +
-// mu_l and sum_j k_j S_lj^4 + kappa_l; given the directions, these and
-// the cumulants of the projections p_j = v_j.y, sum_l P_lj^3 mu_l + s_j
-// and sum_l P_lj^4 kappa_l + k_j (P = W V), are two k x k linear systems
-// for the hidden noises' cumulants, whose solutions give the noises'
-// (bounded by DAGOptions.MaxNoiseSkew and maxNoiseKurtosis, as the
-// third-order route bounds its estimates; the hidden cumulants are then
-// measured again with the bounded noise terms). LearnDAG alternates
-// between this estimate and the fixed point, as the third-order route
-// alternates between its noise estimate and the tensor decomposition.
+// The noise cumulants need no directions. The slice of the fourth
+// cumulant of x at (l, l, l), the n-vector c_l = E[x_l^3 x] - 3 E[x_l^2]
+// E[x_l x], is sum_j k_j S_lj^3 S_j + kappa_l e_l with S = M, whose
+// columns span the range of L: the part of c_l outside that range (the
+// projection I - U U^T, U the top k eigenvectors of L, (W^+)^T = U
+// Lambda^(1/2)) is kappa_l's alone, so
+//
+//	kappa_l = (c_ll - r_l . (E[x_l^3 y] - 3 E[x_l^2] E[x_l y])) / (1 - r_l . w_l),
+//	mu_l    = (E[x_l^3] - r_l . E[x_l^2 y]) / (1 - r_l . w_l),
+//
+// r_l the row l of (W^+)^T and c_ll = E[x_l^4] - 3 E[x_l^2]^2 (the same
+// for the third cumulant, whose slice is E[x_l^2 x]): one pass over the
+// samples (NoisyFourthMoments.DiagonalMoments), the fourth-order
+// counterpart of the DLD of slices Psi(zeta) that DAGOptions.Zetas
+// selects for the third. With sampled moments the estimates of the
+// strongly observed variables (r_l . w_l near 1) are noisy, and they
+// are bounded by MaxNoiseSkew sigma_l^3 and by -2 sigma_l^4 and
+// maxNoiseKurtosis sigma_l^4, sigma_l^2 the noise variances from DLD
+// (no bounds when MaxNoiseSkew is negative); the bounded terms enter
+// through (u.w_l)^4, small where the signal is strong.
 type noiseTerms struct {
 	w, winvT *mat.Dense // n x k: W and (W^+)^T
 	cov      *mat.Dense // k x k: the covariance of y
-	// m2, m3, m4 are the centred diagonal moments of x; noiseVar the
-	// variances of the observed noises (nil: no bounds), maxSkew the
-	// bound DAGOptions.MaxNoiseSkew (negative: none).
-	m2, m3, m4 []float64
-	noiseVar   []float64
-	maxSkew    float64
-	// third and fourth are the current estimates of mu and kappa (nil:
-	// zero).
+	// third and fourth are the estimates of mu and kappa.
 	third, fourth []float64
 	// Set by at and weigh for the step of fixedPoint.
 	pw, cv *mat.Dense // W V and C V
 	q      []float64  // v_j^T C v_j
 	a, b   []float64  // the weights of the step (before b's factor 3)
+}
+
+// newNoiseTerms returns the noise terms of the whitened samples y (N x
+// k) for the whitening w and (W^+)^T winvT, from the diagonal moments
+// dm, with the noise variances noiseVar (nil: no bounds) and the bound
+// maxSkew (DAGOptions.MaxNoiseSkew; negative: no bounds).
+func newNoiseTerms(y, w, winvT *mat.Dense, dm *DiagonalMoments, noiseVar []float64, maxSkew float64) *noiseTerms {
+	nSamples, _ := y.Dims()
+	n, _ := w.Dims()
+	var cov mat.Dense
+	cov.MulAT(y, y)
+	cov.Scale(1/float64(max(nSamples, 1)), &cov)
+	nt := &noiseTerms{w: w, winvT: winvT, cov: &cov, third: make([]float64, n), fourth: make([]float64, n)}
+	for l := 0; l < n; l++ {
+		r, wl := winvT.RawRow(l), w.RawRow(l)
+		den := 1 - dot(r, wl)
+		x3, x2, x1 := dm.X3Y.RawRow(l), dm.X2Y.RawRow(l), dm.XY.RawRow(l)
+		var p3, p4 float64
+		for j, rj := range r {
+			p3 += rj * x2[j]
+			p4 += rj * (x3[j] - 3*dm.M2[l]*x1[j])
+		}
+		mu := (dm.M3[l] - p3) / den
+		kappa := (dm.M4[l] - 3*dm.M2[l]*dm.M2[l] - p4) / den
+		if !(den > 0) {
+			mu, kappa = 0, 0
+		}
+		if noiseVar != nil && maxSkew >= 0 {
+			v := math.Max(noiseVar[l], 0)
+			b3 := maxSkew * math.Pow(v, 1.5)
+			mu = math.Max(-b3, math.Min(b3, mu))
+			kappa = math.Max(-2*v*v, math.Min(maxNoiseKurtosis*v*v, kappa))
+		}
+		nt.third[l], nt.fourth[l] = mu, kappa
+	}
+	return nt
+}
+
+// dot returns the inner product of a and b.
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
 }
 
 // at prepares the step of fixedPoint at the directions v.
@@ -220,72 +288,50 @@ func (nt *noiseTerms) projectedCov(v *mat.Dense) *mat.Dense {
 }
 
 // components measures the directions v on the noisy samples y: the
-// skewness and excess kurtosis of the hidden noises they recover, with
-// the estimates of the observation noises' cumulants (noise3, noise4)
-// that go with them (see noiseTerms), the standard errors of the
-// skewness (those of the standardised projections, times spread^(3/2))
-// and the spread E[p_j^2]; for both cumulants the contrast sum_j
+// skewness and excess kurtosis of the hidden noises they recover (those
+// of the projections p_j = v_j.y less the observation noises' terms,
+// see noiseTerms), the standard errors of the skewness (those of the
+// standardised projections, times spread^(3/2)), the spread E[p_j^2],
+// and the noise estimates; for both cumulants the contrast sum_j
 // s_j^2/12 + k_j^2/48.
 func (nt *noiseTerms) components(y, v *mat.Dense, choice Cumulants) (*components, error) {
 	nSamples, k := y.Dims()
-	n, _ := nt.w.Dims()
-	var p, pw, s mat.Dense
+	var p, pw mat.Dense
 	p.Mul(y, v)
 	pw.Mul(nt.w, v)
-	s.Mul(nt.winvT, v)
 	m2 := make([]float64, k)
-	c3 := make([]float64, k)
-	c4 := make([]float64, k)
+	skew := make([]float64, k)
+	kurt := make([]float64, k)
 	for r := 0; r < nSamples; r++ {
 		for j, x := range p.RawRow(r) {
 			x2 := x * x
 			m2[j] += x2
-			c3[j] += x2 * x
-			c4[j] += x2 * x2
+			skew[j] += x2 * x
+			kurt[j] += x2 * x2
 		}
 	}
 	inv := 1 / float64(nSamples)
+	std3 := make([]float64, k)
 	for j := range m2 {
 		m2[j] *= inv
-		c3[j] *= inv
-		c4[j] = c4[j]*inv - 3*m2[j]*m2[j]
+		skew[j] *= inv
+		kurt[j] = kurt[j]*inv - 3*m2[j]*m2[j]
+		std3[j] = skew[j] / math.Pow(m2[j], 1.5)
 	}
-	d3 := make([]float64, n)
-	d4 := make([]float64, n)
-	for l := range d3 {
-		d3[l] = nt.m3[l]
-		d4[l] = nt.m4[l] - 3*nt.m2[l]*nt.m2[l]
-	}
-	bound3 := func(l int, x float64) float64 {
-		if nt.noiseVar == nil || nt.maxSkew < 0 {
-			return x
+	n, _ := pw.Dims()
+	for l := 0; l < n; l++ {
+		for j, x := range pw.RawRow(l) {
+			x3 := x * x * x
+			skew[j] -= nt.third[l] * x3
+			kurt[j] -= nt.fourth[l] * x3 * x
 		}
-		b := nt.maxSkew * math.Pow(math.Max(nt.noiseVar[l], 0), 1.5)
-		return math.Max(-b, math.Min(b, x))
 	}
-	bound4 := func(l int, x float64) float64 {
-		if nt.noiseVar == nil || nt.maxSkew < 0 {
-			return x
-		}
-		v2 := nt.noiseVar[l] * nt.noiseVar[l]
-		return math.Max(-2*v2, math.Min(maxNoiseKurtosis*v2, x))
-	}
-	skew, mu, err := noiseSplit(c3, d3, &pw, &s, 3, bound3)
-	if err != nil {
-		return nil, err
-	}
-	kurt, kappa, err := noiseSplit(c4, d4, &pw, &s, 4, bound4)
-	if err != nil {
-		return nil, err
-	}
-	c := &components{v: v, skew: skew, kurt: kurt, choice: choice, converged: true, n: nSamples, spread: m2, noise3: mu, noise4: kappa}
+	c := &components{v: v, skew: skew, kurt: kurt, choice: choice, converged: true, n: nSamples, spread: m2, noise3: nt.third, noise4: nt.fourth}
 	// The standard errors of the skewness of the standardised
 	// projections, scaled back.
 	sd := make([]float64, k)
-	std3 := make([]float64, k)
 	for j := range sd {
 		sd[j] = math.Sqrt(m2[j])
-		std3[j] = c3[j] / (m2[j] * sd[j])
 	}
 	for r := 0; r < nSamples; r++ {
 		row := p.RawRow(r)
@@ -303,59 +349,6 @@ func (nt *noiseTerms) components(y, v *mat.Dense, choice Cumulants) (*components
 		}
 	}
 	return c, nil
-}
-
-// noiseSplit splits the cumulants of order r of the projections (cp, k
-// values) and of the observed variables (cx, n values) into the hidden
-// noises' (h) and the observation noises' (e): cp_j = h_j + sum_l
-// P_lj^r e_l and cx_l = sum_j S_lj^r h_j + e_l. It solves (I - (P^r)^T
-// S^r) h = cp - (P^r)^T cx, sets e = bound(cx - S^r h), and returns h
-// measured again with the bounded e: h_j = cp_j - sum_l P_lj^r e_l.
-func noiseSplit(cp, cx []float64, pw, s *mat.Dense, r int, bound func(l int, x float64) float64) (h, e []float64, err error) {
-	n, k := pw.Dims()
-	pr, sr := powered(pw, r), powered(s, r)
-	var a mat.Dense
-	a.MulAT(pr, sr) // a_ji = sum_l P_lj^r S_li^r
-	m := mat.Identity(k)
-	m.Sub(m, &a)
-	rhs := make([]float64, k)
-	ptx := pr.MulVecT(nil, cx)
-	for j := range rhs {
-		rhs[j] = cp[j] - ptx[j]
-	}
-	minv, err := inverse(m)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: the split of the noise cumulants of order %d is singular: %v", ErrRankDeficient, r, err)
-	}
-	h0 := minv.MulVec(nil, rhs)
-	sh := sr.MulVec(nil, h0)
-	e = make([]float64, n)
-	for l := range e {
-		e[l] = bound(l, cx[l]-sh[l])
-	}
-	pe := pr.MulVecT(nil, e)
-	h = make([]float64, k)
-	for j := range h {
-		h[j] = cp[j] - pe[j]
-	}
-	return h, e, nil
-}
-
-// powered returns the entries of m raised to the power r.
-func powered(m *mat.Dense, r int) *mat.Dense {
-	out := m.Clone()
-	rows, _ := out.Dims()
-	for i := 0; i < rows; i++ {
-		row := out.RawRow(i)
-		for j, x := range row {
-			v := x
-			for range r - 1 {
-				v *= x
-			}
-			row[j] = v
-		}
-	}
-	return out
 }
 
 // hiddenStart returns the orthonormal matrix nearest to the matrix whose
@@ -404,9 +397,8 @@ func loadWhitened(ctx context.Context, fm FourthMoments, w *mat.Dense, o *DAGOpt
 // cumulants that o.Cumulants selects (see DAGOptions.Cumulants): the
 // third by ECA (e.run) as before, and, when the moments are
 // NoisyFourthMoments and the choice calls for it, the fourth by the
-// fixed point of its noise-corrected contraction from hiddenStart(W,
-// a), alternating with the estimate of the observation noises' fourth
-// cumulants, and both by the negentropy contrast from there.
+// fixed point of its noise-corrected contraction (see noiseTerms) from
+// hiddenStart(W, a), and both by the negentropy contrast from there.
 func (e *eca) hiddenDirections(ctx context.Context, rng *rand.Rand, a *mat.Dense) (*components, error) {
 	o := e.opts
 	fm, fourthAvail := e.third.(NoisyFourthMoments)
@@ -424,14 +416,11 @@ func (e *eca) hiddenDirections(ctx context.Context, rng *rand.Rand, a *mat.Dense
 		if y, err = loadWhitened(ctx, fm, e.w, o, "LearnDAG"); err != nil {
 			return err
 		}
-		m2, m3, m4, err := fm.DiagonalMoments(ctx)
+		dm, err := fm.DiagonalMoments(ctx, e.w)
 		if err != nil {
 			return err
 		}
-		var cov mat.Dense
-		cov.MulAT(y, y)
-		cov.Scale(1/float64(max(fm.NumSamples(), 1)), &cov)
-		nt = &noiseTerms{w: e.w, winvT: e.winvT, cov: &cov, m2: m2, m3: m3, m4: m4, noiseVar: e.noiseVar, maxSkew: o.MaxNoiseSkew}
+		nt = newNoiseTerms(y, e.w, e.winvT, dm, e.noiseVar, o.MaxNoiseSkew)
 		return nil
 	}
 	if want == CumulantsAuto || want == CumulantsThird {
@@ -478,29 +467,9 @@ func (e *eca) hiddenDirections(ctx context.Context, rng *rand.Rand, a *mat.Dense
 	if err != nil {
 		return nil, err
 	}
-	iters := c.iters
-	for range noiseRounds {
-		nt.fourth = c.noise4
-		progress(o.Progress, "noise fourth cumulants", 0, 1)
-		v, it, conv, err := iterate(ctx, y, nil, c.v, kurtosisContrast, o, fourthTol, nil, nt)
-		if err != nil {
-			return nil, err
-		}
-		iters += it
-		if c, err = nt.components(y, v, CumulantsFourth); err != nil {
-			return nil, err
-		}
-		c.converged = conv
-		if it <= 1 {
-			break
-		}
-	}
-	progress(o.Progress, "noise fourth cumulants", 1, 1)
-	c.iters = iters
 	if want == CumulantsFourth || want == CumulantsAuto && !c.skewHelps() {
 		return c, nil
 	}
-	nt.third = c.noise3
 	return fixedPointFrom(ctx, y, c, o, nt)
 }
 
