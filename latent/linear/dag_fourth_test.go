@@ -380,3 +380,29 @@ func TestNoiseTermsKeepTruth(t *testing.T) {
 		t.Errorf("least |cos| %.4f with the noise terms (bound >= 0.995), %.4f without (bound <= 0.98)", corrected, plain)
 	}
 }
+
+// TestLearnDAGMixedNoise: with hidden noises drawn from uniform,
+// Laplace, exponential and chi-square, some symmetric and some skewed,
+// CumulantsAuto takes the fourth cumulant (every noise is kurtic) and
+// at N = 100000 finds Lambda within 0.05 relative error on each model
+// (measured 0.0054 to 0.037; the third cumulant alone: 0.051 to 1.3).
+func TestLearnDAGMixedNoise(t *testing.T) {
+	count := 4
+	if testutil.SlowTarget() {
+		count = 1
+	}
+	kinds := []synth.NoiseKind{synth.Uniform, synth.Exponential, synth.Laplace, synth.ChiSquared}
+	found := 0
+	for s := uint64(1); found < count && s < 300; s++ {
+		m := synth.RandomDAG(rand.New(rand.NewPCG(s, 1)), 30, 4, 0.3, 0.5, kinds)
+		if !satisfiesConditions(t, m.A, dagHiddenSigma(m), false) {
+			continue
+		}
+		found++
+		d, ea, el := learnSampled(t, m, 100000, s, CumulantsAuto)
+		t.Logf("seed %d: %v, dist A %.3g, dist Lambda %.3g, skewness %.2f, kurtosis %.2f", s, d.Cumulants, ea, el, d.Skewness, d.Kurtosis)
+		if d.Cumulants != CumulantsFourth || !(el <= 0.05) || len(d.Warnings) != 0 {
+			t.Errorf("seed %d: chose %v, dist Lambda %.3g (bound 0.05), warnings %q", s, d.Cumulants, el, d.Warnings)
+		}
+	}
+}
