@@ -416,6 +416,10 @@ func (e *eca) hiddenDirections(ctx context.Context, rng *rand.Rand, a *mat.Dense
 		if y, err = loadWhitened(ctx, fm, e.w, o, "LearnDAG"); err != nil {
 			return err
 		}
+		n, k := e.w.Dims()
+		if err := mat.CheckMemory(fmt.Sprintf("the diagonal moments of %d variables", n), size.Add(size.Float64s(3*n, k), size.Float64s(3*min(fm.NumSamples(), 2048), n)), o.MaxMemory); err != nil {
+			return fmt.Errorf("linear: LearnDAG: %w", err)
+		}
 		dm, err := fm.DiagonalMoments(ctx, e.w)
 		if err != nil {
 			return err
