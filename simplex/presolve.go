@@ -217,7 +217,12 @@ func presolve(p *Problem) *presolved {
 		return nil
 	}
 	// The reduced problem.
-	q := &Problem{Name: p.Name, Offset: p.Offset, Maximize: p.Maximize}
+	q := &Problem{Name: p.Name, Offset: p.Offset, Maximize: p.Maximize,
+		Obj: make([]float64, 0, n-removedCols), ColLower: make([]float64, 0, n-removedCols),
+		ColUpper: make([]float64, 0, n-removedCols), RowLower: make([]float64, 0, m-removedRows),
+		RowUpper: make([]float64, 0, m-removedRows)}
+	ps.colMap = make([]int, 0, n-removedCols)
+	ps.rowMap = make([]int, 0, m-removedRows)
 	newRow := make([]int, m)
 	for i := 0; i < m; i++ {
 		newRow[i] = -1
@@ -228,7 +233,8 @@ func presolve(p *Problem) *presolved {
 			q.RowUpper = append(q.RowUpper, ru[i])
 		}
 	}
-	q.A = Sparse{Rows: len(ps.rowMap), ColStart: []int{0}}
+	q.A = Sparse{Rows: len(ps.rowMap), ColStart: append(make([]int, 0, n-removedCols+1), 0),
+		RowIndex: make([]int, 0, len(p.A.RowIndex)), Value: make([]float64, 0, len(p.A.RowIndex))}
 	for j := 0; j < n; j++ {
 		if ps.colOut[j] {
 			continue
@@ -261,7 +267,13 @@ func (ps *presolved) solve(ctx context.Context, o *Options) (*Result, error) {
 	}
 	ro := *o
 	ro.NoPresolve = true
-	r, err := Solve(ctx, ps.reduced, &ro)
+	var r *Result
+	var err error
+	if dp := presolveDoubletons(ps.reduced); dp != nil {
+		r, err = dp.solve(ctx, o)
+	} else {
+		r, err = Solve(ctx, ps.reduced, &ro)
+	}
 	if r == nil {
 		return nil, err
 	}
