@@ -222,8 +222,13 @@ func presolve(p *Problem) *presolved {
 			}
 			// A forcing row: its limit is reached only with every
 			// column at the bound that pushes the activity that way.
-			atUp := !math.IsInf(amin, 0) && amin >= ru[i]-presolveForceTol*(1+math.Abs(ru[i])+smin)
-			atLo := !atUp && !math.IsInf(amax, 0) && amax <= rl[i]+presolveForceTol*(1+math.Abs(rl[i])+smax)
+			// (Within presolveForceTol on either side: further beyond
+			// the limit, up to the infeasibility margin, is left to
+			// the simplex method.)
+			atUp := !math.IsInf(amin, 0) && !math.IsInf(ru[i], 0) &&
+				math.Abs(amin-ru[i]) <= presolveForceTol*(1+math.Abs(ru[i])+smin)
+			atLo := !atUp && !math.IsInf(amax, 0) && !math.IsInf(rl[i], 0) &&
+				math.Abs(amax-rl[i]) <= presolveForceTol*(1+math.Abs(rl[i])+smax)
 			if !atUp && !atLo {
 				continue
 			}
