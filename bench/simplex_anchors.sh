@@ -6,7 +6,9 @@
 # the batch of all rows of B, and the NETLIB set (the total against
 # glpsol's), and the random sparse LPs with free variables of issue 17
 # (5n rows, n = 300 to 600 free columns; both of our methods). Rounds
-# interleave every contender; the tables show medians.
+# interleave every contender; the tables show medians of CPU seconds
+# (getrusage for ours and gonum, process_time for HiGHS, the child
+# process's user + system time for glpsol).
 # Installs what it needs (Debian packages) when run as root on a machine
 # that lacks them.
 #

@@ -48,6 +48,7 @@ func BenchmarkSimplexL1(b *testing.B) {
 		q := B.Row(nil, 0)
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
 			it := 0
+			c0, cpu := simplexCPUSeconds()
 			for b.Loop() {
 				res, err := simplex.L1Min(B, q, nil)
 				if err != nil {
@@ -55,6 +56,7 @@ func BenchmarkSimplexL1(b *testing.B) {
 				}
 				it = res.Iterations
 			}
+			reportCPU(b, c0, cpu)
 			b.ReportMetric(float64(it), "iters")
 		})
 	}
@@ -66,6 +68,7 @@ func BenchmarkSimplexL1Batch(b *testing.B) {
 		B := simplexB(sz[0], sz[1])
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
 			it := 0
+			c0, cpu := simplexCPUSeconds()
 			for b.Loop() {
 				res, err := simplex.L1MinBatch(context.Background(), B, B, nil)
 				if err != nil {
@@ -76,13 +79,15 @@ func BenchmarkSimplexL1Batch(b *testing.B) {
 					it += r.Iterations
 				}
 			}
+			reportCPU(b, c0, cpu)
 			b.ReportMetric(float64(it), "iters")
 		})
 	}
 }
 
 // BenchmarkSimplexNetlib times reading the MPS file and solving it, the
-// way glpsol's whole-process time is taken.
+// way glpsol's whole-process time is taken; it reports the CPU seconds
+// per operation (cpu-s/op) beside the wall time.
 func BenchmarkSimplexNetlib(b *testing.B) {
 	if _, err := os.Stat(simplexNetlibDir); err != nil {
 		b.Skipf("NETLIB data not found at %s", simplexNetlibDir)
@@ -91,6 +96,7 @@ func BenchmarkSimplexNetlib(b *testing.B) {
 		path := filepath.Join(simplexNetlibDir, name+".mps")
 		b.Run(name, func(b *testing.B) {
 			it := 0
+			c0, cpu := simplexCPUSeconds()
 			for b.Loop() {
 				f, err := os.Open(path)
 				if err != nil {
@@ -107,8 +113,17 @@ func BenchmarkSimplexNetlib(b *testing.B) {
 				}
 				it = res.Iterations
 			}
+			reportCPU(b, c0, cpu)
 			b.ReportMetric(float64(it), "iters")
 		})
+	}
+}
+
+// reportCPU reports the CPU seconds per operation since c0 (cpu-s/op),
+// when the process's CPU time is available (ok).
+func reportCPU(b *testing.B, c0 float64, ok bool) {
+	if c1, _ := simplexCPUSeconds(); ok {
+		b.ReportMetric((c1-c0)/float64(b.N), "cpu-s/op")
 	}
 }
 
@@ -132,7 +147,7 @@ func freeLP(n int) *simplex.Problem {
 }
 
 // BenchmarkSimplexFreeLP times Solve on the free-variable family with
-// each method (the problem built beforehand; glpsol's time includes
+// each method (wall and CPU seconds, cpu-s/op) (the problem built beforehand; glpsol's time includes
 // reading its MPS file, a few milliseconds at these sizes).
 func BenchmarkSimplexFreeLP(b *testing.B) {
 	for _, n := range simplexFreeLPSizes {
@@ -140,6 +155,7 @@ func BenchmarkSimplexFreeLP(b *testing.B) {
 		for _, meth := range []simplex.Method{simplex.Dual, simplex.Primal} {
 			b.Run(fmt.Sprintf("%s/n=%d", meth, n), func(b *testing.B) {
 				it := 0
+				c0, cpu := simplexCPUSeconds()
 				for b.Loop() {
 					res, err := simplex.Solve(context.Background(), p, &simplex.Options{Method: meth})
 					if err != nil {
@@ -147,6 +163,7 @@ func BenchmarkSimplexFreeLP(b *testing.B) {
 					}
 					it = res.Iterations
 				}
+				reportCPU(b, c0, cpu)
 				b.ReportMetric(float64(it), "iters")
 			})
 		}
@@ -190,11 +207,13 @@ func BenchmarkGonumL1(b *testing.B) {
 		B := simplexB(sz[0], sz[1])
 		c, a, bb := gonumL1(B, B.Row(nil, 0))
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			c0, cpu := simplexCPUSeconds()
 			for b.Loop() {
 				if _, _, err := lp.Simplex(c, a, bb, 1e-10, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, c0, cpu)
 		})
 	}
 }
@@ -206,6 +225,7 @@ func BenchmarkGonumL1Batch(b *testing.B) {
 	for _, sz := range simplexL1Sizes[:1] {
 		B := simplexB(sz[0], sz[1])
 		b.Run(fmt.Sprintf("%dx%d/rows=%d", sz[0], sz[1], simplexGonumRows), func(b *testing.B) {
+			c0, cpu := simplexCPUSeconds()
 			for b.Loop() {
 				for i := 0; i < simplexGonumRows; i++ {
 					c, a, bb := gonumL1(B, B.Row(nil, i))
@@ -214,6 +234,7 @@ func BenchmarkGonumL1Batch(b *testing.B) {
 					}
 				}
 			}
+			reportCPU(b, c0, cpu)
 		})
 	}
 }

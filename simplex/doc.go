@@ -39,16 +39,30 @@
 // into the row limits), and so are columns without entries, at the bound
 // their cost favours (kept if that bound is infinite); a row with one
 // entry becomes a bound of its column; empty rows and rows that the
-// bounds of their columns make redundant are removed; the passes repeat
-// while they remove something. A row whose activity range (from the
+// bounds of their columns make redundant are removed; a forcing row, one
+// whose limit the activity reaches only with every column at a bound
+// (within 1e-9 relative; bounds from singleton rows excepted), fixes its
+// columns there and is removed; the passes repeat while they remove
+// something. Then every equality row with two entries,
+// a x_j + b x_k = rhs, is removed with x_k, which is substituted out
+// (x_k = (rhs - a x_j)/b, with |b| >= 0.1 |a|; the shorter column goes
+// when both qualify): x_k's bounds become bounds of x_j, its cost moves
+// to x_j and the Offset, and its other rows get x_j's multiple of its
+// entries (fill-in) and shifted limits. Both stages repeat on what is
+// left while they reduce it. A row whose activity range (from the
 // bounds) misses its limits, an empty row with limits that exclude zero
 // and singleton rows that ask for an empty interval make the problem
 // Infeasible before any iteration (by more than 1e-6 relative; closer
 // cases go to the simplex method). Postsolve gives back x, the duals of
 // all rows (zero for removed rows, except a singleton row whose bound
 // holds its column at the optimum, which takes the column's reduced
-// cost over its entry) and d = c - A^T y on the original data, and a
-// Basis of the original problem. Result.Events says what presolve did.
+// cost over its entry; a forcing row takes the dual nearest zero, of the
+// sign of its limit, that leaves its columns' reduced costs of the signs
+// their bounds need; a doubleton row's dual makes the substituted
+// column's reduced cost zero, or, when x_j sits at a bound that came
+// from x_k's, x_j's, and x_k is then nonbasic at that bound) and
+// d = c - A^T y on the original data, and a Basis of the original
+// problem. Result.Events says what presolve did.
 //
 // Solve scales the problem (rows, then columns, to largest magnitude one,
 // by powers of two; first geometric-mean passes if the spread of the

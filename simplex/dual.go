@@ -242,25 +242,26 @@ func (s *solver) rebuild() {
 
 // chuzr picks the leaving row: the largest infeasibility^2/weight (dual
 // steepest edge), or the infeasible basic variable of smallest index in
-// Bland mode; -1 if the basis is primal feasible.
+// Bland mode; -1 if the basis is primal feasible. It reads the bounds of
+// the basic variables by position (loadRowBounds), so that the pass over
+// the rows is a stream rather than a gather through head.
 func (s *solver) chuzr() int {
 	best := -1
 	var bestScore float64
 	bestJ := math.MaxInt
-	lo, up, dse, ptolv := s.lo, s.up, s.dse, s.ptolv
-	for r, j := range s.head {
-		v := s.xB[r]
-		tol := ptolv[j]
+	xB, bLo, bUp, bTol, dse := s.xB, s.bLo, s.bUp, s.bTol, s.dse
+	bLo, bUp, bTol, dse = bLo[:len(xB)], bUp[:len(xB)], bTol[:len(xB)], dse[:len(xB)]
+	for r, v := range xB {
 		var e float64
-		if l := lo[j]; v < l-tol {
+		if l := bLo[r]; v < l-bTol[r] {
 			e = l - v
-		} else if u := up[j]; v > u+tol {
+		} else if u := bUp[r]; v > u+bTol[r] {
 			e = v - u
 		} else {
 			continue
 		}
 		if s.bland {
-			if j < bestJ {
+			if j := s.head[r]; j < bestJ {
 				best, bestJ = r, j
 			}
 			continue
@@ -272,30 +273,36 @@ func (s *solver) chuzr() int {
 	return best
 }
 
+// loadRowBounds copies the working bounds and primal tolerances of the
+// basic variables into bLo, bUp and bTol by position (for chuzr).
+func (s *solver) loadRowBounds() {
+	for r, j := range s.head {
+		s.setRowBounds(r, j)
+	}
+}
+
+// setRowBounds records the bounds of variable j, basic at position r.
+func (s *solver) setRowBounds(r, j int) {
+	s.bLo[r], s.bUp[r], s.bTol[r] = s.lo[j], s.up[j], s.ptolv[j]
+}
+
 // priceRowDensity: priceRow works row-wise (through the nonzeros of rho
 // and the nonbasic part of each row) below this density of rho, column by
 // column above it.
 const priceRowDensity = 0.4
 
 // priceRow computes alpha_j = rho^T a_j for the nonbasic variables
-// (row-wise through the nonzeros of rho when it is sparse), listing the
-// touched j in alphaIdx.
-func (s *solver) priceRow(rho []float64) {
+// (row-wise through the nonzeros of rho, listed in rhoIdx, when it is
+// sparse), listing the touched j in alphaIdx.
+func (s *solver) priceRow(rho []float64, rhoIdx []int) {
 	m, n := s.m, s.n
 	alpha, mark := s.alpha, s.alphaMark
 	idx := s.alphaIdx[:0]
-	nnz := 0
-	for _, v := range rho {
-		if v != 0 {
-			nnz++
-		}
-	}
+	nnz := len(rhoIdx)
 	if float64(nnz) < priceRowDensity*float64(m) {
 		arStart, arNB, arIdx, arVal := s.arStart, s.arNB, s.arIdx, s.arVal
-		for i, v := range rho {
-			if v == 0 {
-				continue
-			}
+		for _, i := range rhoIdx {
+			v := rho[i]
 			for k := arStart[i]; k < arNB[i]; k++ {
 				j := arIdx[k]
 				if !mark[j] {
@@ -597,6 +604,7 @@ func (s *solver) dualLoop() Status {
 	for {
 		if needRebuild || s.lu.updates >= s.refactorEvery || s.lu.fill() > 2*s.lu.factorNnz+8*m {
 			s.rebuild()
+			s.loadRowBounds()
 			needRebuild = false
 		}
 		if s.iter >= s.maxIter {
@@ -610,6 +618,7 @@ func (s *solver) dualLoop() Status {
 			if s.lu.updates > 0 {
 				// Confirm on a fresh factorization.
 				s.rebuild()
+				s.loadRowBounds()
 				if s.chuzr() < 0 {
 					return Optimal
 				}
@@ -662,19 +671,13 @@ func (s *solver) dualLoop() Status {
 		}
 		thetaD := s.dualStep(p, q, arq, delta)
 		s.countDegenerate("dual", thetaD == 0)
-		// Primal step.
-		thetaP := delta / arq
-		xB := s.xB
-		for i, v := range col {
-			if v != 0 {
-				xB[i] -= thetaP * v
-			}
-		}
-		xB[r] = s.x[q] + thetaP
+		// Primal step and dual steepest-edge weights in one pass.
+		s.primalStepDSE(col, r, delta/arq, arq, wr)
+		s.xB[r] = s.x[q] + delta/arq
 		s.x[p] = bound
-		s.updateDSE(col, r, arq, wr)
 		// Basis change.
 		s.swapBasis(r, q)
+		s.setRowBounds(r, q)
 		s.setKind(q)
 		s.setKind(p)
 		s.clearAlpha()
@@ -694,12 +697,24 @@ func (s *solver) pivotRow(r int) (rho []float64, wr float64) {
 	clear(rho)
 	rho[r] = 1
 	s.lu.btran(rho)
-	for _, v := range rho {
-		wr += v * v
-	}
+	idx, wr := s.rhoNonzeros()
 	s.dse[r] = wr
-	s.priceRow(rho)
+	s.priceRow(rho, idx)
 	return rho, wr
+}
+
+// rhoNonzeros lists the nonzeros of s.rho (in s.rhoIdx) and returns
+// them with the squared norm of s.rho.
+func (s *solver) rhoNonzeros() (idx []int, norm2 float64) {
+	idx = s.rhoIdx[:0]
+	for i, v := range s.rho {
+		if v != 0 {
+			norm2 += v * v
+			idx = append(idx, i)
+		}
+	}
+	s.rhoIdx = idx
+	return idx, norm2
 }
 
 // dualStep updates the reduced costs for q entering and p leaving with
@@ -727,16 +742,18 @@ func (s *solver) dualStep(p, q int, arq, delta float64) float64 {
 	return thetaD
 }
 
-// updateDSE updates the dual steepest-edge weights for the pivot arq in
-// row r, from the column col = B^{-1} a_q, tau = B^{-1} rho and the
-// weight wr of row r (Forrest and Goldfarb's update, floored at
-// minDSEWeight).
-func (s *solver) updateDSE(col []float64, r int, arq, wr float64) {
-	tau, dse := s.tau, s.dse
+// primalStepDSE moves the basic variables by -thetaP col (col = B^{-1}
+// a_q) and updates the dual steepest-edge weights for the pivot arq in
+// row r, from col, tau = B^{-1} rho and the weight wr of row r (Forrest
+// and Goldfarb's update, floored at minDSEWeight), in one pass over col.
+func (s *solver) primalStepDSE(col []float64, r int, thetaP, arq, wr float64) {
+	xB, tau, dse := s.xB, s.tau, s.dse
+	xB, tau, dse = xB[:len(col)], tau[:len(col)], dse[:len(col)]
 	for i, v := range col {
-		if v == 0 || i == r {
+		if v == 0 {
 			continue
 		}
+		xB[i] -= thetaP * v
 		ratio := v / arq
 		w := dse[i] + ratio*(ratio*wr-2*tau[i])
 		dse[i] = math.Max(w, minDSEWeight)

@@ -11,6 +11,19 @@ import (
 // cases are left to the simplex method and its tolerances.
 const presolveTol = 1e-6
 
+// presolveForceTol is the relative distance within which an activity
+// bound counts as reaching a row limit (a forcing row).
+const presolveForceTol = 1e-9
+
+// forcedRow is a forcing row: at its upper limit (upper) with every
+// column of cols at the bound that gives the least activity, or at its
+// lower limit with every column at the bound that gives the most.
+type forcedRow struct {
+	row   int
+	upper bool
+	cols  []int
+}
+
 // maxPresolvePasses bounds the passes of presolve over the rows.
 const maxPresolvePasses = 20
 
@@ -27,8 +40,10 @@ type presolved struct {
 	// lbRow[j] (ubRow[j]) is the singleton row that gave column j its
 	// working lower (upper) bound, -1 for the column's own bound.
 	lbRow, ubRow []int
-	infeasible   string // why the problem is infeasible ("" if not seen)
-	events       []string
+	// forcing lists the forcing rows in the order found.
+	forcing    []forcedRow
+	infeasible string // why the problem is infeasible ("" if not seen)
+	events     []string
 }
 
 // presolve reduces p: it drops the fixed columns (moving their terms into
@@ -203,21 +218,82 @@ func presolve(p *Problem) *presolved {
 				removedRows++
 				redundant++
 				changed = true
+				continue
 			}
+			// A forcing row: its limit is reached only with every
+			// column at the bound that pushes the activity that way.
+			// (Within presolveForceTol on either side: further beyond
+			// the limit, up to the infeasibility margin, is left to
+			// the simplex method.)
+			atUp := !math.IsInf(amin, 0) && !math.IsInf(ru[i], 0) &&
+				math.Abs(amin-ru[i]) <= presolveForceTol*(1+math.Abs(ru[i])+smin)
+			atLo := !atUp && !math.IsInf(amax, 0) && !math.IsInf(rl[i], 0) &&
+				math.Abs(amax-rl[i]) <= presolveForceTol*(1+math.Abs(rl[i])+smax)
+			if !atUp && !atLo {
+				continue
+			}
+			own := true // the bounds used are the columns' own, not singleton rows'
+			for k := rowStart[i]; k < rowStart[i+1] && own; k++ {
+				if j := rowCol[k]; !ps.colOut[j] {
+					if (rowVal[k] > 0) == atUp {
+						own = ps.lbRow[j] < 0
+					} else {
+						own = ps.ubRow[j] < 0
+					}
+				}
+			}
+			if !own {
+				continue
+			}
+			f := forcedRow{row: i, upper: atUp}
+			for k := rowStart[i]; k < rowStart[i+1]; k++ {
+				j := rowCol[k]
+				if ps.colOut[j] {
+					continue
+				}
+				v := lo[j]
+				if (rowVal[k] > 0) != atUp {
+					v = up[j]
+				}
+				ps.colOut[j], ps.xOut[j] = true, v
+				f.cols = append(f.cols, j)
+				for t := p.A.ColStart[j]; t < p.A.ColStart[j+1]; t++ {
+					if a := p.A.Value[t]; a != 0 {
+						r := p.A.RowIndex[t]
+						rl[r] -= a * v
+						ru[r] -= a * v
+						rowCnt[r]--
+					}
+				}
+			}
+			ps.forcing = append(ps.forcing, f)
+			ps.rowOut[i] = true
+			removedRows++
+			removedCols += len(f.cols)
+			changed = true
 		}
 		if !changed {
 			break
 		}
 	}
-	if singletons > 0 || redundant > 0 {
-		ps.events = append(ps.events, fmt.Sprintf("presolve: %d singleton rows made bounds, %d redundant rows and %d empty rows removed",
-			singletons, redundant, removedRows-singletons-redundant))
+	if singletons > 0 || redundant > 0 || len(ps.forcing) > 0 {
+		forced := 0
+		for _, f := range ps.forcing {
+			forced += len(f.cols)
+		}
+		ps.events = append(ps.events, fmt.Sprintf("presolve: %d singleton rows made bounds, %d redundant rows, %d forcing rows (%d columns fixed) and %d empty rows removed",
+			singletons, redundant, len(ps.forcing), forced, removedRows-singletons-redundant-len(ps.forcing)))
 	}
 	if removedCols == 0 && removedRows == 0 {
 		return nil
 	}
 	// The reduced problem.
-	q := &Problem{Name: p.Name, Offset: p.Offset, Maximize: p.Maximize}
+	q := &Problem{Name: p.Name, Offset: p.Offset, Maximize: p.Maximize,
+		Obj: make([]float64, 0, n-removedCols), ColLower: make([]float64, 0, n-removedCols),
+		ColUpper: make([]float64, 0, n-removedCols), RowLower: make([]float64, 0, m-removedRows),
+		RowUpper: make([]float64, 0, m-removedRows)}
+	ps.colMap = make([]int, 0, n-removedCols)
+	ps.rowMap = make([]int, 0, m-removedRows)
 	newRow := make([]int, m)
 	for i := 0; i < m; i++ {
 		newRow[i] = -1
@@ -228,7 +304,8 @@ func presolve(p *Problem) *presolved {
 			q.RowUpper = append(q.RowUpper, ru[i])
 		}
 	}
-	q.A = Sparse{Rows: len(ps.rowMap), ColStart: []int{0}}
+	q.A = Sparse{Rows: len(ps.rowMap), ColStart: append(make([]int, 0, n-removedCols+1), 0),
+		RowIndex: make([]int, 0, len(p.A.RowIndex)), Value: make([]float64, 0, len(p.A.RowIndex))}
 	for j := 0; j < n; j++ {
 		if ps.colOut[j] {
 			continue
@@ -261,7 +338,13 @@ func (ps *presolved) solve(ctx context.Context, o *Options) (*Result, error) {
 	}
 	ro := *o
 	ro.NoPresolve = true
-	r, err := Solve(ctx, ps.reduced, &ro)
+	var r *Result
+	var err error
+	if dp := presolveDoubletons(ps.reduced); dp != nil {
+		r, err = dp.solve(ctx, o)
+	} else {
+		r, err = Solve(ctx, ps.reduced, &ro)
+	}
 	if r == nil {
 		return nil, err
 	}
@@ -379,6 +462,7 @@ func (ps *presolved) postsolve(r *Result) *Result {
 			b.Rows[row] = AtUpper
 		}
 	}
+	ps.forcingDuals(res.RowDuals, b, sign)
 	res.Basis = b
 	res.RowActivity = p.A.MulVec(res.X)
 	for j, c := range p.Obj {
@@ -401,4 +485,65 @@ func (ps *presolved) postsolve(r *Result) *Result {
 		}
 	}
 	return res
+}
+
+// forcingDuals gives the forcing rows their duals, last found first: the
+// dual of a row at its upper limit (lower, with sign -1 when
+// maximising) is the largest value <= 0 (smallest >= 0; any value for an
+// equality) that leaves every column of the row with a reduced cost of
+// the sign its bound needs. The column that limits it becomes basic and
+// the row nonbasic at its limit; when none does, the dual is 0 and the
+// row basic.
+func (ps *presolved) forcingDuals(y []float64, b *Basis, sign float64) {
+	p := ps.orig
+	for t := len(ps.forcing) - 1; t >= 0; t-- {
+		f := ps.forcing[t]
+		i := f.row
+		eq := p.RowLower[i] == p.RowUpper[i]
+		// In the minimisation's signs (yy = sign*y): at the upper limit
+		// yy <= min_j D_j/a_ij, at the lower yy >= max_j D_j/a_ij, with
+		// D_j = c_j - sum_{r != i} a_rj y_r.
+		best := 0.0
+		if eq {
+			best = math.Inf(1)
+			if !f.upper {
+				best = math.Inf(-1)
+			}
+		}
+		limit := -1
+		for _, j := range f.cols {
+			if p.ColLower[j] == p.ColUpper[j] {
+				continue // any reduced cost will do
+			}
+			d := p.Obj[j]
+			var aij float64
+			for k := p.A.ColStart[j]; k < p.A.ColStart[j+1]; k++ {
+				r := p.A.RowIndex[k]
+				if r == i {
+					aij = p.A.Value[k]
+					continue
+				}
+				d -= p.A.Value[k] * y[r]
+			}
+			if aij == 0 {
+				continue
+			}
+			ratio := sign * d / aij
+			if f.upper && ratio < best || !f.upper && ratio > best {
+				best, limit = ratio, j
+			}
+		}
+		if limit < 0 {
+			y[i] = 0
+			b.Rows[i] = Basic
+			continue
+		}
+		y[i] = sign * best
+		b.Cols[limit] = Basic
+		if f.upper {
+			b.Rows[i] = AtUpper
+		} else {
+			b.Rows[i] = AtLower
+		}
+	}
 }

@@ -13,9 +13,16 @@ import (
 // TestPresolveReductions: small problems where each reduction applies,
 // solved with and without presolve by both methods: the same status and
 // objective (1e-9 relative) and, when optimal, a primal and dual
-// solution of the original problem that passes kkt within 1e-9. The
-// singleton rows hold their columns at the optimum, so postsolve must
-// give those rows the columns' reduced costs.
+// solution of the original problem that passes kkt within 1e-9 and a
+// basis that starts a warm solve needing no iteration. The singleton
+// rows hold their columns at the optimum, so postsolve must give those
+// rows the columns' reduced costs; the forcing rows need a dual that
+// keeps the reduced costs of all their columns of the right sign (or
+// zero when none needs one); the doubleton cases cover both
+// postsolve rules (the substituted column basic, or nonbasic at the
+// bound that held the kept column), bounds that meet (the reduced
+// cost's sign says which side holds), maximisation, a substitution that
+// fills in and makes the next row a doubleton, and bounds that cross.
 func TestPresolveReductions(t *testing.T) {
 	ninf := math.Inf(-1)
 	cases := []struct {
@@ -55,9 +62,61 @@ func TestPresolveReductions(t *testing.T) {
 			[][]float64{{1, 1, 1}, {1, -1, 0}},
 			[]float64{7, ninf}, []float64{inf, 1},
 			[]float64{0, 0, 0}, []float64{2, 2, 2}), Infeasible},
+		// Forcing rows (row 0 in each).
+		{"forcing row at its upper limit holds the optimum", denseProblem([]float64{-1, -2, 1},
+			[][]float64{{1, 1, 0}, {1, 1, 1}, {-1, 0, 1}},
+			[]float64{ninf, 1, ninf}, []float64{0, inf, 5},
+			[]float64{0, 0, 0}, []float64{inf, inf, inf}), Optimal},
+		{"forcing row with a zero dual", denseProblem([]float64{1, 2, 1},
+			[][]float64{{1, 1, 0}, {1, 1, 1}, {1, 0, -1}},
+			[]float64{ninf, 1, ninf}, []float64{-3, inf, 5},
+			[]float64{-3, 0, 0}, []float64{4, 4, inf}), Optimal},
+		{"forcing equality at its lower limit", denseProblem([]float64{1, -1, 1},
+			[][]float64{{1, 2, 0}, {1, 1, 1}, {0, 1, -1}},
+			[]float64{6, 2, ninf}, []float64{6, 10, 3},
+			[]float64{0, 0, 0}, []float64{2, 2, inf}), Optimal},
+		{"maximise, forcing row at its lower limit", func() *Problem {
+			p := denseProblem([]float64{1, 3, -1},
+				[][]float64{{1, -1, 0}, {1, 1, 1}, {0, 1, 1}},
+				[]float64{4, ninf, 1}, []float64{inf, 10, inf},
+				[]float64{0, -2, 0}, []float64{2, 5, inf})
+			p.Maximize = true
+			return p
+		}(), Optimal},
+		// Doubleton equations (row 0 in each).
+		{"doubleton, substituted column basic", denseProblem([]float64{-1, -1, 1},
+			[][]float64{{1, 2, 0}, {1, 1, 1}, {1, 0, -1}},
+			[]float64{4, ninf, -1}, []float64{4, 3, inf},
+			[]float64{0, 0, 0}, []float64{inf, inf, inf}), Optimal},
+		{"doubleton, kept column at a bound of the other", denseProblem([]float64{1, 0, 1},
+			[][]float64{{1, -1, 0}, {1, 0, 1}},
+			[]float64{0, 1}, []float64{0, inf},
+			[]float64{0, 2, 0}, []float64{10, 5, inf}), Optimal},
+		// (Bounds that meet make the row forcing, unless a bound came
+		// from a singleton row, as x0 >= 2 here.)
+		{"doubleton, bounds meet, the other's holds", denseProblem([]float64{-1, 0, 1},
+			[][]float64{{1, 1, 0}, {1, 0, 1}, {1, 0, 0}},
+			[]float64{3, ninf, 2}, []float64{3, 10, inf},
+			[]float64{0, 1, 0}, []float64{5, 4, inf}), Optimal},
+		{"doubleton, bounds meet, its own holds", denseProblem([]float64{1, 0, 1},
+			[][]float64{{1, 1, 0}, {1, 0, 1}, {1, 0, 0}},
+			[]float64{3, ninf, 2}, []float64{3, 10, inf},
+			[]float64{0, 1, 0}, []float64{5, 4, inf}), Optimal},
+		{"maximise, chained doubletons with fill", func() *Problem {
+			p := denseProblem([]float64{1, 2, -1, 1},
+				[][]float64{{1, 1, 0, 0}, {0, 1, -2, 0}, {1, 0, 1, 1}, {0, 1, 0, 1}},
+				[]float64{2, 1, ninf, ninf}, []float64{2, 1, 4, 3},
+				[]float64{0, -1, ninf, 0}, []float64{3, 3, inf, inf})
+			p.Maximize = true
+			return p
+		}(), Optimal},
+		{"doubleton with crossing bounds", denseProblem([]float64{1, 1, 1},
+			[][]float64{{1, 1, 0}, {1, 0, 1}},
+			[]float64{10, 0}, []float64{10, 5},
+			[]float64{0, 0, 0}, []float64{3, 4, 1}), Infeasible},
 	}
 	for _, c := range cases {
-		if ps := presolve(c.p); ps == nil {
+		if ps := presolve(c.p); ps == nil && presolveDoubletons(c.p) == nil {
 			t.Fatalf("%s: presolve reduced nothing", c.name)
 		}
 		var objs []float64

@@ -704,7 +704,8 @@ func (s *solver) updateDevex(r, q, p int, arq float64) {
 	clear(rho)
 	rho[r] = 1
 	s.lu.btran(rho)
-	s.priceRow(rho)
+	idx, _ := s.rhoNonzeros()
+	s.priceRow(rho, idx)
 	w := s.devex
 	wq := w[q]
 	big := false

@@ -105,10 +105,10 @@ type Result struct {
 	// Events lists, in order, what the solver did beyond plain pivoting
 	// (a singular basis repaired, the cost perturbation removed, the
 	// smallest-index rule against cycling, the phase that decided
-	// infeasibility...): at most 64 from the solver, after at most two
-	// lines from the presolve (those starting "presolve: ", three when
-	// the presolve finds the problem infeasible). What to read when a
-	// solve is slow or surprising.
+	// infeasibility...): at most 64 from the solver, after the lines of
+	// the presolve (those starting "presolve: ", at most three for each
+	// of its rounds; the indices in them are those of the problem that
+	// round worked on). What to read when a solve is slow or surprising.
 	Events []string
 }
 
@@ -148,6 +148,9 @@ func Solve(ctx context.Context, p *Problem, opts *Options) (*Result, error) {
 	if !o.NoPresolve && o.Basis == nil {
 		if ps := presolve(p); ps != nil {
 			return ps.solve(ctx, &o)
+		}
+		if dp := presolveDoubletons(p); dp != nil {
+			return dp.solve(ctx, &o)
 		}
 	}
 	s := newSolver(ctx, p, &o)

@@ -49,6 +49,8 @@ type solver struct {
 	col, rho, tau, tmp []float64
 	alpha              []float64
 	alphaIdx           []int
+	rhoIdx             []int     // nonzeros of rho (pivotRow)
+	bLo, bUp, bTol     []float64 // bounds and tolerance of the basic variables by position (chuzr)
 	alphaMark          []bool
 	cands              []cand
 	flips              []int
@@ -133,6 +135,9 @@ func newSolver(ctx context.Context, p *Problem, o *Options) *solver {
 	s.rho = make([]float64, m)
 	s.tau = make([]float64, m)
 	s.tmp = make([]float64, m)
+	s.bLo = make([]float64, m)
+	s.bUp = make([]float64, m)
+	s.bTol = make([]float64, m)
 	s.alpha = make([]float64, nt)
 	s.alphaMark = make([]bool, nt)
 	s.kind = make([]int8, nt)
