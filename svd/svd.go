@@ -27,17 +27,43 @@ const (
 	WantNone
 )
 
+// Method selects the algorithm of Factorize.
+type Method int
+
+const (
+	// MethodAuto, the default, uses MethodJacobi when min(m, n) is below
+	// BidiagonalMin and MethodBidiagonal from there on.
+	MethodAuto Method = iota
+	// MethodJacobi is the preconditioned one-sided Jacobi SVD (see
+	// Factorize): singular values with high relative accuracy for
+	// matrices that are well conditioned up to a scaling of their rows
+	// or columns (graded matrices, say).
+	MethodJacobi
+	// MethodBidiagonal is Householder bidiagonalization and the SVD of
+	// the bidiagonal matrix, as LAPACK's dgesdd (see Factorize):
+	// singular values with absolute accuracy of order eps*S[0], faster
+	// than MethodJacobi on large matrices.
+	MethodBidiagonal
+)
+
+// BidiagonalMin is the least min(m, n) at which MethodAuto uses
+// MethodBidiagonal.
+const BidiagonalMin = bidiagCrossover
+
 // Options configures Factorize. The zero value is the default.
 type Options struct {
 	// Want selects the singular vectors to compute; the zero value
 	// computes both.
 	Want Want
-	// MaxSweeps caps the Jacobi sweeps; 0 means 30 (as LAPACK's
+	// Method selects the algorithm; the zero value is MethodAuto. A
+	// value other than the Method constants is an error (ErrBadOption).
+	Method Method
+	// MaxSweeps caps the Jacobi sweeps (MethodJacobi only); 0 means 30 (as LAPACK's
 	// dgesvj). Preconditioned matrices typically need 4 to 8. A negative
 	// value is an error (ErrBadOption).
 	MaxSweeps int
-	// Tol is the convergence threshold on the cosine of the angle between
-	// two rows of the preconditioned factor; 0 means sqrt(p)*eps with
+	// Tol is the convergence threshold of MethodJacobi on the cosine of
+	// the angle between two rows of the preconditioned factor; 0 means sqrt(p)*eps with
 	// p = min(m, n) and eps = 2^-53. Larger values trade accuracy for
 	// speed. It must be finite and in [0, 1), or Factorize returns an
 	// error wrapping ErrBadOption.
@@ -55,7 +81,8 @@ type SVD struct {
 	// V is n x p with orthonormal columns, the right singular vectors;
 	// nil if not requested.
 	V *mat.Dense
-	// Sweeps is the number of Jacobi sweeps used.
+	// Sweeps is the number of Jacobi sweeps used (0 for
+	// MethodBidiagonal).
 	Sweeps int
 }
 
@@ -104,6 +131,27 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, n := a.Dims()
+	if o.Method == MethodBidiagonal || (o.Method == MethodAuto && min(m, n) >= BidiagonalMin) {
+		if !a.IsFinite() {
+			return nil, ErrNotFinite
+		}
+		amax := 0.0
+		if min(m, n) > 0 {
+			amax = a.NormMax()
+		}
+		if amax == 0 {
+			return identitySVD(m, n, o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV), nil
+		}
+		return factorizeBidiag(a, amax, o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV)
+	}
+	return factorizeJacobi(a, &o)
+}
+
+// factorizeJacobi is Factorize's Jacobi path, for options checked by
+// resolveOptions.
+func factorizeJacobi(a *mat.Dense, opts *Options) (*SVD, error) {
+	o := *opts
 	m, n := a.Dims()
 	if !a.IsFinite() {
 		return nil, ErrNotFinite
@@ -165,6 +213,9 @@ func resolveOptions(opts *Options) (Options, error) {
 	}
 	if o.Want < WantUV || o.Want > WantNone {
 		return o, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
+	}
+	if err := optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(MethodAuto), int(MethodBidiagonal)); err != nil {
+		return o, err
 	}
 	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30

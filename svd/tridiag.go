@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -64,7 +65,8 @@ func reduceTridiag(a []float64, n int) *tridiag {
 			kernels.Axpy(-w[k], v[k:n], rowk)
 		}
 		t.d[k] = rowk[0]
-		beta, tau := house(rowk[1:])
+		tau := house.House(rowk[1:])
+		beta := rowk[1]
 		t.e[k] = beta
 		t.tau[k] = tau
 		// vn: 1 at k+1, rowk[2:] after.
@@ -158,7 +160,8 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 				kernels.Gemv(true, j, n-k, -1, vt[k:], n, cw[:j], 1, row)
 			}
 			t.d[k] = row[0]
-			beta, tau := house(row[1:])
+			tau := house.House(row[1:])
+			beta := row[1]
 			t.e[k] = beta
 			t.tau[k] = tau
 			vj := vt[j*n : (j+1)*n]
@@ -200,25 +203,6 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 		}
 	}
 	return k0
-}
-
-// house computes the Householder reflector H = I - tau*v*vᵀ with v[0] = 1
-// that maps x to beta*e_0 (as LAPACK's dlarfg). It overwrites x[1:] with
-// v[1:] and returns beta and tau; tau is 0 (H = I, beta = x[0]) when x[1:]
-// is zero. The callers' data are scaled so that no norm overflows.
-func house(x []float64) (beta, tau float64) {
-	if len(x) == 0 {
-		return 0, 0
-	}
-	alpha := x[0]
-	xn := kernels.Nrm2(x[1:])
-	if xn == 0 {
-		return alpha, 0
-	}
-	beta = -math.Copysign(math.Hypot(alpha, xn), alpha)
-	tau = (beta - alpha) / beta
-	kernels.Scal(1/(alpha-beta), x[1:])
-	return beta, tau
 }
 
 // vector returns reflector k's v (its n-k-1 entries from position k+1 on)
