@@ -87,8 +87,20 @@ type SVD struct {
 }
 
 // Factorize computes the thin singular value decomposition of a (which it
-// does not modify) by one-sided Jacobi with QR preconditioning, in the
-// manner of LAPACK's dgejsv (Drmač and Veselić):
+// does not modify) by the method of Options.Method: by default
+// (MethodAuto) MethodJacobi while min(m, n) < BidiagonalMin and
+// MethodBidiagonal from there on.
+//
+// MethodBidiagonal, in the manner of LAPACK's dgesdd: Z = A, or Aᵀ when
+// A is tall (p x q, p <= q), scaled by a power of two; Z = L*Q0 by an LQ
+// factorization when q > 1.6p; Householder reduction of Z (or L) to a
+// lower bidiagonal matrix Ql*Lb*Prᵀ, blocked as LAPACK's dgebrd; the SVD
+// Lb = W*Σ*Jᵀ of the bidiagonal matrix; then U_Z = Ql*W and
+// V_Z = Q0ᵀ*Pr*J with the reflectors applied as compact WY blocks. Its
+// singular values have absolute accuracy of order eps*||A||.
+//
+// MethodJacobi is one-sided Jacobi with QR preconditioning, in the manner
+// of LAPACK's dgejsv (Drmač and Veselić):
 //
 //  1. Z = A, or Aᵀ when A is tall, so that Z is p x q with p <= q, scaled
 //     by a power of two and with its columns sorted by decreasing
@@ -113,9 +125,9 @@ type SVD struct {
 //     Q1ᵀ*[J; 0]): there it costs less than the second factorization and
 //     the solve.
 //
-// Singular values are computed to high relative accuracy whenever the
-// matrix is a well-conditioned matrix times a diagonal scaling of its
-// columns (or rows), however badly scaled (for example graded), within
+// With MethodJacobi, singular values are computed to high relative
+// accuracy whenever the matrix is a well-conditioned matrix times a
+// diagonal scaling of its columns (or rows), however badly scaled (for example graded), within
 // the range of magnitudes described in the package documentation (Range),
 // and to the usual absolute accuracy eps*||A|| otherwise. Values alone, or with
 // the left vectors of Z only, skip the second factorization, so their
@@ -124,8 +136,8 @@ type SVD struct {
 //
 // Factorize returns an error wrapping ErrBadOption for an option out of
 // range, ErrNotFinite if a holds NaN or an infinity, and a
-// *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
-// not converge within the cap.
+// *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps (or
+// the SVD of the bidiagonal matrix) do not converge.
 func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	o, err := resolveOptions(opts)
 	if err != nil {
