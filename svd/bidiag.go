@@ -130,6 +130,7 @@ func (b *bidiag) reduceBlocked(minRest int) int {
 	vm := make([]float64, ldw*c)
 	tmp := make([]float64, 2*r)
 	small := make([]float64, 2*ldw)
+	fz := &fusedPass{}
 	k0 := 0
 	for ; r-(k0+nb) > minRest; k0 += nb {
 		for t := 0; t < nb; t++ {
@@ -148,42 +149,43 @@ func (b *bidiag) reduceBlocked(minRest int) int {
 			clear(p[:j])
 			p[j] = 1
 			copy(p[j+1:], row[1:])
-			// 3. x_t = tp*(Z0*p - X*(Pᵀp) - Q*(Yᵀp)) on rows j+1 on.
+			// 3. x_t = tp*(Z0*p - X*(Pᵀp) - Q*(Yᵀp)) and column j after
+			// H_j, Z0[:, j] - X*P[:, j]ᵀ - Q*Y[:, j]ᵀ, on rows j+1 on,
+			// in one pass over Z0 (fusedPass) that also makes h, Z0ᵀ
+			// times the column below j+1, for step 6. cx and the column
+			// hold the corrections (X and Q times the panel's vectors)
+			// on entry.
 			xt := tmp[:m1]
-			if tp != 0 {
-				parGemv(false, m1, c-j, a[(j+1)*lda+j:], lda, p[j:], xt)
-				if t > 0 {
-					w1 := small[:t]
-					kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, w1)
-					kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw:], ldw, w1, 1, xt)
-					kernels.Gemv(false, t, c-j, 1, vm[nb*c+j:], c, p[j:], 0, w1)
-					kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw+nb:], ldw, w1, 1, xt)
-				}
-				kernels.Scal(tp, xt)
-			} else {
-				clear(xt)
+			col := tmp[r : r+m1]
+			for i := range col {
+				col[i] = a[(j+1+i)*lda+j]
 			}
-			for i, v := range xt {
-				wm[(j+1+i)*ldw+t] = v
-			}
-			// 4. Column j, rows j+1 on, after H_j.
-			q := tmp[r : r+m1]
-			for i := range q {
-				q[i] = a[(j+1+i)*lda+j]
-			}
-			pj := small[:t+1]
-			for s := range pj {
-				pj[s] = vm[s*c+j]
-			}
-			kernels.Gemv(false, m1, t+1, -1, wm[(j+1)*ldw:], ldw, pj, 1, q)
+			clear(xt)
 			if t > 0 {
+				w1 := small[:t]
+				kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, w1)
+				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw:], ldw, w1, 0, xt)
+				kernels.Gemv(false, t, c-j, 1, vm[nb*c+j:], c, p[j:], 0, w1)
+				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, w1, 1, xt)
+				pj := small[:t]
+				for s := range pj {
+					pj[s] = vm[s*c+j]
+				}
+				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw:], ldw, pj, 1, col)
 				yj := small[ldw : ldw+t]
 				for s := range yj {
 					yj[s] = vm[(nb+s)*c+j]
 				}
-				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw+nb:], ldw, yj, 1, q)
+				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw+nb:], ldw, yj, 1, col)
 			}
-			// 5. G_j, stored in column j, and q_t as column nb+t of W.
+			h := fz.run(a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col)
+			for i, v := range xt {
+				wm[(j+1+i)*ldw+t] = v
+			}
+			// 5. G_j from the column (its first element alpha, the rest
+			// x_rest), stored in column j, and q_t as column nb+t of W.
+			q := col
+			alpha := q[0]
 			tq := house.House(q)
 			b.e[j], b.tauq[j] = q[0], tq
 			for i, v := range q {
@@ -193,7 +195,9 @@ func (b *bidiag) reduceBlocked(minRest int) int {
 			for i, v := range q {
 				wm[(j+1+i)*ldw+nb+t] = v
 			}
-			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on.
+			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on,
+			// with Z0ᵀq = Z0[j+1, :] + h/(alpha-beta) (House's q is e_0
+			// + x_rest/(alpha-beta)).
 			yt := vm[(nb+t)*c : (nb+t+1)*c]
 			clear(yt[:j+1])
 			ys := yt[j+1:]
@@ -201,7 +205,12 @@ func (b *bidiag) reduceBlocked(minRest int) int {
 				clear(ys)
 				continue
 			}
-			parGemv(true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
+			if den := alpha - b.e[j]; math.Abs(den) > 0x1p-900 {
+				copy(ys, a[(j+1)*lda+j+1:(j+1)*lda+c])
+				kernels.Axpy(1/den, h, ys)
+			} else {
+				parGemv(true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
+			}
 			w1 := small[:t+1]
 			kernels.Gemv(true, m1, t+1, 1, wm[(j+1)*ldw:], ldw, q, 0, w1)
 			kernels.Gemv(true, t+1, c-j-1, -1, vm[j+1:], c, w1, 1, ys)
@@ -217,6 +226,77 @@ func (b *bidiag) reduceBlocked(minRest int) int {
 		kernels.Gemm(false, false, r-k1, c-k1, ldw, -1, wm[k1*ldw:], ldw, vm[k1:], c, 1, a[k1*lda+k1:], lda)
 	}
 	return k0
+}
+
+// fusedPass makes the two matrix-vector products of a panel step in one
+// pass over the trailing matrix, by blocks of rows that stay in the cache
+// between the two: the steps are bound by the memory traffic of these
+// products, and the pass halves it.
+type fusedPass struct {
+	h     []float64 // the second product
+	parts []float64 // per-piece partial second products
+}
+
+// fusedPieces is the most pieces a pass is cut into (for the
+// goroutines), and fusedBudget the number of elements of a block of rows
+// that should stay in the cache between its two products.
+const (
+	fusedPieces = 8
+	fusedBudget = 1 << 15
+)
+
+// run computes, for the m x n matrix z (row stride ldz) and the n-vector
+// p, with x (m elements) and col (m) holding corrections on entry:
+//
+//	x   = tp*(z*p - x),  col = col - x,
+//	h   = z[1:, 1:]ᵀ * col[1:]  (n-1 elements),
+//
+// and returns h. The rows are cut by the sizes alone into pieces that run
+// on up to kernels.Workers() goroutines, each with its own partial h,
+// added up in order: the result does not depend on the number of
+// goroutines.
+func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64) []float64 {
+	rb := max(1, fusedBudget/n)
+	blocks := (m + rb - 1) / rb
+	pieces := min(fusedPieces, blocks, max(1, m*n/parGemvChunk))
+	per := (blocks + pieces - 1) / pieces // blocks per piece
+	pieces = (blocks + per - 1) / per
+	if cap(f.h) < n {
+		f.h = make([]float64, n)
+	}
+	h := f.h[:n-1]
+	if pieces > 1 && cap(f.parts) < pieces*(n-1) {
+		f.parts = make([]float64, pieces*(n-1))
+	}
+	work := func(i int) {
+		part := h
+		if pieces > 1 {
+			part = f.parts[i*(n-1) : (i+1)*(n-1)]
+		}
+		clear(part)
+		for k := i * per; k < min((i+1)*per, blocks); k++ {
+			lo, hi := k*rb, min((k+1)*rb, m)
+			xs := x[lo:hi]
+			kernels.Gemv(false, hi-lo, n, tp, z[lo*ldz:], ldz, p, -tp, xs)
+			kernels.Axpy(-1, xs, col[lo:hi])
+			if lo == 0 {
+				lo = 1
+			}
+			if lo < hi {
+				kernels.Gemv(true, hi-lo, n-1, 1, z[lo*ldz+1:], ldz, col[lo:hi], 1, part)
+			}
+		}
+	}
+	if pieces == 1 {
+		work(0)
+		return h
+	}
+	_ = par.For(context.Background(), pieces, kernels.Workers(), work)
+	copy(h, f.parts[:n-1])
+	for i := 1; i < pieces; i++ {
+		kernels.Axpy(1, f.parts[i*(n-1):(i+1)*(n-1)], h)
+	}
+	return h
 }
 
 // parGemvMin is the size (rows times columns) from which parGemv splits
