@@ -148,14 +148,11 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 		if !a.IsFinite() {
 			return nil, ErrNotFinite
 		}
-		amax := 0.0
-		if min(m, n) > 0 {
-			amax = a.NormMax()
+		wantU, wantV := o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV
+		if min(m, n) == 0 || a.NormMax() == 0 {
+			return identitySVD(m, n, wantU, wantV), nil
 		}
-		if amax == 0 {
-			return identitySVD(m, n, o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV), nil
-		}
-		return factorizeBidiag(a, amax, o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV)
+		return factorizeBidiag(a, wantU, wantV)
 	}
 	return factorizeJacobi(a, &o)
 }

@@ -298,21 +298,16 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 		copy(sd[i*n+i:(i+1)*n], row)
 	}
 	res := &Eigen{Values: make([]float64, n)}
-	amax := 0.0
-	if n > 0 {
-		amax = s.NormMax()
-	}
-	if amax == 0 {
+	// Scale by a power of two so that the largest magnitude is in
+	// [0.5, 1): no norm of the reduction can overflow or underflow
+	// harmfully, and the scaling is exact.
+	e, zero := scaleToUnit(s, false)
+	if zero {
 		if !o.ValuesOnly {
 			res.Vectors = mat.Identity(n)
 		}
 		return res, nil
 	}
-	// Scale by a power of two so that the largest magnitude is in
-	// [0.5, 1): no norm of the reduction can overflow or underflow
-	// harmfully, and the scaling is exact.
-	_, e := math.Frexp(amax)
-	s.ScalePow2(-e, s)
 	t := reduceTridiag(s.RawData(), n)
 	var zt *mat.Dense
 	d := t.d
