@@ -16,6 +16,7 @@ package house
 
 import (
 	"math"
+	"sort"
 
 	"github.com/moments-go/moments/kernels"
 )
@@ -110,10 +111,14 @@ type block struct {
 // Reflectors is the factored form of Q: the matrix holding v_i in row i
 // right of column i, the taus, and the T factors of the blocks.
 type Reflectors struct {
-	A      []float64 // factored matrix, row-major
-	Lda    int
-	M, N   int // shape of the factored matrix
-	Tau    []float64
+	A    []float64 // factored matrix, row-major
+	Lda  int
+	M, N int // shape of the factored matrix
+	Tau  []float64
+	// Block is the number of reflectors in the compact WY blocks that
+	// the products form (Factor forms its own, of BlockSize); 0 means
+	// BlockSize.
+	Block  int
 	blocks []block
 }
 
@@ -313,8 +318,12 @@ func (f *Reflectors) buildBlocks() {
 		next = f.blocks[nb-1].i0 + f.blocks[nb-1].ib
 	}
 	var vw []float64
-	for i0 := next; i0 < k; i0 += BlockSize {
-		b := block{i0: i0, ib: min(BlockSize, k-i0)}
+	nb := f.Block
+	if nb <= 0 {
+		nb = BlockSize
+	}
+	for i0 := next; i0 < k; i0 += nb {
+		b := block{i0: i0, ib: min(nb, k-i0)}
 		b.t = make([]float64, b.ib*b.ib)
 		vw = f.loadV(b, vw)
 		formT(b, vw, f.N-i0, f.Tau[i0:i0+b.ib])
@@ -337,8 +346,22 @@ func (f *Reflectors) vector(i int, v []float64) []float64 {
 // true) for the r x n matrix C (row stride ldc). Only columns i0..n-1 of
 // C take part in block b.
 func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
+	f.MulRightRows(trans, r, c, ldc, nil)
+}
+
+// MulRightRows is MulRight for a C whose row i is zero from column
+// ends[i] on, ends non-increasing (nil: no such knowledge): a reflector
+// acting on columns i0 on leaves the rows with ends <= i0 alone, so each
+// reflector or block is applied only to the rows before them.
+func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends []int) {
 	if r == 0 {
 		return
+	}
+	rows := func(i0 int) int {
+		if ends == nil {
+			return r
+		}
+		return sort.Search(r, func(i int) bool { return ends[i] <= i0 })
 	}
 	k := len(f.Tau)
 	if !f.useBlocks(r) {
@@ -350,7 +373,7 @@ func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
 			if trans {
 				i = k - 1 - s
 			}
-			ReflectRight(f.Tau[i], f.vector(i, vb), r, c[i:], ldc, w)
+			ReflectRight(f.Tau[i], f.vector(i, vb), rows(i), c[i:], ldc, w)
 		}
 		return
 	}
@@ -361,9 +384,13 @@ func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
 		if trans {
 			b = f.blocks[nb-1-s]
 		}
+		ra := rows(b.i0)
+		if ra == 0 {
+			continue
+		}
 		vw = f.loadV(b, vw)
-		w = grow(w, r*b.ib)
-		applyRight(trans, r, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
+		w = grow(w, ra*b.ib)
+		applyRight(trans, ra, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
 	}
 }
 
