@@ -449,25 +449,33 @@ func (p *bidiagPath) back() *SVD {
 	for i, v := range p.b.d {
 		res.S[i] = math.Ldexp(v, p.shift)
 	}
+	// The two sides are independent: on several goroutines they run at
+	// once, so that their parts that are not matrix products overlap.
 	var uz, vz *mat.Dense
+	var sides []func()
 	if p.left {
-		// U_Z = Ql*vtᵀ: vtᵀ, then Qlᵀ's reflectors on rows 1..r-1.
-		uz = mat.Zeros(r, r)
-		transposeInto(uz.RawData(), p.vt, r)
-		if ql := p.b.leftReflectors(); ql != nil {
-			ql.MulLeft(true, r, uz.RawData()[r:], r)
-		}
+		sides = append(sides, func() {
+			// U_Z = Ql*vtᵀ: vtᵀ, then Qlᵀ's reflectors on rows 1..r-1.
+			uz = mat.Zeros(r, r)
+			transposeInto(uz.RawData(), p.vt, r)
+			if ql := p.b.leftReflectors(); ql != nil {
+				ql.MulLeft(true, r, uz.RawData()[r:], r)
+			}
+		})
 	}
 	if p.right {
-		// V_Z = Q0ᵀ*[Pr*[utᵀ; 0]; 0].
-		vz = mat.Zeros(c, r)
-		vd := vz.RawData()
-		transposeInto(vd, p.ut, r)
-		p.b.rightReflectors().MulLeft(true, r, vd, r)
-		if p.f0 != nil {
-			p.f0.MulLeft(true, r, vd, r)
-		}
+		sides = append(sides, func() {
+			// V_Z = Q0ᵀ*[Pr*[utᵀ; 0]; 0].
+			vz = mat.Zeros(c, r)
+			vd := vz.RawData()
+			transposeInto(vd, p.ut, r)
+			p.b.rightReflectors().MulLeft(true, r, vd, r)
+			if p.f0 != nil {
+				p.f0.MulLeft(true, r, vd, r)
+			}
+		})
 	}
+	_ = par.For(context.Background(), len(sides), kernels.Workers(), func(i int) { sides[i]() })
 	if p.tall {
 		res.U, res.V = vz, uz
 	} else {
