@@ -30,9 +30,9 @@ import (
 // G_j = I - tauq[j]*q*qᵀ has q[j+1] = 1 implicit and q[j+2:] in column j
 // below the subdiagonal.
 
-// bidiag is the reduction of an r x c matrix (r <= c) to lower bidiagonal
+// bidiagReduction is the reduction of an r x c matrix (r <= c) to lower bidiagonal
 // form: d has r elements, e and tauq r-1 (empty for r = 0), taup r.
-type bidiag struct {
+type bidiagReduction struct {
 	r, c       int
 	a          []float64 // the reflectors, r x c with row stride lda
 	lda        int
@@ -58,11 +58,11 @@ const (
 // Z - X*Pᵀ - Q*Yᵀ as one matrix product. Half the work is the two
 // matrix-vector products of each step with the trailing matrix, which
 // run on several goroutines when they are large (parGemv).
-func reduceBidiag(a []float64, r, c, lda int) *bidiag {
+func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
 	if r > c {
 		panic("svd: internal error: reduceBidiag needs r <= c")
 	}
-	b := &bidiag{r: r, c: c, a: a, lda: lda, d: make([]float64, r), taup: make([]float64, r)}
+	b := &bidiagReduction{r: r, c: c, a: a, lda: lda, d: make([]float64, r), taup: make([]float64, r)}
 	if r > 0 {
 		b.e = make([]float64, r-1)
 		b.tauq = make([]float64, r-1)
@@ -77,7 +77,7 @@ func reduceBidiag(a []float64, r, c, lda int) *bidiag {
 
 // reduceUnblocked finishes the reduction from step k0 with the trailing
 // matrix (rows and columns k0 on) up to date, one reflector at a time.
-func (b *bidiag) reduceUnblocked(k0 int) {
+func (b *bidiagReduction) reduceUnblocked(k0 int) {
 	r, c, a, lda := b.r, b.c, b.a, b.lda
 	w := make([]float64, c)
 	col := make([]float64, r)
@@ -122,7 +122,7 @@ func (b *bidiag) reduceUnblocked(k0 int) {
 // after H_s). The current matrix is Z0 - X*Pᵀ - Q*Yᵀ over the steps
 // done, Z0 the stored matrix at the panel's start, whose rows and columns
 // after j are not written until the panel's end.
-func (b *bidiag) reduceBlocked(minRest int) int {
+func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	r, c, a, lda := b.r, b.c, b.a, b.lda
 	const nb = bidiagBlock
 	const ldw = 2 * nb
@@ -340,7 +340,7 @@ func parGemv(trans bool, m, n int, a []float64, lda int, x, y []float64) {
 
 // rightReflectors returns the row reflectors H_0..H_{r-1} in the form of
 // package house: its Q_full is Prᵀ.
-func (b *bidiag) rightReflectors() *house.Reflectors {
+func (b *bidiagReduction) rightReflectors() *house.Reflectors {
 	return &house.Reflectors{A: b.a, Lda: b.lda, M: b.r, N: b.c, Tau: b.taup}
 }
 
@@ -348,7 +348,7 @@ func (b *bidiag) rightReflectors() *house.Reflectors {
 // rows (reflector j in row j of an (r-1) x (r-1) matrix, its implicit 1
 // at column j, which stands for row j+1 of Z), in the form of package
 // house: its Q_full is Qlᵀ restricted to rows 1..r-1. Nil for r < 2.
-func (b *bidiag) leftReflectors() *house.Reflectors {
+func (b *bidiagReduction) leftReflectors() *house.Reflectors {
 	n := b.r - 1
 	if n < 1 {
 		return nil
@@ -386,7 +386,7 @@ type bidiagPath struct {
 	left, right bool
 	z           *mat.Dense
 	f0          *house.Reflectors // Z = L*Q0 when Z is much wider; else nil
-	b           *bidiag
+	b           *bidiagReduction
 	ut, vt      []float64
 }
 
@@ -457,7 +457,7 @@ func (p *bidiagPath) back() *SVD {
 		sides = append(sides, func() {
 			// U_Z = Ql*vtᵀ: vtᵀ, then Qlᵀ's reflectors on rows 1..r-1.
 			uz = mat.Zeros(r, r)
-			transposeInto(uz.RawData(), p.vt, r)
+			transposeCopy(uz.RawData(), p.vt, r)
 			if ql := p.b.leftReflectors(); ql != nil {
 				ql.MulLeft(true, r, uz.RawData()[r:], r)
 			}
@@ -468,7 +468,7 @@ func (p *bidiagPath) back() *SVD {
 			// V_Z = Q0ᵀ*[Pr*[utᵀ; 0]; 0].
 			vz = mat.Zeros(c, r)
 			vd := vz.RawData()
-			transposeInto(vd, p.ut, r)
+			transposeCopy(vd, p.ut, r)
 			p.b.rightReflectors().MulLeft(true, r, vd, r)
 			if p.f0 != nil {
 				p.f0.MulLeft(true, r, vd, r)
@@ -495,9 +495,9 @@ func factorizeBidiag(a *mat.Dense, wantU, wantV bool) (*SVD, error) {
 	return p.back(), nil
 }
 
-// transposeInto sets the top n x n block of dst (row stride n) to the
+// transposeCopy sets the top n x n block of dst (row stride n) to the
 // transpose of the n x n src, in tiles that stay in cache.
-func transposeInto(dst, src []float64, n int) {
+func transposeCopy(dst, src []float64, n int) {
 	const tile = 32
 	for i0 := 0; i0 < n; i0 += tile {
 		for j0 := 0; j0 < n; j0 += tile {

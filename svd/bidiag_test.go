@@ -66,16 +66,16 @@ func TestReduceBidiag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := valueRatio(want.S, got.S, c); !(d <= 10) {
+		if d := svdValueRatio(want.S, got.S, c); !(d <= 10) {
 			t.Errorf("%dx%d: singular values of B differ from Z's by %.3g c eps s1", r, c, d)
 		}
 	}
 }
 
-// valueRatio returns max_i |s_i - t_i| / (s_0 * n * eps): the difference
+// svdValueRatio returns max_i |s_i - t_i| / (s_0 * n * eps): the difference
 // of two lists of singular values in units of the absolute accuracy of a
 // backward stable SVD of an order-n problem.
-func valueRatio(s, t []float64, n int) float64 {
+func svdValueRatio(s, t []float64, n int) float64 {
 	if len(s) == 0 || s[0] == 0 {
 		var m float64
 		for i := range t {
@@ -90,12 +90,12 @@ func valueRatio(s, t []float64, n int) float64 {
 	return d / s[0] / float64(max(n, 1)) / testutil.Eps
 }
 
-// bidiagCases returns the matrices of the bidiagonal path's tests: random,
+// bidiagPathCases returns the matrices of the bidiagonal path's tests: random,
 // rank-deficient, graded, dlatms-style with known singular values, tall
 // and wide (with and without the LQ factorization first), tiny and empty,
 // and matrices whose bidiagonal form splits (zero rows, columns and
 // blocks).
-func bidiagCases() []testCase {
+func bidiagPathCases() []testCase {
 	rnd := rand.New(rand.NewPCG(17, 2))
 	var cases []testCase
 	add := func(name string, a *mat.Dense, sv []float64) {
@@ -165,7 +165,7 @@ func bidiagCases() []testCase {
 // values (within the same bound) and vectors (bit for bit) when only
 // some of them are wanted.
 func TestFactorizeBidiagonal(t *testing.T) {
-	for _, tc := range bidiagCases() {
+	for _, tc := range bidiagPathCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tc.a
 			orig := a.Clone()
@@ -204,13 +204,13 @@ func TestFactorizeBidiagonal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := valueRatio(jac.S, s.S, max(m, n))
+			d := svdValueRatio(jac.S, s.S, max(m, n))
 			record("bidiag values vs Jacobi", d)
 			if !(d <= 10) {
 				t.Errorf("values differ from Jacobi's by %.3g max(m,n) eps S[0]", d)
 			}
 			if tc.sv != nil {
-				if d := valueRatio(tc.sv, s.S, max(m, n)); !(d <= 10) {
+				if d := svdValueRatio(tc.sv, s.S, max(m, n)); !(d <= 10) {
 					t.Errorf("values differ from the exact ones by %.3g max(m,n) eps S[0]", d)
 				}
 			}
@@ -219,7 +219,7 @@ func TestFactorizeBidiagonal(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := valueRatio(s.S, o.S, max(m, n)); !(d <= 10) {
+				if d := svdValueRatio(s.S, o.S, max(m, n)); !(d <= 10) {
 					t.Errorf("Want %d: values differ by %.3g", want, d)
 				}
 				if (o.U != nil) != (want == WantU) || (o.V != nil) != (want == WantV) {
@@ -241,7 +241,7 @@ func TestBidiagonalWorkers(t *testing.T) {
 	if err == nil {
 		var four *SVD
 		four, err = Factorize(a, &Options{Method: MethodBidiagonal})
-		if err == nil && (!mat.Equal(one.U, four.U) || !mat.Equal(one.V, four.V) || !equalFloats(one.S, four.S)) {
+		if err == nil && (!mat.Equal(one.U, four.U) || !mat.Equal(one.V, four.V) || !sameBits(one.S, four.S)) {
 			t.Error("results differ between 1 and 4 workers")
 		}
 	}
@@ -251,7 +251,7 @@ func TestBidiagonalWorkers(t *testing.T) {
 	}
 }
 
-func equalFloats(a, b []float64) bool {
+func sameBits(a, b []float64) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -291,12 +291,12 @@ func TestFactorizeMethod(t *testing.T) {
 	}
 }
 
-// hadamardMatrix returns A = H*diag(s)*H for the n x n Sylvester Hadamard
+// hadamardExact returns A = H*diag(s)*H for the n x n Sylvester Hadamard
 // matrix H (entries ±1, n a power of two) and integers s: every entry is
 // a sum of integers, exact in float64 while n*max(s) < 2^53, and since
 // H/sqrt(n) is orthogonal the singular values of A are exactly n*s,
 // which it returns in decreasing order.
-func hadamardMatrix(n int, s []float64) (*mat.Dense, []float64) {
+func hadamardExact(n int, s []float64) (*mat.Dense, []float64) {
 	h := func(i, j int) float64 {
 		if bits.OnesCount(uint(i&j))%2 == 1 {
 			return -1
@@ -322,9 +322,9 @@ func hadamardMatrix(n int, s []float64) (*mat.Dense, []float64) {
 }
 
 // TestLargestValues: on matrices with exactly known singular values
-// (hadamardMatrix, dense, of orders that run the reduction unblocked and
+// (hadamardExact, dense, of orders that run the reduction unblocked and
 // blocked), the singular values of the bidiagonal matrix of the reduction,
-// computed to a few ulps by bidiagValues, are within 4 eps*S[0] of the
+// computed to a few ulps by gkBisection, are within 4 eps*S[0] of the
 // exact ones (1.1 to 1.3 measured; on the same matrices LAPACK's dgesdd
 // is off by 5 to 11 eps*S[0] and its dgejsv by 14 to 60). The whole
 // path's values are recorded (go test -v) but not checked here: their
@@ -336,15 +336,15 @@ func TestLargestValues(t *testing.T) {
 		for i := range s {
 			s[i] = float64(rnd.IntN(1<<20) + 1)
 		}
-		a, sv := hadamardMatrix(n, s)
+		a, sv := hadamardExact(n, s)
 		z := a.Clone()
 		e, _ := scaleToUnit(z, false)
 		b := reduceBidiag(z.RawData(), n, n, n)
-		got := bidiagValues(b.d, b.e)
+		got := gkBisection(b.d, b.e)
 		for i := range got {
 			got[i] = math.Ldexp(got[i], e)
 		}
-		d := valueRatio(sv, got, 1)
+		d := svdValueRatio(sv, got, 1)
 		record("exact values of the reduction's B (eps S[0])", d)
 		if !(d <= 4) {
 			t.Errorf("n = %d: the values of B are off by %.3g eps S[0]", n, d)
@@ -354,18 +354,18 @@ func TestLargestValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			record(fmt.Sprintf("exact values, method %d (eps S[0])", method), valueRatio(sv, f.S, 1))
+			record(fmt.Sprintf("exact values, method %d (eps S[0])", method), svdValueRatio(sv, f.S, 1))
 		}
 	}
 }
 
-// bidiagValues returns the singular values of the upper bidiagonal matrix
+// gkBisection returns the singular values of the upper bidiagonal matrix
 // with diagonal d and superdiagonal e, in decreasing order, by bisection
 // on the Golub-Kahan tridiagonal matrix (zero diagonal, off-diagonal d0,
 // e0, d1, e1, ...; eigenvalues ±σ): Sturm counts of the LDLᵀ pivots,
 // each interval halved until its ends are adjacent floats, which gives
 // every value to a few ulps (Demmel and Kahan).
-func bidiagValues(d, e []float64) []float64 {
+func gkBisection(d, e []float64) []float64 {
 	n := len(d)
 	b := make([]float64, 0, 2*n-1)
 	hi := 0.0
