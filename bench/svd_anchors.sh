@@ -6,16 +6,22 @@
 # ratios (anchor time / our time). Installs what it needs (Debian
 # packages) when run as root on a machine that lacks them.
 #
-#   bash bench/svd_anchors.sh [-svd.shapes 25,100,300,1000x50,2000x200]
+#   bash bench/svd_anchors.sh [-svd.shapes 25,100,300,500,1000,2000,1000x50,2000x200,200x2000]
+#                             [-svd.jacobimax 1000] [-svd.parmin 500]
 #                             [-svd.eig 10,25,100]
 #                             [-svd.eigscale 200,500,1000] [-svd.eigjacobi 500]
 #                             [-svd.rounds 3] [-svd.budget 300ms]
 #                             [-svd.slow 1024]
 #
-# The defaults are the sizes of issue 3; the last table lists its
-# performance targets and whether each is met. -svd.slow is the largest
+# The default shapes are those of issues 3 and 17 (wide ones too); the
+# SVD tables time svd.Factorize by its default method (MethodAuto) and
+# by each method forced (MethodJacobi up to min(M, N) = -svd.jacobimax),
+# in process CPU time on one core; from min(M, N) = -svd.parmin the SVD
+# is also timed in wall time on one and on two cores (issue 17: at least
+# 1.7x faster on two). The last tables list the performance targets of
+# issues 3 and 17 and whether each is met. -svd.slow is the largest
 # n at which gesvd and gonum's SVD (tens of seconds at n = 1024) run.
-# Expect about 30 seconds per round with the default sizes. -svd.eigscale
+# The largest shapes dominate the time of a round. -svd.eigscale
 # lists the orders of the EigSym tables on (G+Gᵀ)/2 and on ±1 spectra
 # (issue 17: within 1.5x of eigh); -svd.eigjacobi is the largest order at
 # which EigSym's Jacobi method runs too (its ±1 case takes tens of

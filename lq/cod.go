@@ -3,6 +3,7 @@ package lq
 import (
 	"fmt"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -55,7 +56,7 @@ func ColSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
 	r := f.Rank(rcond)
 	q := mat.Zeros(r, f.n)
 	if r > 0 && f.n > 0 {
-		f.f.formQ(r, q.RawData(), f.n)
+		f.f.FormQ(r, q.RawData(), f.n)
 	}
 	return q.T(), nil
 }
@@ -71,7 +72,7 @@ func RowSpace(a *mat.Dense, rcond float64) (*mat.Dense, error) {
 	r := f.Rank(rcond)
 	q := mat.Zeros(r, f.n)
 	if r > 0 && f.n > 0 {
-		f.f.formQ(r, q.RawData(), f.n)
+		f.f.FormQ(r, q.RawData(), f.n)
 	}
 	return q, nil
 }
@@ -83,8 +84,8 @@ type cod struct {
 	m, n, rank int
 	exp        int // A was scaled by 2^-exp (see prepare)
 	perm       []int
-	first      *reflectors // of Pᵀ*Aᵀ (n x m)
-	second     *reflectors // of the r x n trapezoid
+	first      *house.Reflectors // of Pᵀ*Aᵀ (n x m)
+	second     *house.Reflectors // of the r x n trapezoid
 }
 
 func newCOD(a *mat.Dense, rcond float64) (*cod, error) {
@@ -103,7 +104,7 @@ func newCOD(a *mat.Dense, rcond float64) (*cod, error) {
 		}
 	}
 	// E = T*Z.
-	second := factor(r, n, e.RawData(), max(n, 1))
+	second := house.Factor(r, n, e.RawData(), max(n, 1))
 	return &cod{m: m, n: n, rank: r, exp: exp, perm: perm, first: first, second: second}, nil
 }
 
@@ -118,17 +119,17 @@ func (c *cod) solve(b *mat.Dense) *mat.Dense {
 	// A*P*y = B with x = P*y: Q1ᵀ*T*Z*y = B. Least squares: T*Z*y =
 	// Q1*B (the first r rows of Q_full*B), minimum norm: y = Zᵀ*T⁻¹*Q1*B.
 	qb := b.Clone()
-	c.first.mulLeft(false, nrhs, qb.RawData(), max(nrhs, 1))
+	c.first.MulLeft(false, nrhs, qb.RawData(), max(nrhs, 1))
 	y := mat.Zeros(c.n, nrhs)
 	y.Slice(0, r, 0, nrhs).Copy(qb.Slice(0, r, 0, nrhs))
-	if err := solveLower(r, c.second.a, c.second.lda, y); err != nil {
+	if err := solveLower(r, c.second.A, c.second.Lda, y); err != nil {
 		// The rank decision keeps only nonzero diagonals of L, and the
 		// diagonal of T has the magnitudes of L's leading r x r block
 		// up to rounding; a zero here would be a bug.
 		panic("lq: internal error: zero pivot after the rank decision")
 	}
 	y.ScalePow2(-c.exp, y)
-	c.second.mulLeft(true, nrhs, y.RawData(), max(nrhs, 1))
+	c.second.MulLeft(true, nrhs, y.RawData(), max(nrhs, 1))
 	for i, p := range c.perm {
 		x.SetRow(p, y.RawRow(i))
 	}

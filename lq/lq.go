@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -19,6 +20,9 @@ var ErrNotFinite = errors.New("lq: matrix has NaN or infinite entries")
 // the matrix (eps = 2^-53). LeastSquares handles such matrices.
 var ErrSingular = errors.New("lq: matrix is rank deficient")
 
+// eps is the unit roundoff of float64.
+const eps = 0x1p-53
+
 // LQ is the LQ factorization A = L*Q of an m x n matrix A: with
 // k = min(m, n), L is m x k lower trapezoidal and Q is k x n with
 // orthonormal rows, the first k rows of an n x n orthogonal matrix
@@ -27,7 +31,7 @@ var ErrSingular = errors.New("lq: matrix is rank deficient")
 // and their blocked (compact WY) updates run along contiguous rows.
 type LQ struct {
 	m, n int
-	f    *reflectors
+	f    *house.Reflectors
 	// exp is the power of two the matrix was scaled by before factoring
 	// (see prepare): the stored L is 2^-exp times the true L.
 	exp int
@@ -41,7 +45,7 @@ func Factorize(a *mat.Dense) (*LQ, error) {
 	}
 	m, n := a.Dims()
 	w, e := prepare(a, false)
-	return &LQ{m: m, n: n, f: factor(m, n, w.RawData(), max(n, 1)), exp: e}, nil
+	return &LQ{m: m, n: n, f: house.Factor(m, n, w.RawData(), max(n, 1)), exp: e}, nil
 }
 
 // FactorizeInPlace is Factorize without the copy: it factors a in place, so
@@ -54,7 +58,7 @@ func FactorizeInPlace(a *mat.Dense) (*LQ, error) {
 	}
 	m, n := a.Dims()
 	e := scaleInPlace(a)
-	return &LQ{m: m, n: n, f: factor(m, n, a.RawData(), max(a.Stride(), 1)), exp: e}, nil
+	return &LQ{m: m, n: n, f: house.Factor(m, n, a.RawData(), max(a.Stride(), 1)), exp: e}, nil
 }
 
 // scaleInPlace scales a by 2^-e as prepare does and returns e.
@@ -164,11 +168,11 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 	}
 	x := mat.Zeros(f.n, bc)
 	x.Slice(0, f.m, 0, bc).Copy(b)
-	if err := solveLower(f.m, f.f.a, f.f.lda, x); err != nil {
+	if err := solveLower(f.m, f.f.A, f.f.Lda, x); err != nil {
 		return err
 	}
 	x.ScalePow2(-f.exp, x)
-	f.f.mulLeft(true, bc, x.RawData(), max(bc, 1))
+	f.f.MulLeft(true, bc, x.RawData(), max(bc, 1))
 	dst.Copy(x)
 	return nil
 }
@@ -189,7 +193,7 @@ func FactorizeQR(a *mat.Dense) (*QR, error) {
 	}
 	m, n := a.Dims()
 	at, e := prepare(a, true)
-	return &QR{lq: LQ{m: n, n: m, f: factor(n, m, at.RawData(), max(m, 1)), exp: e}}, nil
+	return &QR{lq: LQ{m: n, n: m, f: house.Factor(n, m, at.RawData(), max(m, 1)), exp: e}}, nil
 }
 
 // Dims returns the shape of the factored matrix.
@@ -246,10 +250,10 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 		return ErrSingular
 	}
 	c := b.Clone()
-	f.lq.f.mulLeft(false, bc, c.RawData(), max(bc, 1)) // Q_fullᵀ B
+	f.lq.f.MulLeft(false, bc, c.RawData(), max(bc, 1)) // Q_fullᵀ B
 	x := c.Slice(0, n, 0, bc).Clone()
 	// R = Lᵀ: solve Lᵀ X = C.
-	if err := solveUpperT(n, f.lq.f.a, f.lq.f.lda, x); err != nil {
+	if err := solveUpperT(n, f.lq.f.A, f.lq.f.Lda, x); err != nil {
 		return err
 	}
 	x.ScalePow2(-f.lq.exp, x)
@@ -259,7 +263,7 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 
 // extractL writes the first c columns of the lower trapezoid of the
 // factored matrix (m rows) into dst, m x c.
-func extractL(dst *mat.Dense, m, c int, f *reflectors) {
+func extractL(dst *mat.Dense, m, c int, f *house.Reflectors) {
 	l := dst
 	if !dst.IsEmpty() {
 		l = mat.Zeros(m, c)
@@ -268,17 +272,17 @@ func extractL(dst *mat.Dense, m, c int, f *reflectors) {
 	}
 	for i := 0; i < m && c > 0; i++ {
 		row := l.RawRow(i)
-		copy(row[:min(i+1, c)], f.a[i*f.lda:i*f.lda+min(i+1, c)])
+		copy(row[:min(i+1, c)], f.A[i*f.Lda:i*f.Lda+min(i+1, c)])
 	}
 	if l != dst {
 		dst.Copy(l)
 	}
 }
 
-func formQInto(dst *mat.Dense, p int, f *reflectors) {
-	q := mat.Zeros(p, f.n)
-	if p > 0 && f.n > 0 {
-		f.formQ(p, q.RawData(), f.n)
+func formQInto(dst *mat.Dense, p int, f *house.Reflectors) {
+	q := mat.Zeros(p, f.N)
+	if p > 0 && f.N > 0 {
+		f.FormQ(p, q.RawData(), f.N)
 	}
 	if dst.IsEmpty() {
 		*dst = *q
@@ -289,33 +293,33 @@ func formQInto(dst *mat.Dense, p int, f *reflectors) {
 
 // mulQ sets dst = Q_full*c (trans false) or Q_fullᵀ*c for the
 // reflectors f (n x n) and an n x r matrix c.
-func mulQ(method string, f *reflectors, trans bool, dst, c *mat.Dense) {
+func mulQ(method string, f *house.Reflectors, trans bool, dst, c *mat.Dense) {
 	cr, cc := c.Dims()
-	if cr != f.n {
-		panic(fmt.Sprintf("lq: %s: Q is %dx%d but C is %dx%d", method, f.n, f.n, cr, cc))
+	if cr != f.N {
+		panic(fmt.Sprintf("lq: %s: Q is %dx%d but C is %dx%d", method, f.N, f.N, cr, cc))
 	}
 	// dst = c (Copy handles any overlap), then the product in place.
 	dst.Copy(c)
 	if cc > 0 {
-		f.mulLeft(trans, cc, dst.RawData(), dst.Stride())
+		f.MulLeft(trans, cc, dst.RawData(), dst.Stride())
 	}
 }
 
 // singular reports whether the triangular factor of f has a diagonal
 // element at most max(m, n)*eps*||A||_F in magnitude.
-func singular(f *reflectors) bool {
-	k := min(f.m, f.n)
+func singular(f *house.Reflectors) bool {
+	k := min(f.M, f.N)
 	var ss float64
-	for i := 0; i < f.m; i++ {
-		lo, hi := i*f.lda, i*f.lda+min(i+1, k)
+	for i := 0; i < f.M; i++ {
+		lo, hi := i*f.Lda, i*f.Lda+min(i+1, k)
 		if hi > lo {
-			v := kernels.Nrm2(f.a[lo:hi])
+			v := kernels.Nrm2(f.A[lo:hi])
 			ss += v * v
 		}
 	}
-	tol := float64(max(f.m, f.n)) * eps * math.Sqrt(ss)
+	tol := float64(max(f.M, f.N)) * eps * math.Sqrt(ss)
 	for i := 0; i < k; i++ {
-		if !(math.Abs(f.a[i*f.lda+i]) > tol) {
+		if !(math.Abs(f.A[i*f.Lda+i]) > tol) {
 			return true
 		}
 	}

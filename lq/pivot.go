@@ -3,6 +3,7 @@ package lq
 import (
 	"math"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -57,17 +58,17 @@ func (f *PivotedLQ) Rank(rcond float64) int {
 	return diagRank(f.f, rcond)
 }
 
-func diagRank(f *reflectors, rcond float64) int {
-	k := min(f.m, f.n)
+func diagRank(f *house.Reflectors, rcond float64) int {
+	k := min(f.M, f.N)
 	if k == 0 {
 		return 0
 	}
 	if rcond <= 0 {
-		rcond = float64(max(f.m, f.n)) * eps
+		rcond = float64(max(f.M, f.N)) * eps
 	}
-	tol := rcond * math.Abs(f.a[0])
+	tol := rcond * math.Abs(f.A[0])
 	r := 0
-	for r < k && math.Abs(f.a[r*f.lda+r]) > tol {
+	for r < k && math.Abs(f.A[r*f.Lda+r]) > tol {
 		r++
 	}
 	return r
@@ -88,11 +89,11 @@ func (f *PivotedLQ) Solve(dst, b *mat.Dense) error {
 // matrix a (row stride lda) in place and sets perm; see PivotedLQ. Large
 // matrices are factored in panels (pivotPanels) while enough rows
 // remain, the rest one reflector at a time (pivotRows).
-func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
-	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, min(m, n))}
+func factorPivoted(m, n int, a []float64, lda int, perm []int) *house.Reflectors {
+	f := &house.Reflectors{A: a, Lda: lda, M: m, N: n, Tau: make([]float64, min(m, n))}
 	p := newPivoting(f, perm)
 	i := 0
-	if min(m, n) > unblockedMax && m > unblockedMax {
+	if min(m, n) > house.UnblockedMax && m > house.UnblockedMax {
 		i = p.panels()
 	}
 	p.rows(i)
@@ -101,8 +102,8 @@ func factorPivoted(m, n int, a []float64, lda int, perm []int) *reflectors {
 
 // newPivoting starts the row-pivoted factorization of f's matrix: perm
 // the identity, the trailing norms those of the whole rows.
-func newPivoting(f *reflectors, perm []int) *pivoting {
-	m := f.m
+func newPivoting(f *house.Reflectors, perm []int) *pivoting {
+	m := f.M
 	for i := range perm {
 		perm[i] = i
 	}
@@ -112,8 +113,8 @@ func newPivoting(f *reflectors, perm []int) *pivoting {
 	// recomputed before it loses too much (Drmač and Bujanović, LAWN 176).
 	buf := make([]float64, 3*m)
 	p := &pivoting{f: f, perm: perm, vn1: buf[:m], vn2: buf[m : 2*m], w: buf[2*m:]}
-	for i := 0; i < m && f.n > 0; i++ {
-		p.vn1[i] = kernels.Nrm2(f.a[i*f.lda : i*f.lda+f.n])
+	for i := 0; i < m && f.N > 0; i++ {
+		p.vn1[i] = kernels.Nrm2(f.A[i*f.Lda : i*f.Lda+f.N])
 		p.vn2[i] = p.vn1[i]
 	}
 	return p
@@ -121,7 +122,7 @@ func newPivoting(f *reflectors, perm []int) *pivoting {
 
 // pivoting is the state of a row-pivoted factorization.
 type pivoting struct {
-	f           *reflectors
+	f           *house.Reflectors
 	perm        []int
 	vn1, vn2, w []float64
 }
@@ -136,13 +137,13 @@ var tol3z = math.Sqrt(eps)
 func (p *pivoting) pick(i int) int {
 	f, vn1 := p.f, p.vn1
 	q := i
-	for j := i + 1; j < f.m; j++ {
+	for j := i + 1; j < f.M; j++ {
 		if vn1[j] > vn1[q] {
 			q = j
 		}
 	}
 	if q != i {
-		swapRows(f.a[i*f.lda:i*f.lda+f.n], f.a[q*f.lda:q*f.lda+f.n])
+		swapRows(f.A[i*f.Lda:i*f.Lda+f.N], f.A[q*f.Lda:q*f.Lda+f.N])
 		p.perm[i], p.perm[q] = p.perm[q], p.perm[i]
 		vn1[i], vn1[q] = vn1[q], vn1[i]
 		p.vn2[i], p.vn2[q] = p.vn2[q], p.vn2[i]
@@ -177,16 +178,16 @@ func (p *pivoting) downdate(j int, aji float64) bool {
 // trailing rows after each (Businger and Golub).
 func (p *pivoting) rows(i int) {
 	f := p.f
-	m, n, a, lda := f.m, f.n, f.a, f.lda
+	m, n, a, lda := f.M, f.N, f.A, f.Lda
 	for ; i < min(m, n); i++ {
 		p.pick(i)
 		row := a[i*lda+i : i*lda+n]
-		tau := house(row)
-		f.tau[i] = tau
+		tau := house.House(row)
+		f.Tau[i] = tau
 		if i+1 < m {
 			beta := row[0]
 			row[0] = 1
-			reflectRight(tau, row, m-i-1, a[(i+1)*lda+i:], lda, p.w)
+			house.ReflectRight(tau, row, m-i-1, a[(i+1)*lda+i:], lda, p.w)
 			row[0] = beta
 		}
 		for j := i + 1; j < m; j++ {
@@ -204,7 +205,7 @@ func (p *pivoting) rows(i int) {
 const pivotPanel = 16
 
 // panels factors the rows in panels of up to pivotPanel reflectors while
-// more than unblockedMax rows remain (LAPACK's dlaqps, for rows), and
+// more than house.UnblockedMax rows remain (LAPACK's dlaqps, for rows), and
 // returns the first row it did not factor. Within a panel the trailing
 // rows are not updated: their updates are kept as F*V (F holds one
 // column per reflector of the panel, V the reflectors), and only what a
@@ -216,7 +217,7 @@ const pivotPanel = 16
 // norm is recomputed from the updated row.
 func (p *pivoting) panels() int {
 	f := p.f
-	m, n, a, lda := f.m, f.n, f.a, f.lda
+	m, n, a, lda := f.M, f.N, f.A, f.Lda
 	k := min(m, n)
 	const nb = pivotPanel
 	fm := make([]float64, m*nb) // F, row j at fm[j*nb:]
@@ -224,7 +225,7 @@ func (p *pivoting) panels() int {
 	y, vcol, col, vexp := scratch[:nb], scratch[nb:2*nb], scratch[2*nb:2*nb+m], scratch[2*nb+m:]
 	var recompute []int
 	i := 0
-	for i < k && m-i > unblockedMax {
+	for i < k && m-i > house.UnblockedMax {
 		i0 := i
 		nbp := min(nb, k-i0)
 		recompute = recompute[:0]
@@ -251,8 +252,8 @@ func (p *pivoting) panels() int {
 				}
 			}
 			row := ri[i:]
-			tau := house(row)
-			f.tau[i] = tau
+			tau := house.House(row)
+			f.Tau[i] = tau
 			rt := m - i - 1 // trailing rows
 			if rt > 0 {
 				beta := row[0]

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/internal/testutil/mattest"
 	"github.com/moments-go/moments/mat"
@@ -57,7 +58,7 @@ func TestPivotedPanels(t *testing.T) {
 		}
 		// The reference: the same matrix one reflector at a time.
 		w, _ := prepare(c.a, false)
-		ref := newPivoting(&reflectors{a: w.RawData(), lda: n, m: m, n: n, tau: make([]float64, min(m, n))}, make([]int, m))
+		ref := newPivoting(&house.Reflectors{A: w.RawData(), Lda: n, M: m, N: n, Tau: make([]float64, min(m, n))}, make([]int, m))
 		ref.rows(0)
 
 		var l, q mat.Dense

@@ -3,11 +3,16 @@ package svd
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/moments-go/moments/fuzz"
+	"github.com/moments-go/moments/internal/testutil"
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -127,4 +132,70 @@ func cpuTime() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// TestBidiagPhaseTimes prints, when SVD_PHASES is set (to a list of
+// shapes such as "500,1000,2000x200"), the median process CPU times of
+// the bidiagonal path's phases (the reduction, the bidiagonal SVD, the
+// back-transformation), of the whole path and of the Jacobi path, on one
+// goroutine, over SVD_ROUNDS (default 3) interleaved rounds, on Gaussian
+// matrices with U and V wanted:
+//
+//	SVD_PHASES=25,100,300,500,1000,2000,2000x200,200x2000 go test -run BidiagPhaseTimes -v ./svd
+func TestBidiagPhaseTimes(t *testing.T) {
+	spec := os.Getenv("SVD_PHASES")
+	if spec == "" {
+		t.Skip("set SVD_PHASES to a list of shapes")
+	}
+	rounds := 3
+	if v, err := strconv.Atoi(os.Getenv("SVD_ROUNDS")); err == nil && v > 0 {
+		rounds = v
+	}
+	prev := kernels.SetMaxWorkers(1)
+	defer kernels.SetMaxWorkers(prev)
+	var shapes [][2]int
+	for _, f := range strings.Split(spec, ",") {
+		var m, n int
+		if _, err := fmt.Sscanf(f, "%dx%d", &m, &n); err != nil {
+			if _, err := fmt.Sscanf(f, "%d", &m); err != nil {
+				t.Fatalf("bad shape %q", f)
+			}
+			n = m
+		}
+		shapes = append(shapes, [2]int{m, n})
+	}
+	const phases = 5 // reduce, solve, back, bidiagonal total, Jacobi total
+	times := make([][phases][]float64, len(shapes))
+	cpu := func(f func()) float64 {
+		s := cpuTime()
+		f()
+		return float64(cpuTime()-s) / 1e6
+	}
+	for round := 0; round < rounds; round++ {
+		for si, s := range shapes {
+			a := mat.New(s[0], s[1], testutil.Normals(rand.New(rand.NewPCG(uint64(si), 9)), s[0]*s[1]))
+			var p *bidiagPath
+			ms := [phases]float64{
+				cpu(func() { p = newBidiagPath(a, true, true); p.reduce() }),
+				cpu(func() { p.solve() }),
+				cpu(func() { p.back() }),
+				cpu(func() { _, _ = Factorize(a, &Options{Method: MethodBidiagonal}) }),
+				cpu(func() { _, _ = Factorize(a, &Options{Method: MethodJacobi}) }),
+			}
+			for k, v := range ms {
+				times[si][k] = append(times[si][k], v)
+			}
+		}
+	}
+	fmt.Printf("%-10s %10s %10s %10s %10s %10s   (ms CPU, median of %d, one goroutine)\n",
+		"shape", "reduce", "solve*", "back", "bidiag", "jacobi", rounds)
+	for si, s := range shapes {
+		fmt.Printf("%-10s", fmt.Sprintf("%dx%d", s[0], s[1]))
+		for k := 0; k < phases; k++ {
+			slices.Sort(times[si][k])
+			fmt.Printf(" %10.2f", times[si][k][len(times[si][k])/2])
+		}
+		fmt.Println()
+	}
+	fmt.Println("* solve: the stand-in bidiagSVD of bidiag_ref.go until the divide and conquer solver is merged")
 }

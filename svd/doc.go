@@ -1,7 +1,7 @@
 // Package svd computes singular value decompositions and symmetric
 // eigendecompositions by one-sided Jacobi methods (and, for large
-// symmetric eigenproblems, by tridiagonal reduction and divide and
-// conquer), and their truncated and randomized variants.
+// matrices, by bidiagonal or tridiagonal reduction), and their truncated
+// and randomized variants.
 //
 // # Definitions
 //
@@ -24,7 +24,11 @@
 //
 // # Methods
 //
-// Factorize is a one-sided Jacobi SVD with QR preconditioning in the
+// Factorize computes the SVD by one of two methods (Options.Method; by
+// default the first while min(m, n) is below BidiagonalMin = 64, the
+// second from there on, where it is faster).
+//
+// MethodJacobi is a one-sided Jacobi SVD with QR preconditioning in the
 // manner of LAPACK's dgejsv (Drmač and Veselić, "New fast and accurate
 // Jacobi SVD algorithm", I and II): the matrix (or its transpose, so
 // that it is wide) is reduced to a triangle by the row-pivoted LQ
@@ -45,6 +49,22 @@
 // matrices that are well conditioned up to a diagonal scaling of their
 // rows or columns, such as graded matrices, where bidiagonalization-based
 // SVDs only give absolute accuracy.
+//
+// MethodBidiagonal works in the manner of LAPACK's dgesdd: Z = A, or Aᵀ
+// when A is tall, so that Z is p x q with p <= q, scaled by a power of
+// two; when q > 1.6p, first the LQ factorization Z = L*Q0 (of package
+// lq's kind), so that the rest works on the p x p triangle L; then
+// Householder reflectors applied alternately from the right (zeroing a
+// row right of the diagonal) and from the left (zeroing a column below
+// the subdiagonal) reduce it to a lower bidiagonal matrix, blocked as in
+// LAPACK's dgebrd (panels of 32 steps, the trailing updates as matrix
+// products, the matrix-vector products of each step split among
+// goroutines); the SVD of the bidiagonal matrix follows; and the
+// reflectors are applied to its singular vectors in blocks as compact WY
+// transformations (matrix products). Its singular values have the
+// absolute accuracy of order eps*S[0] of a backward stable method, its
+// vectors are orthogonal to working precision; small singular values of
+// graded matrices lose the relative accuracy that MethodJacobi keeps.
 //
 // EigSym computes all eigenpairs of a symmetric matrix by one of two
 // methods (EigOptions.Method; by default the first below order
@@ -83,7 +103,13 @@
 //
 // # Range
 //
-// Factorize works on A scaled by a power of two, exactly (so that the
+// MethodBidiagonal scales A by a power of two that brings its largest
+// magnitude into [0.5, 1), exactly unless entries then underflow: it is
+// backward stable for any finite A, and its singular values below about
+// 2^-1022 times the largest magnitude of A come out as zero or
+// inaccurate. What follows is about MethodJacobi.
+//
+// MethodJacobi works on A scaled by a power of two, exactly (so that the
 // vectors and the values, scaled back, are those of A). Normally the
 // largest magnitude is brought near 1. When the largest magnitudes of
 // the rows or of the columns of A span more than 2^950, it is brought
@@ -114,9 +140,10 @@
 //
 // Input with NaN or infinite entries gives ErrNotFinite. A Jacobi
 // iteration that does not converge within its sweep cap (30 by default;
-// preconditioned matrices need about 4 to 10), or a QL iteration of the
+// preconditioned matrices need about 4 to 10), a QL iteration of the
 // tridiagonal method that needs more than 60 steps for one eigenvalue
-// (two or three are usual), gives a *ConvergenceError,
+// (two or three are usual), or an SVD of a bidiagonal matrix that does
+// not converge, gives a *ConvergenceError,
 // which matches ErrNoConvergence with errors.Is. Shape mismatches and
 // out-of-range arguments are programming errors and panic.
 //

@@ -154,22 +154,16 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 		return nil, ErrNotFinite
 	}
 	res := &Eigen{Values: make([]float64, n), PSD: true}
-	amax := 0.0
-	if n > 0 {
-		amax = s.NormMax()
-	}
-	if amax == 0 {
+	// Scale by an even power of two so that the largest magnitude is in
+	// [0.5, 2): the factor's entries (square roots of A's) then leave room
+	// for the dot products of the Jacobi sweeps.
+	e, zero := scaleToUnit(s, true)
+	if zero {
 		if !o.ValuesOnly {
 			res.Vectors = mat.Identity(n)
 		}
 		return res, nil
 	}
-	// Scale by an even power of two so that the largest magnitude is in
-	// [0.5, 2): the factor's entries (square roots of A's) then leave room
-	// for the dot products of the Jacobi sweeps.
-	_, e := math.Frexp(amax)
-	e &^= 1
-	s.ScalePow2(-e, s)
 	tol := o.Tol
 	if tol <= 0 {
 		tol = math.Sqrt(float64(n)) * eps
@@ -227,6 +221,28 @@ func EigSym(a *mat.Dense, opts *EigOptions) (*Eigen, error) {
 	return res, nil
 }
 
+// scaleToUnit scales a in place by 2^-e, exactly unless entries
+// underflow, with e the exponent of its largest magnitude amax
+// (amax = f*2^e, f in [0.5, 1)), rounded down to an even number when
+// even is set, so that the largest magnitude ends up in [0.5, 1) (or
+// [0.5, 2)). It returns e, or zero = true (a untouched) when a is empty
+// or zero.
+func scaleToUnit(a *mat.Dense, even bool) (e int, zero bool) {
+	if r, c := a.Dims(); r == 0 || c == 0 {
+		return 0, true
+	}
+	amax := a.NormMax()
+	if amax == 0 {
+		return 0, true
+	}
+	_, e = math.Frexp(amax)
+	if even {
+		e &^= 1
+	}
+	a.ScalePow2(-e, a)
+	return e, false
+}
+
 // symmetricCopy returns the symmetric matrix whose upper triangle is that
 // of a, times 2^e, and whether a's upper triangle is finite.
 func symmetricCopy(a *mat.Dense, e int) (*mat.Dense, bool) {
@@ -254,7 +270,7 @@ func symmetricCopy(a *mat.Dense, e int) (*mat.Dense, bool) {
 // scaled): see EigSym.
 func eigIndefinite(res *Eigen, s *mat.Dense, o *EigOptions, tol float64) error {
 	n, _ := s.Dims()
-	f, err := Factorize(s, &Options{Want: WantV, MaxSweeps: o.MaxSweeps, Tol: tol})
+	f, err := Factorize(s, &Options{Want: WantV, Method: MethodJacobi, MaxSweeps: o.MaxSweeps, Tol: tol})
 	if err != nil {
 		return err
 	}

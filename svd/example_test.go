@@ -3,6 +3,7 @@ package svd_test
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/moments-go/moments/mat"
 	"github.com/moments-go/moments/svd"
@@ -80,4 +81,41 @@ func ExampleRandomizedEigSym() {
 	fmt.Printf("top eigenvalues of F*Fᵀ: %.2f\n", e.Values)
 	// Output:
 	// top eigenvalues of F*Fᵀ: [1309.02 190.98]
+}
+
+// Options.Method chooses the algorithm: for a graded 100 x 100 matrix
+// (its columns scaled by 1 to 10^-19.8, in a scrambled order),
+// MethodJacobi computes the smallest singular value, about 1.6e-20, to
+// full relative accuracy, while MethodBidiagonal (the default from
+// BidiagonalMin on, and much faster on large matrices) only promises
+// accuracy relative to the largest one.
+func ExampleFactorize_method() {
+	n := 100
+	a := mat.Zeros(n, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			// The identity plus a small fixed pattern, then the
+			// grading of column j by 10^(-((37 j) mod n)/5).
+			v := 0.1 * float64((i*7+j*3)%11) / 11
+			if i == j {
+				v += 1
+			}
+			a.Set(i, j, v*math.Pow(10, -float64((37*j)%n)/5))
+		}
+	}
+	jac, err := svd.Factorize(a, &svd.Options{Method: svd.MethodJacobi, Want: svd.WantNone})
+	if err != nil {
+		panic(err)
+	}
+	bd, err := svd.Factorize(a, &svd.Options{Method: svd.MethodBidiagonal, Want: svd.WantNone})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("Jacobi: smallest %.4e\n", jac.S[n-1])
+	fmt.Printf("bidiagonal: smallest off by more than 0.1%%: %v\n", math.Abs(bd.S[n-1]-jac.S[n-1]) > 1e-3*jac.S[n-1])
+	fmt.Printf("largest values agree to 1e-13: %v\n", math.Abs(bd.S[0]-jac.S[0]) < 1e-13*jac.S[0])
+	// Output:
+	// Jacobi: smallest 1.5605e-20
+	// bidiagonal: smallest off by more than 0.1%: true
+	// largest values agree to 1e-13: true
 }

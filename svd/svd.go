@@ -27,17 +27,43 @@ const (
 	WantNone
 )
 
+// Method selects the algorithm of Factorize.
+type Method int
+
+const (
+	// MethodAuto, the default, uses MethodJacobi when min(m, n) is below
+	// BidiagonalMin and MethodBidiagonal from there on.
+	MethodAuto Method = iota
+	// MethodJacobi is the preconditioned one-sided Jacobi SVD (see
+	// Factorize): singular values with high relative accuracy for
+	// matrices that are well conditioned up to a scaling of their rows
+	// or columns (graded matrices, say).
+	MethodJacobi
+	// MethodBidiagonal is Householder bidiagonalization and the SVD of
+	// the bidiagonal matrix, as LAPACK's dgesdd (see Factorize):
+	// singular values with absolute accuracy of order eps*S[0], faster
+	// than MethodJacobi on large matrices.
+	MethodBidiagonal
+)
+
+// BidiagonalMin is the least min(m, n) at which MethodAuto uses
+// MethodBidiagonal.
+const BidiagonalMin = bidiagCrossover
+
 // Options configures Factorize. The zero value is the default.
 type Options struct {
 	// Want selects the singular vectors to compute; the zero value
 	// computes both.
 	Want Want
-	// MaxSweeps caps the Jacobi sweeps; 0 means 30 (as LAPACK's
+	// Method selects the algorithm; the zero value is MethodAuto. A
+	// value other than the Method constants is an error (ErrBadOption).
+	Method Method
+	// MaxSweeps caps the Jacobi sweeps (MethodJacobi only); 0 means 30 (as LAPACK's
 	// dgesvj). Preconditioned matrices typically need 4 to 8. A negative
 	// value is an error (ErrBadOption).
 	MaxSweeps int
-	// Tol is the convergence threshold on the cosine of the angle between
-	// two rows of the preconditioned factor; 0 means sqrt(p)*eps with
+	// Tol is the convergence threshold of MethodJacobi on the cosine of
+	// the angle between two rows of the preconditioned factor; 0 means sqrt(p)*eps with
 	// p = min(m, n) and eps = 2^-53. Larger values trade accuracy for
 	// speed. It must be finite and in [0, 1), or Factorize returns an
 	// error wrapping ErrBadOption.
@@ -55,13 +81,26 @@ type SVD struct {
 	// V is n x p with orthonormal columns, the right singular vectors;
 	// nil if not requested.
 	V *mat.Dense
-	// Sweeps is the number of Jacobi sweeps used.
+	// Sweeps is the number of Jacobi sweeps used (0 for
+	// MethodBidiagonal).
 	Sweeps int
 }
 
 // Factorize computes the thin singular value decomposition of a (which it
-// does not modify) by one-sided Jacobi with QR preconditioning, in the
-// manner of LAPACK's dgejsv (Drmač and Veselić):
+// does not modify) by the method of Options.Method: by default
+// (MethodAuto) MethodJacobi while min(m, n) < BidiagonalMin and
+// MethodBidiagonal from there on.
+//
+// MethodBidiagonal, in the manner of LAPACK's dgesdd: Z = A, or Aᵀ when
+// A is tall (p x q, p <= q), scaled by a power of two; Z = L*Q0 by an LQ
+// factorization when q > 1.6p; Householder reduction of Z (or L) to a
+// lower bidiagonal matrix Ql*Lb*Prᵀ, blocked as LAPACK's dgebrd; the SVD
+// Lb = W*Σ*Jᵀ of the bidiagonal matrix; then U_Z = Ql*W and
+// V_Z = Q0ᵀ*Pr*J with the reflectors applied as compact WY blocks. Its
+// singular values have absolute accuracy of order eps*||A||.
+//
+// MethodJacobi is one-sided Jacobi with QR preconditioning, in the manner
+// of LAPACK's dgejsv (Drmač and Veselić):
 //
 //  1. Z = A, or Aᵀ when A is tall, so that Z is p x q with p <= q, scaled
 //     by a power of two and with its columns sorted by decreasing
@@ -86,9 +125,9 @@ type SVD struct {
 //     Q1ᵀ*[J; 0]): there it costs less than the second factorization and
 //     the solve.
 //
-// Singular values are computed to high relative accuracy whenever the
-// matrix is a well-conditioned matrix times a diagonal scaling of its
-// columns (or rows), however badly scaled (for example graded), within
+// With MethodJacobi, singular values are computed to high relative
+// accuracy whenever the matrix is a well-conditioned matrix times a
+// diagonal scaling of its columns (or rows), however badly scaled (for example graded), within
 // the range of magnitudes described in the package documentation (Range),
 // and to the usual absolute accuracy eps*||A|| otherwise. Values alone, or with
 // the left vectors of Z only, skip the second factorization, so their
@@ -97,13 +136,31 @@ type SVD struct {
 //
 // Factorize returns an error wrapping ErrBadOption for an option out of
 // range, ErrNotFinite if a holds NaN or an infinity, and a
-// *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps do
-// not converge within the cap.
+// *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps (or
+// the SVD of the bidiagonal matrix) do not converge.
 func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	o, err := resolveOptions(opts)
 	if err != nil {
 		return nil, err
 	}
+	m, n := a.Dims()
+	if o.Method == MethodBidiagonal || (o.Method == MethodAuto && min(m, n) >= BidiagonalMin) {
+		if !a.IsFinite() {
+			return nil, ErrNotFinite
+		}
+		wantU, wantV := o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV
+		if min(m, n) == 0 || a.NormMax() == 0 {
+			return identitySVD(m, n, wantU, wantV), nil
+		}
+		return factorizeBidiag(a, wantU, wantV)
+	}
+	return factorizeJacobi(a, &o)
+}
+
+// factorizeJacobi is Factorize's Jacobi path, for options checked by
+// resolveOptions.
+func factorizeJacobi(a *mat.Dense, opts *Options) (*SVD, error) {
+	o := *opts
 	m, n := a.Dims()
 	if !a.IsFinite() {
 		return nil, ErrNotFinite
@@ -165,6 +222,9 @@ func resolveOptions(opts *Options) (Options, error) {
 	}
 	if o.Want < WantUV || o.Want > WantNone {
 		return o, optcheck.Int(ErrBadOption, "Options.Want", int(o.Want), int(WantUV), int(WantNone))
+	}
+	if err := optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(MethodAuto), int(MethodBidiagonal)); err != nil {
+		return o, err
 	}
 	if o.MaxSweeps == 0 {
 		o.MaxSweeps = 30

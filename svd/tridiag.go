@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -64,7 +64,8 @@ func reduceTridiag(a []float64, n int) *tridiag {
 			kernels.Axpy(-w[k], v[k:n], rowk)
 		}
 		t.d[k] = rowk[0]
-		beta, tau := house(rowk[1:])
+		tau := house.House(rowk[1:])
+		beta := rowk[1]
 		t.e[k] = beta
 		t.tau[k] = tau
 		// vn: 1 at k+1, rowk[2:] after.
@@ -158,7 +159,8 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 				kernels.Gemv(true, j, n-k, -1, vt[k:], n, cw[:j], 1, row)
 			}
 			t.d[k] = row[0]
-			beta, tau := house(row[1:])
+			tau := house.House(row[1:])
+			beta := row[1]
 			t.e[k] = beta
 			t.tau[k] = tau
 			vj := vt[j*n : (j+1)*n]
@@ -202,96 +204,34 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 	return k0
 }
 
-// house computes the Householder reflector H = I - tau*v*vᵀ with v[0] = 1
-// that maps x to beta*e_0 (as LAPACK's dlarfg). It overwrites x[1:] with
-// v[1:] and returns beta and tau; tau is 0 (H = I, beta = x[0]) when x[1:]
-// is zero. The callers' data are scaled so that no norm overflows.
-func house(x []float64) (beta, tau float64) {
-	if len(x) == 0 {
-		return 0, 0
-	}
-	alpha := x[0]
-	xn := kernels.Nrm2(x[1:])
-	if xn == 0 {
-		return alpha, 0
-	}
-	beta = -math.Copysign(math.Hypot(alpha, xn), alpha)
-	tau = (beta - alpha) / beta
-	kernels.Scal(1/(alpha-beta), x[1:])
-	return beta, tau
-}
-
-// vector returns reflector k's v (its n-k-1 entries from position k+1 on)
-// in dst.
-func (t *tridiag) vector(k int, dst []float64) []float64 {
+// reflectors returns the reflectors in the form of package house, on
+// the view of a that starts at column 1: reflector k's implicit 1 at
+// column k+1 is the view's column k, its v_k[k+2:] the view's row k
+// right of that. Its Q_full is H_{n-3}*...*H_0 = Qᵀ.
+func (t *tridiag) reflectors() *house.Reflectors {
 	n := t.n
-	dst = dst[:n-k-1]
-	dst[0] = 1
-	copy(dst[1:], t.a[k*n+k+2:k*n+n])
-	return dst
+	return &house.Reflectors{A: t.a[1:], Lda: n, M: n - 2, N: n - 1, Tau: t.tau[:n-2], Block: 64}
 }
 
 // applyRight overwrites the r x n row-major c (row stride ldc) with
 // c*H_{n-3}*...*H_0 = c*Qᵀ (the reflectors are symmetric), which for
-// c = Zᵀ gives (Q*Z)ᵀ. The reflectors are applied in blocks of 64 as
-// compact WY transformations H_k*...*H_{k+b-1} = I - Yᵀ*S*Y (the rows of
-// Y the vectors, S upper triangular), each by three matrix products.
-// If ends is not nil, it is non-increasing and row i of c is zero from
-// column ends[i] on; the rows that a block of reflectors leaves alone
-// (zero from the block's first column on) are skipped.
+// c = Zᵀ gives (Q*Z)ᵀ, the reflectors applied in compact WY blocks (see
+// package house). If ends is not nil, it is non-increasing and row i of
+// c is zero from column ends[i] on; the rows that a block of reflectors
+// leaves alone (zero from the block's first column on) are skipped.
 func (t *tridiag) applyRight(r int, c []float64, ldc int, ends []int) {
 	n := t.n
-	nr := n - 2 // number of reflectors
-	if nr <= 0 || r == 0 {
+	if n <= 2 || r == 0 {
 		return
 	}
-	const nb = 64
-	y := make([]float64, n*nb) // Y, ib x m: row j is v_{k0+j} from column k0+1 on
-	s := make([]float64, nb*nb)
-	g := make([]float64, nb*nb)
-	wk := make([]float64, 2*r*nb)
-	for kend := nr; kend > 0; kend -= nb {
-		k0 := max(kend-nb, 0)
-		ib := kend - k0
-		m := n - k0 - 1 // columns k0+1..n-1
-		for j := 0; j < ib; j++ {
-			row := y[j*m : (j+1)*m]
-			clear(row[:j])
-			t.vector(k0+j, row[j:])
+	var e []int // ends in the columns of the view c[1:]
+	if ends != nil {
+		e = make([]int, r)
+		for i, v := range ends[:r] {
+			e[i] = max(v-1, 0)
 		}
-		// S upper triangular with I - Yᵀ*S*Y = H_{k0}*...*H_{k0+ib-1}
-		// (forward accumulation as dlarft): S[j][j] = tau_j,
-		// S[:j, j] = -tau_j * S[:j,:j] * G[:j, j] with G = Y*Yᵀ.
-		kernels.Gemm(false, true, ib, ib, m, 1, y, m, y, m, 0, g, ib)
-		for j := 0; j < ib; j++ {
-			tj := t.tau[k0+j]
-			s[j*ib+j] = tj
-			for i := 0; i < j; i++ {
-				var acc float64
-				for q := i; q < j; q++ {
-					acc += s[i*ib+q] * g[q*ib+j]
-				}
-				s[i*ib+j] = -tj * acc
-			}
-			for i := j + 1; i < ib; i++ {
-				s[i*ib+j] = 0
-			}
-		}
-		// With B = H_{k0}*...*H_{k0+ib-1} = I - Yᵀ*S*Y, the block applies
-		// C*Bᵀ = C - ((C*Yᵀ)*Sᵀ)*Y to the columns k0+1 on.
-		cs := c[k0+1:]
-		w, w2 := wk[:r*ib], wk[r*ib:2*r*ib]
-		ra := r
-		if ends != nil {
-			ra = sort.Search(r, func(i int) bool { return ends[i] <= k0+1 })
-		}
-		if ra == 0 {
-			continue
-		}
-		kernels.Gemm(false, true, ra, ib, m, 1, cs, ldc, y, m, 0, w, ib)
-		kernels.Gemm(false, true, ra, ib, ib, 1, w, ib, s, ib, 0, w2, ib)
-		kernels.Gemm(false, false, ra, m, ib, -1, w2, ib, y, m, 1, cs, ldc)
 	}
+	t.reflectors().MulRightRows(true, r, c[1:], ldc, e)
 }
 
 // tqlMaxIter caps the QL iterations per eigenvalue (tql2 uses 30; two or
@@ -314,21 +254,16 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 		copy(sd[i*n+i:(i+1)*n], row)
 	}
 	res := &Eigen{Values: make([]float64, n)}
-	amax := 0.0
-	if n > 0 {
-		amax = s.NormMax()
-	}
-	if amax == 0 {
+	// Scale by a power of two so that the largest magnitude is in
+	// [0.5, 1): no norm of the reduction can overflow or underflow
+	// harmfully, and the scaling is exact.
+	e, zero := scaleToUnit(s, false)
+	if zero {
 		if !o.ValuesOnly {
 			res.Vectors = mat.Identity(n)
 		}
 		return res, nil
 	}
-	// Scale by a power of two so that the largest magnitude is in
-	// [0.5, 1): no norm of the reduction can overflow or underflow
-	// harmfully, and the scaling is exact.
-	_, e := math.Frexp(amax)
-	s.ScalePow2(-e, s)
 	t := reduceTridiag(s.RawData(), n)
 	var zt *mat.Dense
 	d := t.d

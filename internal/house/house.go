@@ -1,32 +1,39 @@
-package lq
+// Package house holds the Householder reflectors that act on the rows
+// of row-major matrices, shared by packages lq and svd: the reflector of
+// a row (House), its application to a block of rows or columns, the LQ
+// factorization of a matrix into reflectors stored in place (Factor), and
+// products with the orthogonal matrix they form, applied in blocks of
+// BlockSize reflectors as compact WY transformations.
+//
+// A reflector is H = I - tau*vᵀ*v for a row vector v with v[0] = 1; the
+// LQ factorization of an m x n matrix stores reflector i in row i of the
+// factored matrix, in columns i+1 to n-1 (the leading 1 is implicit), and
+// L on and below the diagonal. The reflectors are applied in blocks of
+// BlockSize as compact WY transformations I - Vᵀ*T*V, with V the
+// ib x (n-i0) matrix of the block's reflectors and T upper triangular
+// (Schreiber and Van Loan).
+package house
 
 import (
 	"math"
+	"sort"
 
 	"github.com/moments-go/moments/kernels"
 )
-
-// Elementary reflectors act on rows. A reflector is H = I - tau*v^T*v for
-// a row vector v with v[0] = 1; the LQ factorization of an m x n matrix
-// stores reflector i in row i of the factored matrix, in columns i+1 to
-// n-1 (the leading 1 is implicit), and L on and below the diagonal. The
-// reflectors are applied in blocks of nb as compact WY transformations
-// I - V^T*T*V, with V the nb x (n-i0) matrix of the block's reflectors
-// and T upper triangular (Schreiber and Van Loan).
 
 const (
 	eps    = 0x1p-53
 	safmin = 0x1p-1022
 )
 
-// blockSize is the number of reflectors in one compact WY block.
-const blockSize = 32
+// BlockSize is the number of reflectors in one compact WY block.
+const BlockSize = 32
 
-// house overwrites x with the reflector that maps it to a multiple of
+// House overwrites x with the reflector that maps it to a multiple of
 // e_0 when applied from the right: x*H = (beta, 0, ..., 0). On return
 // x[0] = beta and x[1:] holds v[1:]; the result is tau (0 when x[1:] is
 // already zero, so that H = I).
-func house(x []float64) float64 {
+func House(x []float64) float64 {
 	if len(x) <= 1 {
 		return 0
 	}
@@ -68,11 +75,11 @@ func house(x []float64) float64 {
 	return tau
 }
 
-// reflectRight applies H = I - tau*vᵀ*v from the right to the rows of
+// ReflectRight applies H = I - tau*vᵀ*v from the right to the rows of
 // the r x len(v) matrix c (row stride ldc): c_i -= tau*(c_i.v)*v, as a
 // matrix-vector product w = c*v and a rank-one update (LAPACK's dlarf).
 // v[0] must be 1; w is scratch of r elements.
-func reflectRight(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
+func ReflectRight(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
 	if tau == 0 || r == 0 {
 		return
 	}
@@ -81,10 +88,10 @@ func reflectRight(tau float64, v []float64, r int, c []float64, ldc int, w []flo
 	kernels.Ger(r, l, -tau, w[:r], v, c, ldc)
 }
 
-// reflectLeft applies H = I - tau*vᵀ*v from the left to the len(v) x r
+// ReflectLeft applies H = I - tau*vᵀ*v from the left to the len(v) x r
 // matrix c: c -= tau*vᵀ*(v*c). v[0] must be 1; w is scratch of r
 // elements.
-func reflectLeft(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
+func ReflectLeft(tau float64, v []float64, r int, c []float64, ldc int, w []float64) {
 	if tau == 0 || r == 0 {
 		return
 	}
@@ -101,54 +108,58 @@ type block struct {
 	t []float64
 }
 
-// reflectors is the factored form of Q: the matrix holding v_i in row i
+// Reflectors is the factored form of Q: the matrix holding v_i in row i
 // right of column i, the taus, and the T factors of the blocks.
-type reflectors struct {
-	a      []float64 // factored matrix, row-major
-	lda    int
-	m, n   int // shape of the factored matrix
-	tau    []float64
+type Reflectors struct {
+	A    []float64 // factored matrix, row-major
+	Lda  int
+	M, N int // shape of the factored matrix
+	Tau  []float64
+	// Block is the number of reflectors in the compact WY blocks that
+	// the products form (Factor forms its own, of BlockSize); 0 means
+	// BlockSize.
+	Block  int
 	blocks []block
 }
 
-// Factorizations and products with at most unblockedMax reflectors (or
+// Factorizations and products with at most UnblockedMax reflectors (or
 // with few rows or columns on the other side) apply the reflectors one
-// at a time; above that, blocks of blockSize reflectors in compact WY
+// at a time; above that, blocks of BlockSize reflectors in compact WY
 // form run on the matrix product. LAPACK's crossover for QR is similar
 // (it factors unblocked below 128 columns).
-const unblockedMax = 64
+const UnblockedMax = 64
 
-// factor computes the LQ factorization of the m x n matrix a (row
+// Factor computes the LQ factorization of the m x n matrix a (row
 // stride lda) in place and returns the reflectors (which keep a
-// reference to a). Panels of blockSize rows are factored one reflector
-// at a time; while more than unblockedMax rows remain below a panel, the
+// reference to a). Panels of BlockSize rows are factored one reflector
+// at a time; while more than UnblockedMax rows remain below a panel, the
 // rest of the matrix is updated with the panel's compact WY form.
-func factor(m, n int, a []float64, lda int) *reflectors {
+func Factor(m, n int, a []float64, lda int) *Reflectors {
 	k := min(m, n)
-	f := &reflectors{a: a, lda: lda, m: m, n: n, tau: make([]float64, k)}
+	f := &Reflectors{A: a, Lda: lda, M: m, N: n, Tau: make([]float64, k)}
 	if k == 0 {
 		return f
 	}
 	w := make([]float64, m)
-	blocked := k > unblockedMax && m > unblockedMax
+	blocked := k > UnblockedMax && m > UnblockedMax
 	var vw, ws []float64
-	for i0 := 0; i0 < k; i0 += blockSize {
-		ib := min(blockSize, k-i0)
+	for i0 := 0; i0 < k; i0 += BlockSize {
+		ib := min(BlockSize, k-i0)
 		last := i0 + ib
-		if !blocked || m-last <= unblockedMax {
+		if !blocked || m-last <= UnblockedMax {
 			last = k // the rest unblocked
 		}
 		for i := i0; i < last; i++ {
 			row := a[i*lda+i : i*lda+n]
-			f.tau[i] = house(row)
+			f.Tau[i] = House(row)
 			rows := last - i - 1
 			if last == k {
 				rows = m - i - 1
 			}
-			if f.tau[i] != 0 && rows > 0 {
+			if f.Tau[i] != 0 && rows > 0 {
 				beta := row[0]
 				row[0] = 1
-				reflectRight(f.tau[i], row, rows, a[(i+1)*lda+i:], lda, w)
+				ReflectRight(f.Tau[i], row, rows, a[(i+1)*lda+i:], lda, w)
 				row[0] = beta
 			}
 		}
@@ -158,7 +169,7 @@ func factor(m, n int, a []float64, lda int) *reflectors {
 		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
 		l := n - i0
 		vw = f.loadV(b, vw)
-		formT(b, vw[:ib*l], l, f.tau[i0:i0+ib])
+		formT(b, vw[:ib*l], l, f.Tau[i0:i0+ib])
 		f.blocks = append(f.blocks, b)
 		// Trailing rows: C = C (I - Vᵀ T V).
 		r := m - i0 - ib
@@ -171,15 +182,15 @@ func factor(m, n int, a []float64, lda int) *reflectors {
 // loadV copies the reflectors of block b into dst as an explicit
 // ib x (n-i0) matrix (zeros left of the diagonal, ones on it) and
 // returns dst, grown if needed.
-func (f *reflectors) loadV(b block, dst []float64) []float64 {
-	l := f.n - b.i0
+func (f *Reflectors) loadV(b block, dst []float64) []float64 {
+	l := f.N - b.i0
 	dst = grow(dst, b.ib*l)
 	for j := 0; j < b.ib; j++ {
 		row := dst[j*l : (j+1)*l]
 		clear(row[:j])
 		row[j] = 1
 		i := b.i0 + j
-		copy(row[j+1:], f.a[i*f.lda+i+1:i*f.lda+f.n])
+		copy(row[j+1:], f.A[i*f.Lda+i+1:i*f.Lda+f.N])
 	}
 	return dst
 }
@@ -289,9 +300,9 @@ func trmmLeft(trans bool, ib, r int, t, w []float64) {
 // other side should run blocked, and builds the blocks if so: when there
 // are enough reflectors and enough columns to make the matrix products
 // pay, and the work is large (long reflectors count as much as many).
-func (f *reflectors) useBlocks(r int) bool {
-	k := len(f.tau)
-	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.n) < 1<<19 {
+func (f *Reflectors) useBlocks(r int) bool {
+	k := len(f.Tau)
+	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.N) < 1<<19 {
 		return false
 	}
 	f.buildBlocks()
@@ -300,18 +311,22 @@ func (f *reflectors) useBlocks(r int) bool {
 
 // buildBlocks forms the compact WY blocks of all the reflectors, those
 // the factorization did not form already.
-func (f *reflectors) buildBlocks() {
-	k := len(f.tau)
+func (f *Reflectors) buildBlocks() {
+	k := len(f.Tau)
 	next := 0
 	if nb := len(f.blocks); nb > 0 {
 		next = f.blocks[nb-1].i0 + f.blocks[nb-1].ib
 	}
 	var vw []float64
-	for i0 := next; i0 < k; i0 += blockSize {
-		b := block{i0: i0, ib: min(blockSize, k-i0)}
+	nb := f.Block
+	if nb <= 0 {
+		nb = BlockSize
+	}
+	for i0 := next; i0 < k; i0 += nb {
+		b := block{i0: i0, ib: min(nb, k-i0)}
 		b.t = make([]float64, b.ib*b.ib)
 		vw = f.loadV(b, vw)
-		formT(b, vw, f.n-i0, f.tau[i0:i0+b.ib])
+		formT(b, vw, f.N-i0, f.Tau[i0:i0+b.ib])
 		f.blocks = append(f.blocks, b)
 	}
 }
@@ -320,31 +335,45 @@ func (f *reflectors) buildBlocks() {
 // the factored matrix's row i right of the diagonal) and returns it. The
 // products with Q work on such copies, so that they never write to the
 // factored matrix and a factorization can be shared by goroutines.
-func (f *reflectors) vector(i int, v []float64) []float64 {
-	v = v[:f.n-i]
+func (f *Reflectors) vector(i int, v []float64) []float64 {
+	v = v[:f.N-i]
 	v[0] = 1
-	copy(v[1:], f.a[i*f.lda+i+1:i*f.lda+f.n])
+	copy(v[1:], f.A[i*f.Lda+i+1:i*f.Lda+f.N])
 	return v
 }
 
-// mulRight sets C = C Q_full^T (trans false) or C = C Q_full (trans
+// MulRight sets C = C Q_full^T (trans false) or C = C Q_full (trans
 // true) for the r x n matrix C (row stride ldc). Only columns i0..n-1 of
 // C take part in block b.
-func (f *reflectors) mulRight(trans bool, r int, c []float64, ldc int) {
+func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
+	f.MulRightRows(trans, r, c, ldc, nil)
+}
+
+// MulRightRows is MulRight for a C whose row i is zero from column
+// ends[i] on, ends non-increasing (nil: no such knowledge): a reflector
+// acting on columns i0 on leaves the rows with ends <= i0 alone, so each
+// reflector or block is applied only to the rows before them.
+func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends []int) {
 	if r == 0 {
 		return
 	}
-	k := len(f.tau)
+	rows := func(i0 int) int {
+		if ends == nil {
+			return r
+		}
+		return sort.Search(r, func(i int) bool { return ends[i] <= i0 })
+	}
+	k := len(f.Tau)
 	if !f.useBlocks(r) {
 		// C Q_fullᵀ = C H_0 H_1 ... H_{k-1}; C Q_full the other way.
-		buf := make([]float64, r+f.n)
+		buf := make([]float64, r+f.N)
 		w, vb := buf[:r], buf[r:]
 		for s := 0; s < k; s++ {
 			i := s
 			if trans {
 				i = k - 1 - s
 			}
-			reflectRight(f.tau[i], f.vector(i, vb), r, c[i:], ldc, w)
+			ReflectRight(f.Tau[i], f.vector(i, vb), rows(i), c[i:], ldc, w)
 		}
 		return
 	}
@@ -355,29 +384,33 @@ func (f *reflectors) mulRight(trans bool, r int, c []float64, ldc int) {
 		if trans {
 			b = f.blocks[nb-1-s]
 		}
+		ra := rows(b.i0)
+		if ra == 0 {
+			continue
+		}
 		vw = f.loadV(b, vw)
-		w = grow(w, r*b.ib)
-		applyRight(trans, r, f.n-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
+		w = grow(w, ra*b.ib)
+		applyRight(trans, ra, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
 	}
 }
 
-// mulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
+// MulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
 // for the n x r matrix C (row stride ldc).
-func (f *reflectors) mulLeft(trans bool, r int, c []float64, ldc int) {
+func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
 		return
 	}
-	k := len(f.tau)
+	k := len(f.Tau)
 	if !f.useBlocks(r) {
 		// Q_full C applies H_0 first; Q_fullᵀ C applies H_{k-1} first.
-		buf := make([]float64, r+f.n)
+		buf := make([]float64, r+f.N)
 		w, vb := buf[:r], buf[r:]
 		for s := 0; s < k; s++ {
 			i := s
 			if trans {
 				i = k - 1 - s
 			}
-			reflectLeft(f.tau[i], f.vector(i, vb), r, c[i*ldc:], ldc, w)
+			ReflectLeft(f.Tau[i], f.vector(i, vb), r, c[i*ldc:], ldc, w)
 		}
 		return
 	}
@@ -392,19 +425,19 @@ func (f *reflectors) mulLeft(trans bool, r int, c []float64, ldc int) {
 		}
 		vw = f.loadV(b, vw)
 		w = grow(w, r*b.ib)
-		applyLeft(!trans, f.n-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+		applyLeft(!trans, f.N-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
 	}
 }
 
-// formQ writes the first p rows of Q_full (p <= n) into the p x n matrix
+// FormQ writes the first p rows of Q_full (p <= n) into the p x n matrix
 // q (row stride ldq): q = [I_p 0] Q_full.
-func (f *reflectors) formQ(p int, q []float64, ldq int) {
+func (f *Reflectors) FormQ(p int, q []float64, ldq int) {
 	for i := 0; i < p; i++ {
-		row := q[i*ldq : i*ldq+f.n]
+		row := q[i*ldq : i*ldq+f.N]
 		clear(row)
 		row[i] = 1
 	}
-	f.mulRight(true, p, q, ldq)
+	f.MulRight(true, p, q, ldq)
 }
 
 func grow(s []float64, n int) []float64 {

@@ -1,0 +1,511 @@
+package svd
+
+import (
+	"context"
+	"math"
+
+	"github.com/moments-go/moments/internal/house"
+	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/mat"
+)
+
+// This file holds the bidiagonal path of Factorize (MethodBidiagonal), in
+// the manner of LAPACK's dgesdd: Householder reduction of the wide matrix
+// Z (A or Aᵀ) to bidiagonal form, the SVD of the bidiagonal matrix
+// (bidiagSVD), and the reflectors applied to its singular vectors as
+// compact WY blocks.
+//
+// Z is r x c, r <= c, row-major. Step j applies a row reflector H_j from
+// the right, which zeroes row j right of the diagonal (d[j] is left on
+// it), then a column reflector G_j from the left, which zeroes column j
+// below the subdiagonal (e[j] is left on it):
+//
+//	G_{r-2}...G_0 * Z * H_0...H_{r-1} = [Lb 0],
+//
+// Lb lower bidiagonal with diagonal d and subdiagonal e. With
+// Ql = G_0...G_{r-2} and Pr = H_0...H_{r-1}, Z = Ql*[Lb 0]*Prᵀ. The row
+// reflector H_j = I - taup[j]*p*pᵀ is stored as in package lq: p[j] = 1
+// implicit, p[j+1:] in row j right of the diagonal. The column reflector
+// G_j = I - tauq[j]*q*qᵀ has q[j+1] = 1 implicit and q[j+2:] in column j
+// below the subdiagonal.
+
+// bidiagReduction is the reduction of an r x c matrix (r <= c) to lower bidiagonal
+// form: d has r elements, e and tauq r-1 (empty for r = 0), taup r.
+type bidiagReduction struct {
+	r, c       int
+	a          []float64 // the reflectors, r x c with row stride lda
+	lda        int
+	d, e       []float64
+	taup, tauq []float64
+}
+
+// Panel width of the blocked reduction, and the order of the trailing
+// matrix below which the unblocked reduction finishes (LAPACK's dgebrd
+// uses 32 and 128 too).
+const (
+	bidiagBlock    = 32
+	bidiagBlockMin = 128
+)
+
+// reduceBidiag reduces the r x c matrix a (row stride lda, r <= c) in
+// place to lower bidiagonal form. Above order bidiagBlockMin the
+// reduction runs in panels of bidiagBlock steps as LAPACK's dlabrd does:
+// within a panel the trailing matrix is not updated, each step updates
+// only the row and the column it needs from the panel's earlier
+// reflectors and the vectors x_s = taup*Z*p_s and y_s = tauq*Zᵀ*q_s, and
+// after the panel the trailing matrix takes the rank-2nb update
+// Z - X*Pᵀ - Q*Yᵀ as one matrix product. Half the work is the two
+// matrix-vector products of each step with the trailing matrix, which
+// run on several goroutines when they are large (parGemv).
+func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
+	if r > c {
+		panic("svd: internal error: reduceBidiag needs r <= c")
+	}
+	b := &bidiagReduction{r: r, c: c, a: a, lda: lda, d: make([]float64, r), taup: make([]float64, r)}
+	if r > 0 {
+		b.e = make([]float64, r-1)
+		b.tauq = make([]float64, r-1)
+	}
+	k0 := 0
+	if r > bidiagBlockMin {
+		k0 = b.reduceBlocked(bidiagBlockMin)
+	}
+	b.reduceUnblocked(k0)
+	return b
+}
+
+// reduceUnblocked finishes the reduction from step k0 with the trailing
+// matrix (rows and columns k0 on) up to date, one reflector at a time.
+func (b *bidiagReduction) reduceUnblocked(k0 int) {
+	r, c, a, lda := b.r, b.c, b.a, b.lda
+	w := make([]float64, c)
+	col := make([]float64, r)
+	for j := k0; j < r; j++ {
+		row := a[j*lda+j : j*lda+c]
+		tp := house.House(row)
+		b.d[j], b.taup[j] = row[0], tp
+		if j+1 == r {
+			break
+		}
+		m1 := r - j - 1
+		if tp != 0 {
+			row[0] = 1
+			house.ReflectRight(tp, row, m1, a[(j+1)*lda+j:], lda, w)
+			row[0] = b.d[j]
+		}
+		q := col[:m1]
+		for i := range q {
+			q[i] = a[(j+1+i)*lda+j]
+		}
+		tq := house.House(q)
+		b.e[j], b.tauq[j] = q[0], tq
+		for i, v := range q {
+			a[(j+1+i)*lda+j] = v
+		}
+		if tq != 0 && j+1 < c {
+			q[0] = 1
+			house.ReflectLeft(tq, q, c-j-1, a[(j+1)*lda+j+1:], lda, w)
+		}
+	}
+}
+
+// reduceBlocked reduces the rows in panels of bidiagBlock while more than
+// minRest rows remain after a panel, and returns the first step left to
+// the unblocked reduction.
+//
+// Within the panel that starts at k0, step t (j = k0+t) works with the
+// panel's matrices kept in two arrays: W (r x 2nb) holds X (columns
+// 0..nb-1, x_s = taup_s*Z_s*p_s with Z_s the matrix before H_s) and Q
+// (columns nb..2nb-1, the q_s), V (2nb x c) holds P (rows 0..nb-1, the
+// p_s) and Y (rows nb..2nb-1, y_s = tauq_s*Z_s'ᵀ*q_s with Z_s' the matrix
+// after H_s). The current matrix is Z0 - X*Pᵀ - Q*Yᵀ over the steps
+// done, Z0 the stored matrix at the panel's start, whose rows and columns
+// after j are not written until the panel's end.
+func (b *bidiagReduction) reduceBlocked(minRest int) int {
+	r, c, a, lda := b.r, b.c, b.a, b.lda
+	const nb = bidiagBlock
+	const ldw = 2 * nb
+	wm := make([]float64, r*ldw)
+	vm := make([]float64, ldw*c)
+	tmp := make([]float64, 2*r)
+	small := make([]float64, 2*ldw)
+	fz := &fusedPass{}
+	k0 := 0
+	for ; r-(k0+nb) > minRest; k0 += nb {
+		for t := 0; t < nb; t++ {
+			j := k0 + t
+			m1 := r - j - 1 // rows below j (> 0 in a panel)
+			// 1. Row j, columns j on: Z0 - X*Pᵀ - Q*Yᵀ.
+			row := a[j*lda+j : j*lda+c]
+			if t > 0 {
+				kernels.Gemv(true, t, c-j, -1, vm[j:], c, wm[j*ldw:j*ldw+t], 1, row)
+				kernels.Gemv(true, t, c-j, -1, vm[nb*c+j:], c, wm[j*ldw+nb:j*ldw+nb+t], 1, row)
+			}
+			// 2. H_j, and p_t as row t of V.
+			tp := house.House(row)
+			b.d[j], b.taup[j] = row[0], tp
+			p := vm[t*c : (t+1)*c]
+			clear(p[:j])
+			p[j] = 1
+			copy(p[j+1:], row[1:])
+			// 3. x_t = tp*(Z0*p - X*(Pᵀp) - Q*(Yᵀp)) and column j after
+			// H_j, Z0[:, j] - X*P[:, j]ᵀ - Q*Y[:, j]ᵀ, on rows j+1 on,
+			// in one pass over Z0 (fusedPass) that also makes h, Z0ᵀ
+			// times the column below j+1, for step 6. cx and the column
+			// hold the corrections (X and Q times the panel's vectors)
+			// on entry.
+			xt := tmp[:m1]
+			col := tmp[r : r+m1]
+			for i := range col {
+				col[i] = a[(j+1+i)*lda+j]
+			}
+			clear(xt)
+			if t > 0 {
+				w1 := small[:t]
+				kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, w1)
+				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw:], ldw, w1, 0, xt)
+				kernels.Gemv(false, t, c-j, 1, vm[nb*c+j:], c, p[j:], 0, w1)
+				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, w1, 1, xt)
+				pj := small[:t]
+				for s := range pj {
+					pj[s] = vm[s*c+j]
+				}
+				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw:], ldw, pj, 1, col)
+				yj := small[ldw : ldw+t]
+				for s := range yj {
+					yj[s] = vm[(nb+s)*c+j]
+				}
+				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw+nb:], ldw, yj, 1, col)
+			}
+			h := fz.run(a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col)
+			for i, v := range xt {
+				wm[(j+1+i)*ldw+t] = v
+			}
+			// 5. G_j from the column (its first element alpha, the rest
+			// x_rest), stored in column j, and q_t as column nb+t of W.
+			q := col
+			alpha := q[0]
+			tq := house.House(q)
+			b.e[j], b.tauq[j] = q[0], tq
+			for i, v := range q {
+				a[(j+1+i)*lda+j] = v
+			}
+			q[0] = 1
+			for i, v := range q {
+				wm[(j+1+i)*ldw+nb+t] = v
+			}
+			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on,
+			// with Z0ᵀq = Z0[j+1, :] + h/(alpha-beta) (House's q is e_0
+			// + x_rest/(alpha-beta)).
+			yt := vm[(nb+t)*c : (nb+t+1)*c]
+			clear(yt[:j+1])
+			ys := yt[j+1:]
+			if tq == 0 {
+				clear(ys)
+				continue
+			}
+			if den := alpha - b.e[j]; math.Abs(den) > 0x1p-900 {
+				copy(ys, a[(j+1)*lda+j+1:(j+1)*lda+c])
+				kernels.Axpy(1/den, h, ys)
+			} else {
+				parGemv(true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
+			}
+			w1 := small[:t+1]
+			kernels.Gemv(true, m1, t+1, 1, wm[(j+1)*ldw:], ldw, q, 0, w1)
+			kernels.Gemv(true, t+1, c-j-1, -1, vm[j+1:], c, w1, 1, ys)
+			if t > 0 {
+				w2 := small[ldw : ldw+t]
+				kernels.Gemv(true, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, q, 0, w2)
+				kernels.Gemv(true, t, c-j-1, -1, vm[nb*c+j+1:], c, w2, 1, ys)
+			}
+			kernels.Scal(tq, ys)
+		}
+		// The trailing matrix: Z0 - [X Q]*[P; Y] on rows and columns k1 on.
+		k1 := k0 + nb
+		kernels.Gemm(false, false, r-k1, c-k1, ldw, -1, wm[k1*ldw:], ldw, vm[k1:], c, 1, a[k1*lda+k1:], lda)
+	}
+	return k0
+}
+
+// fusedPass makes the two matrix-vector products of a panel step in one
+// pass over the trailing matrix, by blocks of rows that stay in the cache
+// between the two: the steps are bound by the memory traffic of these
+// products, and the pass halves it.
+type fusedPass struct {
+	h     []float64 // the second product
+	parts []float64 // per-piece partial second products
+}
+
+// fusedPieces is the most pieces a pass is cut into (for the
+// goroutines), and fusedBudget the number of elements of a block of rows
+// that should stay in the cache between its two products.
+const (
+	fusedPieces = 8
+	fusedBudget = 1 << 15
+)
+
+// run computes, for the m x n matrix z (row stride ldz) and the n-vector
+// p, with x (m elements) and col (m) holding corrections on entry:
+//
+//	x   = tp*(z*p - x),  col = col - x,
+//	h   = z[1:, 1:]ᵀ * col[1:]  (n-1 elements),
+//
+// and returns h. The rows are cut by the sizes alone into pieces that run
+// on up to kernels.Workers() goroutines, each with its own partial h,
+// added up in order: the result does not depend on the number of
+// goroutines.
+func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64) []float64 {
+	rb := max(1, fusedBudget/n)
+	blocks := (m + rb - 1) / rb
+	pieces := min(fusedPieces, blocks, max(1, m*n/parGemvChunk))
+	per := (blocks + pieces - 1) / pieces // blocks per piece
+	pieces = (blocks + per - 1) / per
+	if cap(f.h) < n {
+		f.h = make([]float64, n)
+	}
+	h := f.h[:n-1]
+	if pieces > 1 && cap(f.parts) < pieces*(n-1) {
+		f.parts = make([]float64, pieces*(n-1))
+	}
+	work := func(i int) {
+		part := h
+		if pieces > 1 {
+			part = f.parts[i*(n-1) : (i+1)*(n-1)]
+		}
+		clear(part)
+		for k := i * per; k < min((i+1)*per, blocks); k++ {
+			lo, hi := k*rb, min((k+1)*rb, m)
+			xs := x[lo:hi]
+			kernels.Gemv(false, hi-lo, n, tp, z[lo*ldz:], ldz, p, -tp, xs)
+			kernels.Axpy(-1, xs, col[lo:hi])
+			if lo == 0 {
+				lo = 1
+			}
+			if lo < hi {
+				kernels.Gemv(true, hi-lo, n-1, 1, z[lo*ldz+1:], ldz, col[lo:hi], 1, part)
+			}
+		}
+	}
+	if pieces == 1 {
+		work(0)
+		return h
+	}
+	_ = par.For(context.Background(), pieces, kernels.Workers(), work)
+	copy(h, f.parts[:n-1])
+	for i := 1; i < pieces; i++ {
+		kernels.Axpy(1, f.parts[i*(n-1):(i+1)*(n-1)], h)
+	}
+	return h
+}
+
+// parGemvMin is the size (rows times columns) from which parGemv splits
+// its product among goroutines, and parGemvChunk the least size of a
+// piece.
+const (
+	parGemvMin   = 1 << 15
+	parGemvChunk = 1 << 14
+)
+
+// parGemv sets y = A*x (trans false; y has m elements) or y = Aᵀ*x (trans
+// true; y has n elements) for the m x n row-major A (row stride lda). A
+// large product is cut into pieces of y (rows of A, or columns), a
+// number of them that depends on the size alone and at multiples of 8,
+// computed on up to kernels.Workers() goroutines: every element of y is
+// computed by the same operations whatever the number of goroutines.
+func parGemv(trans bool, m, n int, a []float64, lda int, x, y []float64) {
+	workers := kernels.Workers()
+	size := m * n
+	if workers < 2 || size < parGemvMin {
+		kernels.Gemv(trans, m, n, 1, a, lda, x, 0, y)
+		return
+	}
+	ny := m
+	if trans {
+		ny = n
+	}
+	pieces := min(size/parGemvChunk, 16, (ny+7)/8)
+	step := ((ny+pieces-1)/pieces + 7) &^ 7
+	pieces = (ny + step - 1) / step
+	_ = par.For(context.Background(), pieces, workers, func(i int) {
+		lo := i * step
+		hi := min(lo+step, ny)
+		if trans {
+			kernels.Gemv(true, m, hi-lo, 1, a[lo:], lda, x, 0, y[lo:hi])
+		} else {
+			kernels.Gemv(false, hi-lo, n, 1, a[lo*lda:], lda, x, 0, y[lo:hi])
+		}
+	})
+}
+
+// rightReflectors returns the row reflectors H_0..H_{r-1} in the form of
+// package house: its Q_full is Prᵀ.
+func (b *bidiagReduction) rightReflectors() *house.Reflectors {
+	return &house.Reflectors{A: b.a, Lda: b.lda, M: b.r, N: b.c, Tau: b.taup}
+}
+
+// leftReflectors returns the column reflectors G_0..G_{r-2}, copied into
+// rows (reflector j in row j of an (r-1) x (r-1) matrix, its implicit 1
+// at column j, which stands for row j+1 of Z), in the form of package
+// house: its Q_full is Qlᵀ restricted to rows 1..r-1. Nil for r < 2.
+func (b *bidiagReduction) leftReflectors() *house.Reflectors {
+	n := b.r - 1
+	if n < 1 {
+		return nil
+	}
+	qt := make([]float64, n*n)
+	for j := 0; j < n; j++ {
+		row := qt[j*n : (j+1)*n]
+		for i := j + 1; i < n; i++ {
+			row[i] = b.a[(i+1)*b.lda+j]
+		}
+	}
+	return &house.Reflectors{A: qt, Lda: n, M: n, N: n, Tau: b.tauq}
+}
+
+// bidiagCrossover is the least min(m, n) at which MethodAuto uses the
+// bidiagonal path. Measured on Gaussian n x n matrices (CPU time, one
+// core, U and V; the bidiagonal solve timed as LAPACK's dbdsdc until this
+// package's own is merged): the Jacobi path takes 0.33 ms at n = 50,
+// 0.63 ms at 64 and 1.98 ms at 100, the bidiagonal path about 0.30, 0.44
+// and 1.32 ms. Re-measure with TestBidiagPhaseTimes when the solver
+// changes.
+const bidiagCrossover = 64
+
+// lqFirstRatio: the bidiagonal path factors Z = L*Q0 first when Z has
+// more than lqFirstRatio times as many columns as rows (LAPACK's dgesdd
+// does so from 11/6), so that the reduction works on the square L.
+const lqFirstRatio = 1.6
+
+// bidiagPath is the state of Factorize's bidiagonal path, in three
+// stages (reduce, solve, back) that the benchmarks time one by one.
+type bidiagPath struct {
+	tall        bool
+	r, c        int
+	shift       int // Z is A (or Aᵀ) times 2^-shift
+	left, right bool
+	z           *mat.Dense
+	f0          *house.Reflectors // Z = L*Q0 when Z is much wider; else nil
+	b           *bidiagReduction
+	ut, vt      []float64
+}
+
+// newBidiagPath prepares the bidiagonal path for an m x n a that is not
+// zero: Z = A, or Aᵀ when A is tall, scaled by a power of two so that its
+// largest magnitude is in [0.5, 1) (exact, unless entries underflow).
+func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
+	m, n := a.Dims()
+	p := &bidiagPath{tall: m > n, r: m, c: n}
+	if p.tall {
+		p.r, p.c = n, m
+	}
+	p.z = mat.Zeros(p.r, p.c)
+	if p.tall {
+		p.z.Copy(a.T())
+	} else {
+		p.z.Copy(a)
+	}
+	p.shift, _ = scaleToUnit(p.z, false)
+	p.left = (wantU && !p.tall) || (wantV && p.tall)
+	p.right = (wantV && !p.tall) || (wantU && p.tall)
+	return p
+}
+
+// reduce is the first stage: Z = L*Q0 first when Z is much wider than
+// high, then the reduction of Z (or L) to bidiagonal form.
+func (p *bidiagPath) reduce() {
+	r, c := p.r, p.c
+	zd := p.z.RawData()
+	w, lw := zd, c
+	if float64(c) > lqFirstRatio*float64(r) {
+		p.f0 = house.Factor(r, c, zd, c)
+		w = make([]float64, r*r)
+		for i := 0; i < r; i++ {
+			copy(w[i*r:i*r+i+1], zd[i*c:i*c+i+1])
+		}
+		lw = r
+	}
+	p.b = reduceBidiag(w, r, lw, lw)
+}
+
+// solve is the second stage: the SVD of the bidiagonal matrix. It
+// reports false if that did not converge.
+func (p *bidiagPath) solve() bool {
+	r := p.r
+	if p.right {
+		p.ut = make([]float64, r*r)
+	}
+	if p.left {
+		p.vt = make([]float64, r*r)
+	}
+	return bidiagSVD(p.b.d, p.b.e, p.ut, p.vt, r)
+}
+
+// back is the third stage: the singular vectors of A from those of the
+// bidiagonal matrix, and the result.
+func (p *bidiagPath) back() *SVD {
+	r, c := p.r, p.c
+	res := &SVD{S: make([]float64, r)}
+	for i, v := range p.b.d {
+		res.S[i] = math.Ldexp(v, p.shift)
+	}
+	// The two sides are independent: on several goroutines they run at
+	// once, so that their parts that are not matrix products overlap.
+	var uz, vz *mat.Dense
+	var sides []func()
+	if p.left {
+		sides = append(sides, func() {
+			// U_Z = Ql*vtᵀ: vtᵀ, then Qlᵀ's reflectors on rows 1..r-1.
+			uz = mat.Zeros(r, r)
+			transposeCopy(uz.RawData(), p.vt, r)
+			if ql := p.b.leftReflectors(); ql != nil {
+				ql.MulLeft(true, r, uz.RawData()[r:], r)
+			}
+		})
+	}
+	if p.right {
+		sides = append(sides, func() {
+			// V_Z = Q0ᵀ*[Pr*[utᵀ; 0]; 0].
+			vz = mat.Zeros(c, r)
+			vd := vz.RawData()
+			transposeCopy(vd, p.ut, r)
+			p.b.rightReflectors().MulLeft(true, r, vd, r)
+			if p.f0 != nil {
+				p.f0.MulLeft(true, r, vd, r)
+			}
+		})
+	}
+	_ = par.For(context.Background(), len(sides), kernels.Workers(), func(i int) { sides[i]() })
+	if p.tall {
+		res.U, res.V = vz, uz
+	} else {
+		res.U, res.V = uz, vz
+	}
+	return res
+}
+
+// factorizeBidiag is Factorize's bidiagonal path for a finite m x n a
+// that is not zero.
+func factorizeBidiag(a *mat.Dense, wantU, wantV bool) (*SVD, error) {
+	p := newBidiagPath(a, wantU, wantV)
+	p.reduce()
+	if !p.solve() {
+		return nil, &ConvergenceError{Method: "bidiagonal SVD"}
+	}
+	return p.back(), nil
+}
+
+// transposeCopy sets the top n x n block of dst (row stride n) to the
+// transpose of the n x n src, in tiles that stay in cache.
+func transposeCopy(dst, src []float64, n int) {
+	const tile = 32
+	for i0 := 0; i0 < n; i0 += tile {
+		for j0 := 0; j0 < n; j0 += tile {
+			for i := i0; i < min(i0+tile, n); i++ {
+				for j := j0; j < min(j0+tile, n); j++ {
+					dst[j*n+i] = src[i*n+j]
+				}
+			}
+		}
+	}
+}
