@@ -107,12 +107,19 @@ func bdQR(d, e []float64, ut []float64, ldu, ucols int, vt []float64, ldv, vcols
 }
 
 // givens returns c, s and r = hypot(f, g) with c*f + s*g = r and
-// -s*f + c*g = 0.
+// -s*f + c*g = 0. It takes the square root of f² + g² directly when
+// neither square can overflow or underflow (math.Hypot, several times
+// slower, otherwise).
 func givens(f, g float64) (c, s, r float64) {
 	if g == 0 {
 		return 1, 0, f
 	}
-	r = math.Hypot(f, g)
+	af, ag := math.Abs(f), math.Abs(g)
+	if big, small := max(af, ag), min(af, ag); big < 0x1p500 && small > 0x1p-500 {
+		r = math.Sqrt(f*f + g*g)
+	} else {
+		r = math.Hypot(f, g)
+	}
 	return f / r, g / r, r
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/moments-go/moments/internal/testutil/mattest"
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -290,5 +291,58 @@ func TestBdQR(t *testing.T) {
 		if r := resid / norm / n / eps; !(r <= bdcLimit) {
 			t.Errorf("%s: residual %.3g", kind, r)
 		}
+	}
+}
+
+// TestBidiagSVDMixed draws 60 matrices of random order (26 to 160) whose
+// entries mix Gaussian values, zeros, repeats and scales spread over 30
+// orders of magnitude, so that merges meet zero middle rows, zero
+// couplings, tiny and equal poles at every level.
+func TestBidiagSVDMixed(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 2026))
+	for c := 0; c < 60; c++ {
+		n := 26 + r.IntN(135)
+		d := make([]float64, n)
+		e := make([]float64, n-1)
+		pick := func() float64 {
+			switch r.IntN(6) {
+			case 0:
+				return 0
+			case 1:
+				return 1
+			case 2:
+				return math.Ldexp(r.NormFloat64(), -r.IntN(100))
+			default:
+				return r.NormFloat64()
+			}
+		}
+		for i := range d {
+			d[i] = pick()
+		}
+		for i := range e {
+			e[i] = pick()
+		}
+		t.Run(fmt.Sprintf("case=%d/n=%d", c, n), func(t *testing.T) { checkBidiag(t, d, e) })
+	}
+}
+
+// TestBidiagSVDWorkers: the result has the same bits for one worker and
+// for four (the halves, the secular equations and GEMM in parallel).
+func TestBidiagSVDWorkers(t *testing.T) {
+	const n = 400
+	d0, e0 := bidiagCase("ones", n)
+	run := func(workers int) (d, ut, vt []float64) {
+		defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(workers))
+		d, e := slices.Clone(d0), slices.Clone(e0)
+		ut, vt = make([]float64, n*n), make([]float64, n*n)
+		if !bidiagSVD(d, e, ut, vt, n) {
+			t.Fatal("no convergence")
+		}
+		return d, ut, vt
+	}
+	d1, u1, v1 := run(1)
+	d4, u4, v4 := run(4)
+	if !slices.Equal(d1, d4) || !slices.Equal(u1, u4) || !slices.Equal(v1, v4) {
+		t.Fatal("one worker and four give different bits")
 	}
 }
