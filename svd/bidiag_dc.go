@@ -14,9 +14,16 @@ import (
 // by the QR method (bdQR).
 const bdLeaf = 25
 
-// bdParMin is the smallest block whose two halves are solved on two
-// goroutines, and whose secular equations are solved in parallel.
-const bdParMin = 128
+// The two halves of a block of bdParMin to bdParMax rows are solved on
+// two goroutines. Larger blocks solve theirs one after the other, since
+// their merges are products big enough for GEMM to use all the workers
+// (two concurrent GEMMs that each want them would only wait on each
+// other), and smaller ones are not worth a goroutine. The secular
+// equations of merges of at least bdParMin poles are solved in parallel.
+const (
+	bdParMin = 48
+	bdParMax = 256
+)
 
 // bidiagSVD computes the singular value decomposition of the n x n upper
 // bidiagonal matrix B with diagonal d[0:n] and superdiagonal e[0:n-1]
@@ -168,7 +175,7 @@ func (w *bdcWork) solve(lo, m, sqre int) bool {
 			ok[1] = w.solve(lo+m1+1, m2, sqre)
 		}
 	}
-	if m >= bdParMin && kernels.Workers() > 1 {
+	if m >= bdParMin && m < bdParMax && kernels.Workers() > 1 {
 		_ = par.For(context.Background(), 2, 2, half)
 	} else {
 		half(0)
