@@ -375,13 +375,14 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 		kd[k], kz[k] = dd[p], z[p]
 	}
 	sig, uS, vS, posU, posV, k1u, k3u, k1v, k3v := bdSecular(kd, kz, keep, maskU, maskV)
-	// The deflated rows move behind the new ones; the kept rows, in
-	// type order, are the right factors of the products.
-	D := N - K
+	// The kept rows, in type order, are the right factors of the
+	// products (of each, only the part the products read is copied); the
+	// new vector i goes to the row of keep[i], and the deflated rows stay
+	// where they are.
 	wcol := max(N, NV)
-	buf := make([]float64, K*wcol+D*wcol)
+	buf := make([]float64, 2*K*wcol)
 	sel := buf[:K*wcol]
-	dsel := buf[K*wcol:]
+	out := buf[K*wcol:]
 	keepU := make([]int, K)
 	keepV := make([]int, K)
 	for k, p := range keep {
@@ -390,41 +391,45 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 	}
 	// Left vectors.
 	for q, p := range keepU {
-		copy(sel[q*N:(q+1)*N], urow(p))
+		src, dst := urow(p), sel[q*N:(q+1)*N]
+		switch maskU[p] {
+		case bdFirst:
+			copy(dst[:mid], src[:mid])
+		case bdSecond:
+			copy(dst[mid+1:], src[mid+1:])
+		case bdBoth:
+			copy(dst, src)
+		}
 	}
-	for r, p := range defl {
-		copy(dsel[r*N:(r+1)*N], urow(p))
-	}
-	out := w.ut[lo*n+lo:]
-	bdProduct(K, m1, k1u+k3u, uS, K, sel, N, out, n)
-	bdProduct(K, m2, K-1-k1u, uS[k1u:], K, from(sel, k1u*N+mid+1), N, out[mid+1:], n)
-	for i := 0; i < K; i++ {
-		out[i*n+mid] = uS[i*K+K-1]
-	}
-	for r := range defl {
-		copy(urow(K+r), dsel[r*N:(r+1)*N])
+	bdProduct(K, m1, k1u+k3u, uS, K, sel, N, out, N)
+	bdProduct(K, m2, K-1-k1u, uS[k1u:], K, from(sel, k1u*N+mid+1), N, out[mid+1:], N)
+	for i, p := range keep {
+		row := out[i*N : (i+1)*N]
+		row[mid] = uS[i*K+K-1]
+		copy(urow(p), row)
 	}
 	// Right vectors.
 	for q, p := range keepV {
-		copy(sel[q*NV:(q+1)*NV], vrow(p))
+		src, dst := vrow(p), sel[q*NV:(q+1)*NV]
+		switch maskV[p] {
+		case bdFirst:
+			copy(dst[:mid+1], src[:mid+1])
+		case bdSecond:
+			copy(dst[mid+1:], src[mid+1:])
+		case bdBoth:
+			copy(dst, src)
+		}
 	}
-	for r, p := range defl {
-		copy(dsel[r*NV:(r+1)*NV], vrow(p))
+	bdProduct(K, m1+1, k1v+k3v, vS, K, sel, NV, out, NV)
+	bdProduct(K, NV-m1-1, K-k1v, from(vS, k1v), K, from(sel, k1v*NV+mid+1), NV, out[mid+1:], NV)
+	for i, p := range keep {
+		copy(vrow(p), out[i*NV:(i+1)*NV])
 	}
-	out = w.vt[lo*n+lo:]
-	bdProduct(K, m1+1, k1v+k3v, vS, K, sel, NV, out, n)
-	bdProduct(K, NV-m1-1, K-k1v, from(vS, k1v), K, from(sel, k1v*NV+mid+1), NV, out[mid+1:], n)
-	for r := range defl {
-		copy(vrow(K+r), dsel[r*NV:(r+1)*NV])
+	for _, p := range defl {
+		w.d[lo+p] = dd[p] * orgnrm
 	}
-	for r, p := range defl {
-		dsel[r] = dd[p]
-	}
-	for i := 0; i < K; i++ {
-		w.d[lo+i] = sig[i] * orgnrm
-	}
-	for r := range defl {
-		w.d[lo+K+r] = dsel[r] * orgnrm
+	for i, p := range keep {
+		w.d[lo+p] = sig[i] * orgnrm
 	}
 }
 
