@@ -31,7 +31,7 @@ const (
 // order, and row i of ut and of vt (n x n, row stride n, overwritten) the
 // left and right singular vectors u_i and v_i of d[i], so that
 // B = Σ d[i] u_i v_iᵀ. When ut and vt are both nil only the values are
-// computed, by the QR method in O(n²) (bdQR); when either is wanted both
+// computed, in O(n²), by dqds (bdValues); when either is wanted both
 // are computed (the other in scratch) by divide and conquer, as LAPACK's
 // dbdsdc: B is split at a middle row, the two halves are solved
 // recursively (blocks of at most bdLeaf rows by bdQR), and the halves are
@@ -89,7 +89,7 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 		e[i] = math.Ldexp(e[i], -ex)
 	}
 	if !vectors {
-		if !bdQR(d, e, nil, 0, 0, nil, 0, 0) {
+		if !bdValues(d, e) {
 			return false
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
@@ -115,6 +115,25 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 		d[i] = math.Ldexp(d[i], ex)
 	}
 	return true
+}
+
+// bdValues computes the singular values of the bidiagonal (d, e[0:n-1]),
+// scaled to ||B||_max < 1, into d (unsorted) by dqds (dqdsValues), or by
+// the QR method (bdQR) when some d_i is zero or its square would
+// underflow, or when dqds does not converge.
+func bdValues(d, e []float64) bool {
+	for _, x := range d {
+		if math.Abs(x) < 0x1p-500 {
+			return bdQR(d, e, nil, 0, 0, nil, 0, 0)
+		}
+	}
+	d0, e0 := slices.Clone(d), slices.Clone(e)
+	if dqdsValues(d, e) {
+		return true
+	}
+	copy(d, d0)
+	copy(e, e0)
+	return bdQR(d, e, nil, 0, 0, nil, 0, 0)
 }
 
 // permuteRowsSquare reorders the n rows of the n x n matrix x (row stride

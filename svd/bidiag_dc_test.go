@@ -367,3 +367,66 @@ func TestBidiagSVDWorkers(t *testing.T) {
 		t.Fatal("one worker and four give different bits")
 	}
 }
+
+// TestBidiagValuesRelative: the values alone (dqds) have high relative
+// accuracy on graded matrices, whose smallest values are 1e-90 of the
+// largest: Π s_i = Π |d_i| exactly, and the ratio of the two products,
+// formed with the exponents apart (no underflow) in 2n roundings, is
+// checked to be 1 within 10 n eps (an absolute error of eps*s_1 in the
+// small values would be off by orders of magnitude).
+func TestBidiagValuesRelative(t *testing.T) {
+	for _, n := range []int{30, 200} {
+		for _, kind := range []string{"graded-rows", "graded-cols"} {
+			r := rand.New(rand.NewPCG(uint64(n), 99))
+			d := make([]float64, n)
+			e := make([]float64, n-1)
+			for i := range d {
+				g := math.Pow(10, -90*float64(i)/float64(n-1))
+				if kind == "graded-cols" {
+					g = math.Pow(10, -90*float64(n-1-i)/float64(n-1))
+				}
+				d[i] = (1 + r.Float64()) * g
+				if i < n-1 {
+					e[i] = r.NormFloat64() * g
+				}
+			}
+			d0 := slices.Clone(d)
+			if !bidiagSVD(d, e, nil, nil, n) {
+				t.Fatalf("%s n=%d: no convergence", kind, n)
+			}
+			ratio, ex := 1.0, 0
+			for i := range d {
+				var k int
+				ratio, k = math.Frexp(ratio * d[i] / d0[i])
+				ex += k
+			}
+			ratio = math.Ldexp(ratio, ex)
+			if r := math.Abs(ratio-1) / (float64(n) * eps); !(r <= 10) {
+				t.Errorf("%s n=%d: Π s_i / Π |d_i| - 1 = %.3g n eps", kind, n, r)
+			}
+		}
+	}
+}
+
+// TestDqdsConverges: dqds itself (not the QR method it falls back on)
+// converges within its budget on every kind of test matrix (its accuracy
+// is checked through bidiagSVD by checkBidiag and
+// TestBidiagValuesRelative).
+func TestDqdsConverges(t *testing.T) {
+	for _, kind := range []string{"random", "graded", "rgraded", "smooth", "clustered", "near", "zeroe", "ones", "huge"} {
+		for _, n := range []int{2, 3, 26, 300} {
+			d0, e0 := bidiagCase(kind, n)
+			d, e := slices.Clone(d0), slices.Clone(e0)
+			_, ex := math.Frexp(max(slices.Max(d), -slices.Min(d)))
+			for i := range d {
+				d[i] = math.Ldexp(d[i], -ex)
+			}
+			for i := range e {
+				e[i] = math.Ldexp(e[i], -ex)
+			}
+			if !dqdsValues(d, e) {
+				t.Errorf("%s n=%d: dqds did not converge", kind, n)
+			}
+		}
+	}
+}
