@@ -162,12 +162,22 @@ func permuteRowsSquare(x []float64, n int, perm []int) {
 	}
 }
 
-// bdcWork is the state of one bidiagonal divide and conquer: B (d, e) and
-// the vectors (ut, vt: n x n, row stride n, rows the singular vectors).
+// bdcWork is the state of one bidiagonal divide and conquer: B (d, e),
+// the vectors (ut, vt: n x n, row stride n, rows the singular vectors)
+// and the merges' scratch, reused from merge to merge (one per goroutine).
 type bdcWork struct {
 	n      int
 	d, e   []float64
 	ut, vt []float64
+	buf    []float64
+}
+
+// scratch returns k floats of scratch, not cleared.
+func (w *bdcWork) scratch(k int) []float64 {
+	if cap(w.buf) < k {
+		w.buf = make([]float64, k)
+	}
+	return w.buf[:k]
 }
 
 // solve computes the singular value decomposition of the m x (m+sqre)
@@ -187,16 +197,24 @@ func (w *bdcWork) solve(lo, m, sqre int) bool {
 	m1 := (m - 1) / 2
 	m2 := m - 1 - m1
 	var ok [2]bool
-	half := func(i int) {
-		if i == 0 {
-			ok[0] = w.solve(lo, m1, 1)
-		} else {
-			ok[1] = w.solve(lo+m1+1, m2, sqre)
-		}
-	}
 	if m >= bdParMin && m < bdParMax && kernels.Workers() > 1 {
-		_ = par.For(context.Background(), 2, 2, half)
+		// The first half on a bdcWork of its own (its own scratch).
+		w1 := &bdcWork{n: w.n, d: w.d, e: w.e, ut: w.ut, vt: w.vt}
+		_ = par.For(context.Background(), 2, 2, func(i int) {
+			if i == 0 {
+				ok[0] = w1.solve(lo, m1, 1)
+			} else {
+				ok[1] = w.solve(lo+m1+1, m2, sqre)
+			}
+		})
 	} else {
+		half := func(i int) {
+			if i == 0 {
+				ok[0] = w.solve(lo, m1, 1)
+			} else {
+				ok[1] = w.solve(lo+m1+1, m2, sqre)
+			}
+		}
 		half(0)
 		half(1)
 	}
@@ -393,15 +411,16 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 	for k, p := range keep {
 		kd[k], kz[k] = dd[p], z[p]
 	}
-	sig, uS, vS, posU, posV, k1u, k3u, k1v, k3v := bdSecular(kd, kz, keep, maskU, maskV)
+	wcol := max(N, NV)
+	buf := w.scratch(2*K*K + 2*K*wcol)
+	uS, vS := buf[:K*K], buf[K*K:2*K*K]
+	sig, posU, posV, k1u, k3u, k1v, k3v := bdSecular(kd, kz, keep, maskU, maskV, uS, vS)
 	// The kept rows, in type order, are the right factors of the
 	// products (of each, only the part the products read is copied); the
 	// new vector i goes to the row of keep[i], and the deflated rows stay
 	// where they are.
-	wcol := max(N, NV)
-	buf := make([]float64, 2*K*wcol)
-	sel := buf[:K*wcol]
-	out := buf[K*wcol:]
+	sel := buf[2*K*K : 2*K*K+K*wcol]
+	out := buf[2*K*K+K*wcol:]
 	keepU := make([]int, K)
 	keepV := make([]int, K)
 	for k, p := range keep {
@@ -478,12 +497,12 @@ func bdProduct(m, n, k int, a []float64, lda int, b []float64, ldb int, c []floa
 
 // bdSecular solves the merge's secular equation for the K kept poles d
 // (ascending, d[0] = 0 the middle pole, gaps at least tol) with weights
-// z (none zero), and returns the singular values sig (ascending) and the
-// singular vectors of M as rows of uS and vS (K x K): component k of u_i
+// z (none zero), and returns the singular values sig (ascending) and sets
+// the singular vectors of M as rows of uS and vS (K x K): component k of u_i
 // in column posU[k] and of v_i in column posV[k], the columns in type
 // order (first half, both, second half; for uS the middle last), with
 // k1u, k3u (k1v, k3v) the numbers of the first two types.
-func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8) (sig, uS, vS []float64, posU, posV []int, k1u, k3u, k1v, k3v int) {
+func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float64) (sig []float64, posU, posV []int, k1u, k3u, k1v, k3v int) {
 	K := len(d)
 	posU = make([]int, K)
 	posV = make([]int, K)
@@ -572,8 +591,6 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8) (sig, uS, vS []
 			zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 		}
 	})
-	uS = make([]float64, K*K)
-	vS = make([]float64, K*K)
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		i0, i1 := chunk(c)
 		for i := i0; i < i1; i++ {
@@ -595,5 +612,5 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8) (sig, uS, vS []
 			kernels.Scal(1/math.Sqrt(nv), vr)
 		}
 	})
-	return sig, uS, vS, posU, posV, k1u, k3u, k1v, k3v
+	return sig, posU, posV, k1u, k3u, k1v, k3v
 }
