@@ -254,7 +254,7 @@ func (w *bdcWork) leaf(lo, m, sqre int) bool {
 				f = -s * e[j-1]
 				e[j-1] *= c
 			}
-			kernels.Rot(vrow(j), vrow(m), c, s)
+			rotShort(vrow(j), vrow(m), c, s)
 		}
 	}
 	return bdQR(d, e, ut, n, m, vt, n, cols)

@@ -106,6 +106,22 @@ func bdQR(d, e []float64, ut []float64, ldu, ucols int, vt []float64, ldv, vcols
 	return true
 }
 
+// rotShort sets x, y = c*x + s*y, c*y - s*x (as kernels.Rot), by a plain
+// loop for the short rows of the divide and conquer's leaves, where the
+// kernel's dispatch costs more than the arithmetic.
+func rotShort(x, y []float64, c, s float64) {
+	if len(x) > 32 {
+		kernels.Rot(x, y, c, s)
+		return
+	}
+	y = y[:len(x)]
+	for i, xi := range x {
+		yi := y[i]
+		x[i] = c*xi + s*yi
+		y[i] = c*yi - s*xi
+	}
+}
+
 // givens returns c, s and r = hypot(f, g) with c*f + s*g = r and
 // -s*f + c*g = 0. It takes the square root of f² + g² directly when
 // neither square can overflow or underflow (math.Hypot, several times
@@ -143,7 +159,7 @@ func bdSweep(d, e []float64, l, m int, shift float64, ut []float64, urow func(in
 		g = s * d[i+1]
 		d[i+1] *= c
 		if vt != nil {
-			kernels.Rot(vrow(i), vrow(i+1), c, s)
+			rotShort(vrow(i), vrow(i+1), c, s)
 		}
 		// From the left, on rows i and i+1.
 		c, s, r = givens(f, g)
@@ -155,7 +171,7 @@ func bdSweep(d, e []float64, l, m int, shift float64, ut []float64, urow func(in
 			e[i+1] *= c
 		}
 		if ut != nil {
-			kernels.Rot(urow(i), urow(i+1), c, s)
+			rotShort(urow(i), urow(i+1), c, s)
 		}
 	}
 	e[m-1] = f
@@ -176,7 +192,7 @@ func bdChaseRow(d, e []float64, i, m int, ut []float64, urow func(int) []float64
 			e[j] *= c
 		}
 		if ut != nil {
-			kernels.Rot(urow(j), urow(i), c, s)
+			rotShort(urow(j), urow(i), c, s)
 		}
 	}
 }
@@ -196,7 +212,7 @@ func bdChaseCol(d, e []float64, l, m int, vt []float64, vrow func(int) []float64
 			e[j-1] *= c
 		}
 		if vt != nil {
-			kernels.Rot(vrow(j), vrow(m), c, s)
+			rotShort(vrow(j), vrow(m), c, s)
 		}
 	}
 }
