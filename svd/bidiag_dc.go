@@ -40,6 +40,15 @@ const (
 // orthogonal to working precision however close the values
 // (bdcWork.merge). It returns false if B is not finite or some QR block
 // does not converge.
+//
+// Besides ut and vt (allocated here, n² floats, for a side passed as
+// nil), the vectors take at most 4n² floats of scratch, held by the top
+// merge (two K x K matrices, the kept vectors and their products); the
+// values alone take 4n. With two or more workers (kernels.Workers) the
+// halves of blocks of bdParMin to bdParMax rows run on two goroutines,
+// the secular equations of large merges in parallel, and the large
+// products use GEMM's workers; the result has the same bits for any
+// number of workers.
 func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 	if n == 0 {
 		return true

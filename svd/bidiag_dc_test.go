@@ -93,6 +93,13 @@ func bidiagCase(kind string, n int) (d, e []float64) {
 		for i := range e {
 			e[i] = 1
 		}
+	case "wilkinson": // d_i = |i - (n-1)/2|, e = 1: close pairs of values
+		for i := range d {
+			d[i] = math.Abs(float64(i) - float64(n-1)/2)
+		}
+		for i := range e {
+			e[i] = 1
+		}
 	case "zero":
 		clear(d)
 		clear(e)
@@ -245,7 +252,7 @@ func checkBidiag(t *testing.T, d0, e0 []float64) {
 }
 
 func TestBidiagSVD(t *testing.T) {
-	kinds := []string{"random", "graded", "rgraded", "smooth", "clustered", "near", "zerod", "zeroe", "ones", "zero", "huge"}
+	kinds := []string{"random", "graded", "rgraded", "smooth", "clustered", "near", "zerod", "zeroe", "ones", "wilkinson", "zero", "huge"}
 	for _, n := range []int{0, 1, 2, 3, 25, 26, 51, 100, 500} {
 		for _, kind := range kinds {
 			if n == 500 && testing.Short() && kind != "random" {
