@@ -44,7 +44,7 @@ const (
 // Besides ut and vt (allocated here, n² floats, for a side passed as
 // nil), the vectors take at most 4n² floats of scratch, held by the top
 // merge (two K x K matrices, the kept vectors and their products); the
-// values alone take 4n. With two or more workers (kernels.Workers) the
+// values alone take 6n. With two or more workers (kernels.Workers) the
 // halves of blocks of bdParMin to bdParMax rows run on two goroutines,
 // the secular equations of large merges in parallel, and the large
 // products use GEMM's workers; the result has the same bits for any
