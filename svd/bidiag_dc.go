@@ -76,8 +76,10 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 		if vt == nil {
 			vt = make([]float64, n*n)
 		}
-		clear(ut[:n*n])
-		clear(vt[:n*n])
+		bdRows(n, 2*n, func(lo, hi int) {
+			clear(ut[lo*n : hi*n])
+			clear(vt[lo*n : hi*n])
+		})
 	}
 	if bnorm == 0 {
 		if vectors {
@@ -117,8 +119,14 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 			sorted[i] = d[p]
 		}
 		copy(d, sorted)
-		permuteRowsSquare(ut, n, perm)
-		permuteRowsSquare(vt, n, perm)
+		if kernels.Workers() > 1 {
+			tmp := w.scratch(n * n)
+			permuteRowsGather(ut, tmp, n, perm)
+			permuteRowsGather(vt, tmp, n, perm)
+		} else {
+			permuteRowsSquare(ut, n, perm)
+			permuteRowsSquare(vt, n, perm)
+		}
 	}
 	for i := range d {
 		d[i] = math.Ldexp(d[i], ex)
@@ -169,6 +177,33 @@ func permuteRowsSquare(x []float64, n int, perm []int) {
 			j = p
 		}
 	}
+}
+
+// permuteRowsGather does what permuteRowsSquare does, through a copy of
+// x in tmp (n² floats), both passes on all the workers.
+func permuteRowsGather(x, tmp []float64, n int, perm []int) {
+	bdRows(n, n, func(lo, hi int) { copy(tmp[lo*n:hi*n], x[lo*n:hi*n]) })
+	bdRows(n, n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(x[i*n:(i+1)*n], tmp[perm[i]*n:(perm[i]+1)*n])
+		}
+	})
+}
+
+// bdRows runs f on chunks [lo, hi) of rows 0..rows-1 of width floats, on
+// all the workers (kernels.Workers) when there are at least 2^16 floats
+// in all: for copies and clears, whose results do not depend on the
+// split, and which would otherwise be the serial part of large merges.
+func bdRows(rows, width int, f func(lo, hi int)) {
+	workers := kernels.Workers()
+	if workers < 2 || rows < 2 || rows*width < 1<<16 {
+		f(0, rows)
+		return
+	}
+	chunks := min(rows, 4*workers)
+	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		f(c*rows/chunks, (c+1)*rows/chunks)
+	})
 }
 
 // bdcWork is the state of one bidiagonal divide and conquer: B (d, e),
@@ -437,41 +472,51 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 		keepV[posV[k]] = p
 	}
 	// Left vectors.
-	for q, p := range keepU {
-		src, dst := urow(p), sel[q*N:(q+1)*N]
-		switch maskU[p] {
-		case bdFirst:
-			copy(dst[:mid], src[:mid])
-		case bdSecond:
-			copy(dst[mid+1:], src[mid+1:])
-		case bdBoth:
-			copy(dst, src)
+	bdRows(K, N, func(q0, q1 int) {
+		for q := q0; q < q1; q++ {
+			p := keepU[q]
+			src, dst := urow(p), sel[q*N:(q+1)*N]
+			switch maskU[p] {
+			case bdFirst:
+				copy(dst[:mid], src[:mid])
+			case bdSecond:
+				copy(dst[mid+1:], src[mid+1:])
+			case bdBoth:
+				copy(dst, src)
+			}
 		}
-	}
+	})
 	bdProduct(K, m1, k1u+k3u, uS, K, sel, N, out, N)
 	bdProduct(K, m2, K-1-k1u, uS[k1u:], K, from(sel, k1u*N+mid+1), N, out[mid+1:], N)
-	for i, p := range keep {
-		row := out[i*N : (i+1)*N]
-		row[mid] = uS[i*K+K-1]
-		copy(urow(p), row)
-	}
-	// Right vectors.
-	for q, p := range keepV {
-		src, dst := vrow(p), sel[q*NV:(q+1)*NV]
-		switch maskV[p] {
-		case bdFirst:
-			copy(dst[:mid+1], src[:mid+1])
-		case bdSecond:
-			copy(dst[mid+1:], src[mid+1:])
-		case bdBoth:
-			copy(dst, src)
+	bdRows(K, N, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			row := out[i*N : (i+1)*N]
+			row[mid] = uS[i*K+K-1]
+			copy(urow(keep[i]), row)
 		}
-	}
+	})
+	// Right vectors.
+	bdRows(K, NV, func(q0, q1 int) {
+		for q := q0; q < q1; q++ {
+			p := keepV[q]
+			src, dst := vrow(p), sel[q*NV:(q+1)*NV]
+			switch maskV[p] {
+			case bdFirst:
+				copy(dst[:mid+1], src[:mid+1])
+			case bdSecond:
+				copy(dst[mid+1:], src[mid+1:])
+			case bdBoth:
+				copy(dst, src)
+			}
+		}
+	})
 	bdProduct(K, m1+1, k1v+k3v, vS, K, sel, NV, out, NV)
 	bdProduct(K, NV-m1-1, K-k1v, from(vS, k1v), K, from(sel, k1v*NV+mid+1), NV, out[mid+1:], NV)
-	for i, p := range keep {
-		copy(vrow(p), out[i*NV:(i+1)*NV])
-	}
+	bdRows(K, NV, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			copy(vrow(keep[i]), out[i*NV:(i+1)*NV])
+		}
+	})
 	for _, p := range defl {
 		w.d[lo+p] = dd[p] * orgnrm
 	}
