@@ -157,24 +157,22 @@ func dqdsBlock(q, e, qh, eh []float64) bool {
 // dqdsStep applies one dqds transform with shift tau to q[0:n0+1],
 // e[0:n0] into qh, eh. It returns the smallest d but the last two, the
 // last but one and the last (d2, dn1, dn); ok is false if a d is
-// negative (or not a number), the transform then incomplete (d2 or dn1
-// negative if it stopped before the last d).
+// negative (or not a number), the output then garbage. The loop has no
+// test: a negative d shows in d2 or dn1 (what follows it may be Inf or
+// NaN, which does not compare below it).
 func dqdsStep(q, e, qh, eh []float64, n0 int, tau float64) (d2, dn1, dn float64, ok bool) {
+	q, e, qh, eh = q[:n0+1], e[:n0], qh[:n0+1], eh[:n0]
 	d := q[0] - tau
 	d2 = math.Inf(1)
 	for i := 0; i < n0-1; i++ {
-		if !(d >= 0) {
-			return d, d, d, false
+		if d < d2 {
+			d2 = d
 		}
-		d2 = math.Min(d2, d)
 		s := d + e[i]
 		t := q[i+1] / s
 		qh[i] = s
 		eh[i] = e[i] * t
 		d = d*t - tau
-	}
-	if !(d >= 0) {
-		return d2, d, d, false
 	}
 	dn1 = d
 	s := d + e[n0-1]
@@ -183,8 +181,9 @@ func dqdsStep(q, e, qh, eh []float64, n0 int, tau float64) (d2, dn1, dn float64,
 	eh[n0-1] = e[n0-1] * t
 	d = d*t - tau
 	qh[n0] = d
-	return d2, dn1, d, d >= 0
+	return d2, dn1, d, d2 >= 0 && dn1 >= 0 && d >= 0
 }
+
 
 // dqdsFlip reports whether the block [i0, n0] of (q, e) is better
 // reversed: when its top is much larger than its bottom, or when the
