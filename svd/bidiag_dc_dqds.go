@@ -35,8 +35,8 @@ func dqdsValues(d, e []float64) bool {
 	if n == 0 {
 		return true
 	}
-	q := make([]float64, 4*n)
-	qe, qh, eh := q[n:2*n], q[2*n:3*n], q[3*n:]
+	q := make([]float64, 5*n)
+	qe, qh, eh, vals := q[n:2*n], q[2*n:3*n], q[3*n:4*n], q[4*n:]
 	q = q[:n]
 	for i := range d {
 		q[i] = d[i] * d[i]
@@ -51,36 +51,39 @@ func dqdsValues(d, e []float64) bool {
 		for lo > 0 && qe[lo-1] != 0 {
 			lo--
 		}
-		if !dqdsBlock(q[lo:hi+1], qe[lo:hi+1], qh[lo:hi+1], eh[lo:hi+1]) {
+		if !dqdsBlock(q[lo:hi+1], qe[lo:hi+1], qh[lo:hi+1], eh[lo:hi+1], vals[lo:hi+1]) {
 			return false
 		}
 		hi = lo - 1
 	}
 	for i := range d {
-		d[i] = math.Sqrt(q[i])
+		d[i] = math.Sqrt(vals[i])
 	}
 	return true
 }
 
 // dqdsBlock runs dqds on one unreduced qd array (q, e: m entries, e[m-1]
-// ignored), leaving the eigenvalues in q; qh and eh are scratch. Where an
-// e inside the active block becomes negligible the block splits: the
-// part above waits on a stack with the shift accumulated so far, and the
-// part below goes on.
-func dqdsBlock(q, e, qh, eh []float64) bool {
+// ignored), writing the eigenvalues into vals; the transforms go from
+// (q, e) to (qh, eh) and back (ping-pong). Where an e inside the active
+// block becomes negligible the block splits: the part above waits on a
+// stack with the shift accumulated so far (and the arrays that hold it),
+// and the part below goes on.
+func dqdsBlock(q, e, qh, eh, vals []float64) bool {
 	m := len(q)
 	const tol2 = (100 * eps) * (100 * eps)
 	e[m-1] = 0
 	budget := dqdsMaxSteps * m
 	type part struct {
-		i0, n0 int
-		sigma  float64
+		i0, n0       int
+		sigma        float64
+		q, e, qh, eh []float64
 	}
-	stack := []part{{0, m - 1, 0}}
+	stack := []part{{0, m - 1, 0, q, e, qh, eh}}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		i0, n0, sigma := p.i0, p.n0, p.sigma
+		q, e, qh, eh := p.q, p.e, p.qh, p.eh
 		if n0 > i0 && dqdsFlip(q, e, i0, n0) {
 			// Reverse: P Bᵀ P (P the reversal) is upper bidiagonal with
 			// the same singular values and the entries of B in reverse
@@ -97,11 +100,11 @@ func dqdsBlock(q, e, qh, eh []float64) bool {
 		for n0 >= i0 {
 			// Deflate converged values at the bottom.
 			if n0 == i0 {
-				q[n0] += sigma
+				vals[n0] = q[n0] + sigma
 				break
 			}
 			if e[n0-1] <= tol2*(sigma+q[n0]) {
-				q[n0] += sigma
+				vals[n0] = q[n0] + sigma
 				n0--
 				st.reset()
 				continue
@@ -109,7 +112,7 @@ func dqdsBlock(q, e, qh, eh []float64) bool {
 			if n0 == i0+1 || e[n0-2] <= tol2*sigma {
 				// The trailing 2x2 block splits off.
 				big, small := dqds2x2(q[n0-1], e[n0-1], q[n0])
-				q[n0-1], q[n0] = big+sigma, small+sigma
+				vals[n0-1], vals[n0] = big+sigma, small+sigma
 				n0 -= 2
 				st.reset()
 				continue
@@ -137,14 +140,14 @@ func dqdsBlock(q, e, qh, eh []float64) bool {
 					tau /= 4
 				}
 			}
-			copy(q[i0:n0+1], qh[i0:n0+1])
-			copy(e[i0:n0], eh[i0:n0])
+			q, qh = qh, q
+			e, eh = eh, e
 			sigma += tau
 			// Splits inside the block (the bottom is tested above).
 			for i := i0; i < n0-1; i++ {
 				if e[i] <= tol2*sigma {
 					e[i] = 0
-					stack = append(stack, part{i0, i, sigma})
+					stack = append(stack, part{i0, i, sigma, q, e, qh, eh})
 					i0 = i + 1
 					st.reset()
 				}
@@ -183,7 +186,6 @@ func dqdsStep(q, e, qh, eh []float64, n0 int, tau float64) (d2, dn1, dn float64,
 	qh[n0] = d
 	return d2, dn1, d, d2 >= 0 && dn1 >= 0 && d >= 0
 }
-
 
 // dqdsFlip reports whether the block [i0, n0] of (q, e) is better
 // reversed: when its top is much larger than its bottom, or when the
