@@ -222,50 +222,30 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	for j := range rz2 {
 		rz2[j] = rho * z[j] * z[j]
 	}
+	g := make([]float64, K)
+	gaps := func(o int, dst []float64) {
+		for j := range dst {
+			dst[j] = d[j] - d[o]
+		}
+	}
 	for i := 0; i < K; i++ {
-		orig[i], tau[i] = secularRoot(d, rz2, i)
+		orig[i], tau[i] = secularRootGaps(rz2, i, gaps, g)
 		lam[i] = d[orig[i]] + tau[i]
 	}
 	// diff(i, j) = lam_i - d_j, accurately.
 	diff := func(i, j int) float64 { return (d[orig[i]] - d[j]) + tau[i] }
 	zh := make([]float64, K)
+	num := make([]float64, K)
 	for j := 0; j < K; j++ {
-		// Each factor is a ratio of magnitude below 1 (interlacing).
-		// Numerators and denominators are multiplied in runs of 8 and
-		// divided once per run; if a partial product gets near the
-		// underflow threshold (tiny gaps in a tiny block), the factors
-		// are taken one by one instead.
-		v := diff(K-1, j) / rho
-		num, den := 1.0, 1.0
-		run := 0
-		safe := true
-		for i := 0; i < K && safe; i++ {
-			switch {
-			case i < j:
-				num *= diff(i, j)
-			case i > j:
-				num *= diff(i-1, j)
-			default:
-				continue
-			}
-			den *= d[i] - d[j]
-			if run++; run == 8 {
-				safe = math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
-				v *= num / den
-				num, den, run = 1, 1, 0
-			}
+		for i := 0; i < j; i++ {
+			num[i] = diff(i, j)
+			g[i] = d[i] - d[j]
 		}
-		safe = safe && math.Abs(num) > 0x1p-900 && math.Abs(den) > 0x1p-900
-		v *= num / den
-		if !safe {
-			v = diff(K-1, j) / rho
-			for i := 0; i < j; i++ {
-				v *= diff(i, j) / (d[i] - d[j])
-			}
-			for i := j + 1; i < K; i++ {
-				v *= diff(i-1, j) / (d[i] - d[j])
-			}
+		for i := j + 1; i < K; i++ {
+			num[i] = diff(i-1, j)
+			g[i] = d[i] - d[j]
 		}
+		v := zhatProduct(j, diff(K-1, j)/rho, num, g)
 		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 	}
 	for i := 0; i < K; i++ {
@@ -280,15 +260,57 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	}
 }
 
-// secularRoot returns the i-th root of the secular equation of
-// secularVectors, given rz2[j] = rho*z_j², as d[orig] + tau, orig being
-// the nearer of the poles d[i] and d[i+1] (d[K-1] for the last root), so
-// that lam - d_j can be formed as (d[orig] - d_j) + tau without
-// cancellation. It brackets the root and iterates on the model of Bunch,
-// Nielsen and Sorensen (one pole term for each side), bisecting when a
-// step leaves the bracket.
-func secularRoot(d, rz2 []float64, i int) (orig int, tau float64) {
-	K := len(d)
+// zhatProduct returns v times the product over i != j of num[i]/den[i],
+// the square of the j-th component of Gu and Eisenstat's recomputed z
+// when v = (lam_{K-1} - δ_j)/rho, num[i] = lam_i - δ_j for i < j and
+// lam_{i-1} - δ_j for i > j, and den[i] = δ_i - δ_j (δ the poles, lam the
+// roots). Each factor is a ratio of magnitude below 1 (interlacing).
+// Numerators and denominators are multiplied in runs of 8 and divided
+// once per run; if a partial product gets near the underflow threshold
+// (tiny gaps in a tiny block), the factors are taken one by one instead.
+func zhatProduct(j int, v float64, num, den []float64) float64 {
+	K := len(num)
+	v0 := v
+	n, dd := 1.0, 1.0
+	run := 0
+	safe := true
+	for i := 0; i < K && safe; i++ {
+		if i == j {
+			continue
+		}
+		n *= num[i]
+		dd *= den[i]
+		if run++; run == 8 {
+			safe = math.Abs(n) > 0x1p-900 && math.Abs(dd) > 0x1p-900
+			v *= n / dd
+			n, dd, run = 1, 1, 0
+		}
+	}
+	safe = safe && math.Abs(n) > 0x1p-900 && math.Abs(dd) > 0x1p-900
+	v *= n / dd
+	if !safe {
+		v = v0
+		for i := 0; i < K; i++ {
+			if i != j {
+				v *= num[i] / den[i]
+			}
+		}
+	}
+	return v
+}
+
+// secularRootGaps returns the i-th root lam of the secular equation
+// 1 + Σ rz2[j]/(δ_j - lam) = 0 with poles δ strictly ascending (rz2[j] =
+// rho*z_j² > 0), as δ_orig + tau, orig being the nearer of the poles i and
+// i+1 (K-1 for the last root), so that lam - δ_j can be formed as
+// (δ_orig - δ_j) + tau without cancellation. The poles are given by their
+// differences: gaps(o, dst) sets dst[j] = δ_j - δ_o, as accurately as the
+// caller can (dst has len(rz2) elements); g is scratch of that length. It
+// brackets the root and iterates on the model of Bunch, Nielsen and
+// Sorensen (one pole term for each side), bisecting when a step leaves
+// the bracket.
+func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []float64) (orig int, tau float64) {
+	K := len(rz2)
 	var lo, hi, t float64
 	var psi, dpsi, phi, dphi float64
 	last := i == K-1
@@ -303,38 +325,42 @@ func secularRoot(d, rz2 []float64, i int) (orig int, tau float64) {
 	} else {
 		// The midpoint of the two poles decides the origin, and its
 		// sums give the first step.
-		gap := d[i+1] - d[i]
+		gaps(i, g)
+		gap := g[i+1]
 		mid := gap / 2
-		psi, dpsi, phi, dphi = secularSums(d, rz2, i, d[i], mid)
+		psi, dpsi, phi, dphi = secularSums(g, rz2, i, mid)
 		have = true
 		if 1+psi+phi >= 0 {
 			orig, lo, hi, t = i, 0, mid, mid
 		} else {
 			orig, lo, hi, t = i+1, mid-gap, 0, mid-gap
+			gaps(orig, g)
 		}
 	}
-	o := d[orig]
-	a := d[i] - o // the pole left of the root
-	b := 0.0      // the pole right of it
+	if last {
+		gaps(orig, g)
+	}
+	a := g[i] // the pole left of the root, relative to the origin
+	b := 0.0  // the pole right of it
 	if !last {
-		b = d[i+1] - o
+		b = g[i+1]
 	}
 	for iter := 0; iter < 200; iter++ {
 		if !have {
-			psi, dpsi, phi, dphi = secularSums(d, rz2, i, o, t)
+			psi, dpsi, phi, dphi = secularSums(g, rz2, i, t)
 		}
 		have = false
 		atot := phi - psi
-		g := 1 + psi + phi
-		if g == 0 {
+		fv := 1 + psi + phi
+		if fv == 0 {
 			return orig, t
 		}
-		if g < 0 {
+		if fv < 0 {
 			lo = t
 		} else {
 			hi = t
 		}
-		if math.Abs(g) <= 4*eps*(1+atot) || hi-lo <= 2*eps*math.Max(math.Abs(lo), math.Abs(hi)) {
+		if math.Abs(fv) <= 4*eps*(1+atot) || hi-lo <= 2*eps*math.Max(math.Abs(lo), math.Abs(hi)) {
 			return orig, t
 		}
 		// Model: psi ≈ p + q/(a - x), phi ≈ r + sq/(b - x).
@@ -377,18 +403,19 @@ func secularRoot(d, rz2 []float64, i int) (orig int, tau float64) {
 	return orig, t
 }
 
-// secularSums returns psi = Σ_{j<=i} rz2[j]/(d_j - λ) and phi, the same
-// sum over j > i, and their derivatives in λ, at λ = o + t (the
-// differences d_j - λ formed as (d_j - o) - t).
-func secularSums(d, rz2 []float64, i int, o, t float64) (psi, dpsi, phi, dphi float64) {
+// secularSums returns psi = Σ_{j<=i} rz2[j]/(δ_j - λ) and phi, the same
+// sum over j > i, and their derivatives in λ, at λ = δ_o + t, given the
+// pole differences g[j] = δ_j - δ_o (the differences δ_j - λ formed as
+// g[j] - t).
+func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
 	for j := 0; j <= i; j++ {
-		inv := 1 / ((d[j] - o) - t)
+		inv := 1 / (g[j] - t)
 		term := rz2[j] * inv
 		psi += term
 		dpsi += term * inv
 	}
-	for j := i + 1; j < len(d); j++ {
-		inv := 1 / ((d[j] - o) - t)
+	for j := i + 1; j < len(g); j++ {
+		inv := 1 / (g[j] - t)
 		term := rz2[j] * inv
 		phi += term
 		dphi += term * inv

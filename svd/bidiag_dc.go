@@ -1,0 +1,676 @@
+package svd
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+
+	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/kernels"
+)
+
+// bdLeaf is the largest bidiagonal block that divide and conquer solves
+// by the QR method (bdQR).
+const bdLeaf = 25
+
+// The two halves of a block of bdParMin to bdParMax rows are solved on
+// two goroutines. Larger blocks solve theirs one after the other, since
+// their merges are products big enough for GEMM to use all the workers
+// (two concurrent GEMMs that each want them would only wait on each
+// other), and smaller ones are not worth a goroutine. The secular
+// equations of merges of at least bdParMin poles are solved in parallel.
+const (
+	bdParMin = 48
+	bdParMax = 256
+)
+
+// bidiagSVD computes the singular value decomposition of the n x n upper
+// bidiagonal matrix B with diagonal d[0:n] and superdiagonal e[0:n-1]
+// (e is destroyed). On return d holds the singular values in descending
+// order, and row i of ut and of vt (n x n, row stride n, overwritten) the
+// left and right singular vectors u_i and v_i of d[i], so that
+// B = Σ d[i] u_i v_iᵀ. When ut and vt are both nil only the values are
+// computed, in O(n²), by dqds (bdValues); when either is wanted both
+// are computed (the other in scratch) by divide and conquer, as LAPACK's
+// dbdsdc: B is split at a middle row, the two halves are solved
+// recursively (blocks of at most bdLeaf rows by bdQR), and the halves are
+// merged through the secular equation 1 + Σ z_j²/(d_j² - σ²) = 0 with
+// deflation, and the singular vectors of Gu and Eisenstat, which are
+// orthogonal to working precision however close the values
+// (bdcWork.merge). It returns false if B is not finite or some QR block
+// does not converge.
+//
+// Besides ut and vt (allocated here, n² floats, for a side passed as
+// nil), the vectors take at most 4n² floats of scratch, held by the top
+// merge (two K x K matrices, the kept vectors and their products); the
+// values alone take 6n. With two or more workers (kernels.Workers) the
+// halves of blocks of bdParMin to bdParMax rows run on two goroutines,
+// the secular equations of large merges in parallel, and the large
+// products use GEMM's workers; the result has the same bits for any
+// number of workers.
+func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
+	if n == 0 {
+		return true
+	}
+	d = d[:n]
+	e = e[:n-1]
+	var bnorm float64
+	for _, x := range d {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+		bnorm = math.Max(bnorm, math.Abs(x))
+	}
+	for _, x := range e {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+		bnorm = math.Max(bnorm, math.Abs(x))
+	}
+	vectors := ut != nil || vt != nil
+	if vectors {
+		if ut == nil {
+			ut = make([]float64, n*n)
+		}
+		if vt == nil {
+			vt = make([]float64, n*n)
+		}
+		bdRows(n, 2*n, func(lo, hi int) {
+			clear(ut[lo*n : hi*n])
+			clear(vt[lo*n : hi*n])
+		})
+	}
+	if bnorm == 0 {
+		if vectors {
+			for i := 0; i < n; i++ {
+				ut[i*n+i] = 1
+				vt[i*n+i] = 1
+			}
+		}
+		return true
+	}
+	// Scale by a power of two to ||B||_max in [1/2, 1): exact, and no
+	// overflow in the squares of the secular equation.
+	_, ex := math.Frexp(bnorm)
+	for i := range d {
+		d[i] = math.Ldexp(d[i], -ex)
+	}
+	for i := range e {
+		e[i] = math.Ldexp(e[i], -ex)
+	}
+	if !vectors {
+		if !bdValues(d, e) {
+			return false
+		}
+		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
+	} else {
+		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt}
+		if !w.solve(0, n, 0) {
+			return false
+		}
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortStableFunc(perm, func(p, q int) int { return cmp.Compare(d[q], d[p]) })
+		sorted := make([]float64, n)
+		for i, p := range perm {
+			sorted[i] = d[p]
+		}
+		copy(d, sorted)
+		if kernels.Workers() > 1 {
+			tmp := w.scratch(n * n)
+			permuteRowsGather(ut, tmp, n, perm)
+			permuteRowsGather(vt, tmp, n, perm)
+		} else {
+			permuteRowsSquare(ut, n, perm)
+			permuteRowsSquare(vt, n, perm)
+		}
+	}
+	for i := range d {
+		d[i] = math.Ldexp(d[i], ex)
+	}
+	return true
+}
+
+// bdValues computes the singular values of the bidiagonal (d, e[0:n-1]),
+// scaled to ||B||_max < 1, into d (unsorted) by dqds (dqdsValues), or by
+// the QR method (bdQR) when some d_i is zero or its square would
+// underflow, or when dqds does not converge.
+func bdValues(d, e []float64) bool {
+	for _, x := range d {
+		if math.Abs(x) < 0x1p-500 {
+			return bdQR(d, e, nil, 0, 0, nil, 0, 0)
+		}
+	}
+	d0, e0 := slices.Clone(d), slices.Clone(e)
+	if dqdsValues(d, e) {
+		return true
+	}
+	copy(d, d0)
+	copy(e, e0)
+	return bdQR(d, e, nil, 0, 0, nil, 0, 0)
+}
+
+// permuteRowsSquare reorders the n rows of the n x n matrix x (row stride
+// n) so that row i of the result is row perm[i] of the input, following
+// the cycles of perm with one row of scratch.
+func permuteRowsSquare(x []float64, n int, perm []int) {
+	done := make([]bool, n)
+	tmp := make([]float64, n)
+	for i := 0; i < n; i++ {
+		if done[i] || perm[i] == i {
+			done[i] = true
+			continue
+		}
+		copy(tmp, x[i*n:(i+1)*n])
+		j := i
+		for {
+			done[j] = true
+			p := perm[j]
+			if p == i {
+				copy(x[j*n:(j+1)*n], tmp)
+				break
+			}
+			copy(x[j*n:(j+1)*n], x[p*n:(p+1)*n])
+			j = p
+		}
+	}
+}
+
+// permuteRowsGather does what permuteRowsSquare does, through a copy of
+// x in tmp (n² floats), both passes on all the workers.
+func permuteRowsGather(x, tmp []float64, n int, perm []int) {
+	bdRows(n, n, func(lo, hi int) { copy(tmp[lo*n:hi*n], x[lo*n:hi*n]) })
+	bdRows(n, n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(x[i*n:(i+1)*n], tmp[perm[i]*n:(perm[i]+1)*n])
+		}
+	})
+}
+
+// bdRows runs f on chunks [lo, hi) of rows 0..rows-1 of width floats, on
+// all the workers (kernels.Workers) when there are at least 2^16 floats
+// in all: for copies and clears, whose results do not depend on the
+// split, and which would otherwise be the serial part of large merges.
+func bdRows(rows, width int, f func(lo, hi int)) {
+	workers := kernels.Workers()
+	if workers < 2 || rows < 2 || rows*width < 1<<16 {
+		f(0, rows)
+		return
+	}
+	chunks := min(rows, 4*workers)
+	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		f(c*rows/chunks, (c+1)*rows/chunks)
+	})
+}
+
+// bdcWork is the state of one bidiagonal divide and conquer: B (d, e),
+// the vectors (ut, vt: n x n, row stride n, rows the singular vectors)
+// and the merges' scratch, reused from merge to merge (one per goroutine).
+type bdcWork struct {
+	n      int
+	d, e   []float64
+	ut, vt []float64
+	buf    []float64
+}
+
+// scratch returns k floats of scratch, not cleared.
+func (w *bdcWork) scratch(k int) []float64 {
+	if cap(w.buf) < k {
+		w.buf = make([]float64, k)
+	}
+	return w.buf[:k]
+}
+
+// solve computes the singular value decomposition of the m x (m+sqre)
+// block of B whose first row and column are lo (sqre is 0 or 1: the
+// block has one more column than rows when sqre is 1, its last column
+// holding e[lo+m-1]). On return d[lo:lo+m] holds its singular values
+// (nonnegative, unsorted), rows lo..lo+m-1 of ut and of vt their left and
+// right singular vectors (supported in columns lo..lo+m-1 of ut and
+// lo..lo+m-1+sqre of vt), and when sqre is 1 row lo+m of vt the right
+// null vector of the block. ut and vt are zero in the block on input.
+func (w *bdcWork) solve(lo, m, sqre int) bool {
+	if m <= bdLeaf {
+		return w.leaf(lo, m, sqre)
+	}
+	// Rows lo..lo+m1-1 (with one more column), the middle row lo+m1 and
+	// rows lo+m1+1..lo+m-1 (with sqre more columns).
+	m1 := (m - 1) / 2
+	m2 := m - 1 - m1
+	var ok [2]bool
+	if m >= bdParMin && m < bdParMax && kernels.Workers() > 1 {
+		// The first half on a bdcWork of its own (its own scratch).
+		w1 := &bdcWork{n: w.n, d: w.d, e: w.e, ut: w.ut, vt: w.vt}
+		_ = par.For(context.Background(), 2, 2, func(i int) {
+			if i == 0 {
+				ok[0] = w1.solve(lo, m1, 1)
+			} else {
+				ok[1] = w.solve(lo+m1+1, m2, sqre)
+			}
+		})
+	} else {
+		half := func(i int) {
+			if i == 0 {
+				ok[0] = w.solve(lo, m1, 1)
+			} else {
+				ok[1] = w.solve(lo+m1+1, m2, sqre)
+			}
+		}
+		half(0)
+		half(1)
+	}
+	if !ok[0] || !ok[1] {
+		return false
+	}
+	w.merge(lo, m1, m2, sqre)
+	return true
+}
+
+// leaf solves a block by bdQR. With sqre = 1 the extra column is first
+// rotated into the null space: rotations from the right of columns
+// m-1..0 with column m move its one nonzero entry up and out, which
+// leaves an m x m bidiagonal block and a zero column.
+func (w *bdcWork) leaf(lo, m, sqre int) bool {
+	n := w.n
+	for i := lo; i < lo+m; i++ {
+		w.ut[i*n+i] = 1
+	}
+	for i := lo; i < lo+m+sqre; i++ {
+		w.vt[i*n+i] = 1
+	}
+	d := w.d[lo : lo+m]
+	e := make([]float64, m)
+	copy(e, w.e[lo:lo+m-1+sqre])
+	ut := w.ut[lo*n+lo:]
+	vt := w.vt[lo*n+lo:]
+	cols := m + sqre
+	vrow := func(i int) []float64 { return vt[i*n : i*n+cols] }
+	if sqre == 1 {
+		f := e[m-1]
+		e[m-1] = 0
+		for j := m - 1; j >= 0 && f != 0; j-- {
+			c, s, r := givens(d[j], f)
+			d[j] = r
+			if j > 0 {
+				f = -s * e[j-1]
+				e[j-1] *= c
+			}
+			rotShort(vrow(j), vrow(m), c, s)
+		}
+	}
+	return bdQR(d, e, ut, n, m, vt, n, cols)
+}
+
+// Column types of the merge: a vector supported in the first half, in
+// the second, in both (after a deflating rotation), and the middle row's
+// left vector.
+const (
+	bdFirst  = 1
+	bdSecond = 2
+	bdBoth   = 3
+	bdMiddle = 4
+)
+
+// merge combines the solved halves of the block of solve(lo, m1+1+m2,
+// sqre). With B1 = U1 [S1 0] V1ᵀ (m1 x (m1+1)) and B2 = U2 [S2 0] V2ᵀ
+// (m2 x (m2+sqre)), the block is diag(U1, 1, U2) M diag(V1, V2)ᵀ where M
+// is zero but for S1 and S2 on its diagonal and the middle row
+// z = (alpha*(last row of V1), beta*(first row of V2)), alpha and beta the
+// middle row's entries of B. In the coordinates of the middle row (the
+// pole 0, the null vector of V1) and of the singular vectors of the
+// halves (the poles S1, S2), MᵀM = diag(0, S1², S2²) + z zᵀ, whose
+// eigenvalues σ² solve the secular equation; the singular vectors of M
+// are v ∝ (z_j/(d_j² - σ²))_j and u ∝ (-1, (d_j z_j/(d_j² - σ²))_j),
+// here with Gu and Eisenstat's ẑ recomputed from the roots in place of z.
+//
+// Before that, deflation removes the poles whose z_j is negligible (their
+// vectors stay) and, of two poles closer than the tolerance, one by a
+// rotation of both vectors that zeroes its z_j; with sqre = 1 the null
+// vector of V2 is rotated into the one of V1 and becomes the block's
+// null vector (row lo+m of vt). The new vectors are the products of the
+// small singular vector matrices of M with the old ones, done by GEMM
+// on the parts that are not zero (vectors ordered by type).
+func (w *bdcWork) merge(lo, m1, m2, sqre int) {
+	n := w.n
+	N := m1 + 1 + m2 // rows of the block
+	NV := N + sqre   // columns
+	mid := m1
+	alpha, beta := w.d[lo+mid], w.e[lo+mid]
+	urow := func(p int) []float64 { return w.ut[(lo+p)*n+lo : (lo+p)*n+lo+N] }
+	vrow := func(p int) []float64 { return w.vt[(lo+p)*n+lo : (lo+p)*n+lo+NV] }
+	urow(mid)[mid] = 1
+	dd := make([]float64, N)
+	z := make([]float64, N)
+	orgnrm := math.Max(math.Abs(alpha), math.Abs(beta))
+	for p := 0; p < N; p++ {
+		switch {
+		case p < mid:
+			dd[p] = w.d[lo+p]
+			z[p] = alpha * vrow(p)[mid]
+		case p == mid:
+			z[p] = alpha * vrow(p)[mid]
+		default:
+			dd[p] = w.d[lo+p]
+			z[p] = beta * vrow(p)[mid+1]
+		}
+		orgnrm = math.Max(orgnrm, dd[p])
+	}
+	var zx float64
+	if sqre == 1 {
+		zx = beta * vrow(N)[mid+1]
+	}
+	w.d[lo+mid] = 0
+	if orgnrm == 0 {
+		return
+	}
+	for p := range dd {
+		dd[p] /= orgnrm
+		z[p] /= orgnrm
+	}
+	zx /= orgnrm
+	maskU := make([]uint8, N)
+	maskV := make([]uint8, N)
+	for p := range maskU {
+		switch {
+		case p < mid:
+			maskU[p], maskV[p] = bdFirst, bdFirst
+		case p == mid:
+			maskU[p], maskV[p] = bdMiddle, bdFirst
+		default:
+			maskU[p], maskV[p] = bdSecond, bdSecond
+		}
+	}
+	if zx != 0 {
+		c, s, r := givens(z[mid], zx)
+		kernels.Rot(vrow(mid), vrow(N), c, s)
+		z[mid] = r
+		maskV[mid] = bdBoth
+	}
+	var dmax float64
+	for _, x := range dd {
+		dmax = math.Max(dmax, x)
+	}
+	tol := 8 * eps * math.Max(dmax, math.Max(math.Abs(alpha), math.Abs(beta))/orgnrm)
+	// Deflation, in ascending order of the poles other than the middle.
+	perm := make([]int, 0, N-1)
+	for p := 0; p < N; p++ {
+		if p != mid {
+			perm = append(perm, p)
+		}
+	}
+	slices.SortFunc(perm, func(p, q int) int { return cmp.Compare(dd[p], dd[q]) })
+	keep := make([]int, 1, N) // kept poles, the middle first
+	keep[0] = mid
+	defl := make([]int, 0, N)
+	pj := -1
+	for _, j := range perm {
+		if math.Abs(z[j]) <= tol {
+			defl = append(defl, j)
+			continue
+		}
+		if pj < 0 {
+			pj = j
+			continue
+		}
+		// A rotation of the pair (j, pj) from both sides that zeroes
+		// z[pj] leaves the off-diagonal entry c*s*(dd[j] - dd[pj]).
+		t := dd[j] - dd[pj]
+		c, s, r := givens(z[j], z[pj])
+		if math.Abs(t) <= tol || math.Abs(t*c*s) <= tol {
+			z[j], z[pj] = r, 0
+			kernels.Rot(urow(j), urow(pj), c, s)
+			kernels.Rot(vrow(j), vrow(pj), c, s)
+			mu, mv := maskU[j]|maskU[pj], maskV[j]|maskV[pj]
+			maskU[j], maskU[pj] = mu, mu
+			maskV[j], maskV[pj] = mv, mv
+			c2, s2 := c*c, s*s
+			dj := dd[j]*c2 + dd[pj]*s2
+			dd[pj] = dd[j]*s2 + dd[pj]*c2
+			dd[j] = dj
+			defl = append(defl, pj)
+			pj = j
+			continue
+		}
+		keep = append(keep, pj)
+		pj = j
+	}
+	if pj >= 0 {
+		keep = append(keep, pj)
+	}
+	// Keep the middle pole apart from zero's neighbours: its z at least
+	// tol, the smallest other pole at least tol/2 (as LAPACK's dlasd2).
+	if math.Abs(z[mid]) <= tol {
+		z[mid] = math.Copysign(tol, z[mid])
+	}
+	K := len(keep)
+	if K > 1 && dd[keep[1]] <= tol/2 {
+		dd[keep[1]] = tol / 2
+	}
+	// The secular equation on the kept poles.
+	kd := make([]float64, K)
+	kz := make([]float64, K)
+	for k, p := range keep {
+		kd[k], kz[k] = dd[p], z[p]
+	}
+	wcol := max(N, NV)
+	buf := w.scratch(2*K*K + 2*K*wcol)
+	uS, vS := buf[:K*K], buf[K*K:2*K*K]
+	sig, posU, posV, k1u, k3u, k1v, k3v := bdSecular(kd, kz, keep, maskU, maskV, uS, vS)
+	// The kept rows, in type order, are the right factors of the
+	// products (of each, only the part the products read is copied); the
+	// new vector i goes to the row of keep[i], and the deflated rows stay
+	// where they are.
+	sel := buf[2*K*K : 2*K*K+K*wcol]
+	out := buf[2*K*K+K*wcol:]
+	keepU := make([]int, K)
+	keepV := make([]int, K)
+	for k, p := range keep {
+		keepU[posU[k]] = p
+		keepV[posV[k]] = p
+	}
+	// Left vectors.
+	bdRows(K, N, func(q0, q1 int) {
+		for q := q0; q < q1; q++ {
+			p := keepU[q]
+			src, dst := urow(p), sel[q*N:(q+1)*N]
+			switch maskU[p] {
+			case bdFirst:
+				copy(dst[:mid], src[:mid])
+			case bdSecond:
+				copy(dst[mid+1:], src[mid+1:])
+			case bdBoth:
+				copy(dst, src)
+			}
+		}
+	})
+	bdProduct(K, m1, k1u+k3u, uS, K, sel, N, out, N)
+	bdProduct(K, m2, K-1-k1u, uS[k1u:], K, from(sel, k1u*N+mid+1), N, out[mid+1:], N)
+	bdRows(K, N, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			row := out[i*N : (i+1)*N]
+			row[mid] = uS[i*K+K-1]
+			copy(urow(keep[i]), row)
+		}
+	})
+	// Right vectors.
+	bdRows(K, NV, func(q0, q1 int) {
+		for q := q0; q < q1; q++ {
+			p := keepV[q]
+			src, dst := vrow(p), sel[q*NV:(q+1)*NV]
+			switch maskV[p] {
+			case bdFirst:
+				copy(dst[:mid+1], src[:mid+1])
+			case bdSecond:
+				copy(dst[mid+1:], src[mid+1:])
+			case bdBoth:
+				copy(dst, src)
+			}
+		}
+	})
+	bdProduct(K, m1+1, k1v+k3v, vS, K, sel, NV, out, NV)
+	bdProduct(K, NV-m1-1, K-k1v, from(vS, k1v), K, from(sel, k1v*NV+mid+1), NV, out[mid+1:], NV)
+	bdRows(K, NV, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			copy(vrow(keep[i]), out[i*NV:(i+1)*NV])
+		}
+	})
+	for _, p := range defl {
+		w.d[lo+p] = dd[p] * orgnrm
+	}
+	for i, p := range keep {
+		w.d[lo+p] = sig[i] * orgnrm
+	}
+}
+
+// from returns s[off:], or nil when off is past the end (for the
+// operands of an empty product).
+func from(s []float64, off int) []float64 {
+	if off >= len(s) {
+		return nil
+	}
+	return s[off:]
+}
+
+// bdProduct sets the m x n matrix c (row stride ldc) to a*b, a m x k
+// (stride lda) and b k x n (stride ldb), by GEMM; zero when k is 0.
+func bdProduct(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		for i := 0; i < m; i++ {
+			clear(c[i*ldc : i*ldc+n])
+		}
+		return
+	}
+	kernels.Gemm(false, false, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+}
+
+// bdSecular solves the merge's secular equation for the K kept poles d
+// (ascending, d[0] = 0 the middle pole, gaps at least tol) with weights
+// z (none zero), and returns the singular values sig (ascending) and sets
+// the singular vectors of M as rows of uS and vS (K x K): component k of u_i
+// in column posU[k] and of v_i in column posV[k], the columns in type
+// order (first half, both, second half; for uS the middle last), with
+// k1u, k3u (k1v, k3v) the numbers of the first two types.
+func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float64) (sig []float64, posU, posV []int, k1u, k3u, k1v, k3v int) {
+	K := len(d)
+	posU = make([]int, K)
+	posV = make([]int, K)
+	q := 0
+	for _, want := range []uint8{bdFirst, bdBoth, bdSecond, bdMiddle} {
+		for k, p := range keep {
+			if maskU[p] == want {
+				posU[k] = q
+				q++
+				switch want {
+				case bdFirst:
+					k1u++
+				case bdBoth:
+					k3u++
+				}
+			}
+		}
+	}
+	q = 0
+	for _, want := range []uint8{bdFirst, bdBoth, bdSecond} {
+		for k, p := range keep {
+			if maskV[p] == want {
+				posV[k] = q
+				q++
+				switch want {
+				case bdFirst:
+					k1v++
+				case bdBoth:
+					k3v++
+				}
+			}
+		}
+	}
+	rz2 := make([]float64, K)
+	for j := range rz2 {
+		rz2[j] = z[j] * z[j]
+	}
+	// The poles of the secular equation are d_j²; their differences are
+	// formed as (d_j - d_o)(d_j + d_o), accurate to a few ulps.
+	gaps := func(o int, dst []float64) {
+		for j := range dst {
+			dst[j] = (d[j] - d[o]) * (d[j] + d[o])
+		}
+	}
+	orig := make([]int, K)
+	tau := make([]float64, K) // σ_i = d[orig[i]] + tau[i]
+	sig = make([]float64, K)
+	workers := 1
+	if K >= bdParMin {
+		workers = kernels.Workers()
+	}
+	chunks := min(K, 4*workers)
+	chunk := func(c int) (int, int) { return c * K / chunks, (c + 1) * K / chunks }
+	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		g := make([]float64, K)
+		i0, i1 := chunk(c)
+		for i := i0; i < i1; i++ {
+			o, om := secularRootGaps(rz2, i, gaps, g)
+			do := d[o]
+			s := math.Sqrt(do*do + om)
+			orig[i] = o
+			tau[i] = om / (do + s)
+			sig[i] = do + tau[i]
+		}
+	})
+	// diff(i, j) = σ_i² - d_j², accurately.
+	// σ_i² - d_j² = ((do_i - d_j) + tau_i)((do_i + d_j) + tau_i), accurately,
+	// with do_i = d[orig[i]]; written out in the loops below (a closure
+	// call per element cost a fifth of the merge at n = 500).
+	do := make([]float64, K)
+	for i, o := range orig {
+		do[i] = d[o]
+	}
+	zh := make([]float64, K)
+	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		num := make([]float64, K)
+		den := make([]float64, K)
+		j0, j1 := chunk(c)
+		for j := j0; j < j1; j++ {
+			dj := d[j]
+			for i := 0; i < j; i++ {
+				num[i] = ((do[i] - dj) + tau[i]) * ((do[i] + dj) + tau[i])
+				den[i] = (d[i] - dj) * (d[i] + dj)
+			}
+			for i := j + 1; i < K; i++ {
+				num[i] = ((do[i-1] - dj) + tau[i-1]) * ((do[i-1] + dj) + tau[i-1])
+				den[i] = (d[i] - dj) * (d[i] + dj)
+			}
+			last := ((do[K-1] - dj) + tau[K-1]) * ((do[K-1] + dj) + tau[K-1])
+			v := zhatProduct(j, last, num, den)
+			zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
+		}
+	})
+	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		i0, i1 := chunk(c)
+		for i := i0; i < i1; i++ {
+			ur := uS[i*K : (i+1)*K]
+			vr := vS[i*K : (i+1)*K]
+			doi, ti := do[i], tau[i]
+			var nu, nv float64
+			for j, dj := range d {
+				v := -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
+				u := dj * v
+				if j == 0 {
+					u = -1
+				}
+				vr[posV[j]] = v
+				ur[posU[j]] = u
+				nv += v * v
+				nu += u * u
+			}
+			kernels.Scal(1/math.Sqrt(nu), ur)
+			kernels.Scal(1/math.Sqrt(nv), vr)
+		}
+	})
+	return sig, posU, posV, k1u, k3u, k1v, k3v
+}
