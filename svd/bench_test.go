@@ -188,7 +188,7 @@ func TestBidiagPhaseTimes(t *testing.T) {
 		}
 	}
 	fmt.Printf("%-10s %10s %10s %10s %10s %10s   (ms CPU, median of %d, one goroutine)\n",
-		"shape", "reduce", "solve*", "back", "bidiag", "jacobi", rounds)
+		"shape", "reduce", "solve", "back", "bidiag", "jacobi", rounds)
 	for si, s := range shapes {
 		fmt.Printf("%-10s", fmt.Sprintf("%dx%d", s[0], s[1]))
 		for k := 0; k < phases; k++ {
@@ -197,5 +197,4 @@ func TestBidiagPhaseTimes(t *testing.T) {
 		}
 		fmt.Println()
 	}
-	fmt.Println("* solve: the stand-in bidiagSVD of bidiag_ref.go until the divide and conquer solver is merged")
 }

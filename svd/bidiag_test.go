@@ -327,8 +327,8 @@ func hadamardExact(n int, s []float64) (*mat.Dense, []float64) {
 // computed to a few ulps by gkBisection, are within 4 eps*S[0] of the
 // exact ones (1.1 to 1.3 measured; on the same matrices LAPACK's dgesdd
 // is off by 5 to 11 eps*S[0] and its dgejsv by 14 to 60). The whole
-// path's values are recorded (go test -v) but not checked here: their
-// accuracy is that of bidiagSVD.
+// bidiagonal path's values must be within 14 eps*S[0] (dgejsv's best on
+// these matrices); the Jacobi path's are recorded (go test -v) only.
 func TestLargestValues(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(17, 5))
 	for _, n := range []int{64, 128, 256} {
@@ -354,7 +354,13 @@ func TestLargestValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			record(fmt.Sprintf("exact values, method %d (eps S[0])", method), svdValueRatio(sv, f.S, 1))
+			r := svdValueRatio(sv, f.S, 1)
+			record(fmt.Sprintf("exact values, method %d (eps S[0])", method), r)
+			// The whole bidiagonal path (reduction, divide and conquer)
+			// measured 5.0 at n = 256; dgejsv's 14 to 60 bounds it.
+			if method == MethodBidiagonal && !(r <= 14) {
+				t.Errorf("n = %d: the bidiagonal path's values are off by %.3g eps S[0]", n, r)
+			}
 		}
 	}
 }
