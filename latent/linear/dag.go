@@ -146,6 +146,13 @@ type DAGOptions struct {
 	// that form a cycle are ErrBadOption too.
 	Required, Forbidden, PartialOrder []Edge
 
+	// SkipSplitCheck leaves out the split-sample checks of LearnDAG,
+	// which otherwise run whenever the third moments carry their samples
+	// (SampleThird): the coefficient step is learned again on each half
+	// of the samples, which about doubles the time of LearnDAG (see
+	// MaxSplitRatio and the package documentation, "The verdict").
+	SkipSplitCheck bool
+
 	// observed is set by LearnObservedBN: the pruned Lambda is then the
 	// least-squares refit on the support whatever LambdaFromSecond says.
 	observed bool
@@ -306,6 +313,13 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	res.Coefficients = coef
 	res.Verdict.merge(coef.Verdict)
 	res.dagChecks(samplesOf(third, &o))
+	if st, ok := third.(*SampleThird); ok && !o.SkipSplitCheck && st.Src != nil {
+		v, err := splitVerdict(ctx, st.Src, st.Passes, coef, &o.Options)
+		if err != nil {
+			return nil, err
+		}
+		res.Verdict.merge(v)
+	}
 	return res, nil
 }
 

@@ -141,6 +141,11 @@ const (
 	MinSkewness = 0.1
 	// SkewnessSigmas is the multiple of sqrt(6/N) in the skewness bound.
 	SkewnessSigmas = 6.0
+	// MaxSplitRatio and SplitSigmas set the split-sample checks of
+	// LearnDAG (DAGOptions.SkipSplitCheck); see splitVerdict's figures
+	// in the package documentation.
+	MaxSplitRatio = 12.0
+	SplitSigmas   = 6.0
 	// MaxTriangularity is the largest triangularity of the learned
 	// order accepted (DAG.Triangularity). Passing models at N >= 10k
 	// reached 0.19 (60 x 8 at 10k) apart from the wrong estimate above

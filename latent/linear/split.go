@@ -1,0 +1,226 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/moments-go/moments/internal/assign"
+	"github.com/moments-go/moments/kernels"
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
+)
+
+// halfSamples is samples lo..hi-1 of src.
+type halfSamples struct {
+	src    moments.Samples
+	lo, hi int
+}
+
+func (h halfSamples) NumSamples() int { return h.hi - h.lo }
+func (h halfSamples) Dim() int        { return h.src.Dim() }
+func (h halfSamples) Block(lo, hi int, dst *mat.Dense) {
+	h.src.Block(h.lo+lo, h.lo+hi, dst)
+}
+
+// splitResult is what the split-sample check measures: the coefficient
+// step learned on each half of the samples, matched to the estimate on
+// all of them.
+type splitResult struct {
+	// halves are the two estimates of A, columns matched and signed to
+	// the full estimate's (nil where a half gave an error).
+	halves [2]*mat.Dense
+	// errs are the halves' errors.
+	errs [2]error
+	// cos[h][j] is |cos| between column j of half h and of the full
+	// estimate.
+	cos [2][]float64
+	// n is the number of samples of a half.
+	n int
+}
+
+// learnHalves learns the coefficient step on the first and the second
+// half of the samples of src: DLD of each half's Sigma on the partition
+// of the full estimate coef (no search), LearnTWM with o.TWM, and the
+// canonical scale; it matches each half's columns to those of coef.A.
+func learnHalves(ctx context.Context, src moments.Samples, passes moments.Options, coef *Coefficients, o *Options) (*splitResult, error) {
+	full := coef.A
+	_, k := full.Dims()
+	total := src.NumSamples()
+	half := total / 2
+	res := &splitResult{n: half}
+	passes.Progress = nil
+	for h := range 2 {
+		sub := halfSamples{src, h * half, (h + 1) * half}
+		a, err := halfCoefficients(ctx, sub, passes, coef.DLD.Partition, k, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.errs[h] = err
+			continue
+		}
+		res.halves[h], res.cos[h] = matchColumns(full, a)
+	}
+	return res, nil
+}
+
+// halfCoefficients returns the canonical A learned from the samples sub
+// with the DLD partition p.
+func halfCoefficients(ctx context.Context, sub moments.Samples, passes moments.Options, p Partition, k int, o *Options) (*mat.Dense, error) {
+	sm, err := moments.NewSampleMoments(ctx, sub, &passes)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := DLD(sm.Sigma, k, p, &o.DLD)
+	if err != nil {
+		return nil, err
+	}
+	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := UnitVariance(twm.A, dec.L)
+	return a, err
+}
+
+// matchColumns returns the columns of b matched to those of a (the
+// assignment that maximises the sum of |cosines|) and signed to agree
+// with them, and the |cosine| of each pair.
+func matchColumns(a, b *mat.Dense) (*mat.Dense, []float64) {
+	n, k := a.Dims()
+	cost := mat.Zeros(k, k)
+	dots := mat.Zeros(k, k)
+	// columnPairs visits (j, c) with c running fastest.
+	j, c := 0, 0
+	columnPairs(a, b, func(_ int, dot, na, nb float64) {
+		v := 0.0
+		if na > 0 && nb > 0 {
+			v = dot / (na * nb)
+		}
+		dots.Set(j, c, v)
+		cost.Set(j, c, -math.Abs(v))
+		if c++; c == k {
+			j, c = j+1, 0
+		}
+	})
+	perm, _ := assign.Hungarian(cost)
+	out := mat.Zeros(n, k)
+	cos := make([]float64, k)
+	col := make([]float64, n)
+	for j, p := range perm {
+		b.Col(col, p)
+		s := 1.0
+		if dots.At(j, p) < 0 {
+			s = -1
+		}
+		kernels.Scal(s, col)
+		for i, v := range col {
+			out.Set(i, j, v)
+		}
+		cos[j] = math.Abs(dots.At(j, p))
+	}
+	return out, cos
+}
+
+// instability returns max over the halves and columns of (1 - |cos|)
+// times the half's sample count, and where.
+func (s *splitResult) instability() (float64, int, int) {
+	worst, at, hw := 0.0, -1, -1
+	for h := range 2 {
+		for j, c := range s.cos[h] {
+			if v := (1 - c) * float64(s.n); v > worst || math.IsNaN(v) {
+				worst, at, hw = v, j, h
+			}
+		}
+	}
+	return worst, at, hw
+}
+
+// columnSE returns, for each column j of full, the standard error of
+// its entries estimated from the halves relative to the column's
+// largest: the root mean square over the rows of (a1_ij - a2_ij)/2,
+// over max_i |full_ij|. Each half has twice the variance of the full
+// estimate, so their difference has four times it.
+func (s *splitResult) columnSE(full *mat.Dense) []float64 {
+	n, k := full.Dims()
+	out := make([]float64, k)
+	for j := range out {
+		var ss float64
+		for i := 0; i < n; i++ {
+			d := (s.halves[0].At(i, j) - s.halves[1].At(i, j)) / 2
+			ss += d * d
+		}
+		out[j] = math.Sqrt(ss/float64(n)) / colMaxAbs(full, j)
+	}
+	return out
+}
+
+// splitRatio returns the split-sample ratio of column j (see
+// MaxSplitRatio): the largest over the smallest of |a1 - a|, |a2 - a|
+// and |a1 - a2|/sqrt 2, a the full estimate's column and a1, a2 the
+// halves'.
+func (s *splitResult) splitRatio(full *mat.Dense, j int) float64 {
+	n, _ := full.Dims()
+	var d1, d2, d12 float64
+	for i := 0; i < n; i++ {
+		v, a1, a2 := full.At(i, j), s.halves[0].At(i, j), s.halves[1].At(i, j)
+		d1 += (a1 - v) * (a1 - v)
+		d2 += (a2 - v) * (a2 - v)
+		d12 += (a1 - a2) * (a1 - a2) / 2
+	}
+	lo, hi := min(d1, d2, d12), max(d1, d2, d12)
+	if hi == 0 {
+		return math.Sqrt2 // three equal estimates: the linear regime's value
+	}
+	return math.Sqrt(hi / lo)
+}
+
+// splitVerdict runs the split-sample checks of LearnDAG (see
+// DAGOptions.SkipSplitCheck) on the coefficient step coef learned from
+// the samples src, with the options o: the split-sample ratio (at most
+// MaxSplitRatio) and the expansion property of the support resolved by
+// the halves' standard errors (the entries above SplitSigmas of them).
+// It returns no checks when src has fewer than 2 (3k + 1) samples,
+// too few for a half to fit, and only the context's error.
+func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Options, coef *Coefficients, o *Options) (Verdict, error) {
+	var v Verdict
+	_, k := coef.A.Dims()
+	if src.NumSamples() < 2*(3*k+1) {
+		return v, nil
+	}
+	progress(o.Progress, "split check", 0, 1)
+	defer progress(o.Progress, "split check", 1, 1)
+	sr, err := learnHalves(ctx, src, passes, coef, o)
+	if err != nil {
+		return v, err
+	}
+	for h, err := range sr.errs {
+		if err != nil {
+			v.add(Check{Name: "split stability", Value: math.NaN(), Bound: MaxSplitRatio, Margin: math.NaN(),
+				Detail: fmt.Sprintf("half %d of the samples (%d) gives no estimate: %v", h+1, sr.n, err)})
+			return v, nil
+		}
+	}
+	worst, at := 0.0, -1
+	for j := 0; j < k; j++ {
+		if r := sr.splitRatio(coef.A, j); r > worst || math.IsNaN(r) {
+			worst, at = r, j
+		}
+	}
+	v.add(atMost("split stability", worst, MaxSplitRatio,
+		fmt.Sprintf("largest split-sample ratio %.3g (column %d; sqrt 2 for an estimate linear in the moments): the estimates of A from the two halves of the samples (%d each) and from all of them", worst, at, sr.n)))
+	se := sr.columnSE(coef.A)
+	sup := supportAt(coef.A, se, SplitSigmas)
+	m, set, exact := expansionMargin(sup, sup, 0)
+	how := "exact"
+	if !exact {
+		how = "upper bound from pairs and triples"
+	}
+	detail := fmt.Sprintf("least |N(S)| - |S| - d_max is %d (%s) on the entries above %g standard errors of their column (from the two halves; at most %g of its largest)", m, how, SplitSigmas, SupportTol)
+	if m < 0 {
+		detail += fmt.Sprintf(", at columns %v", set)
+	}
+	v.add(atLeast("split expansion", float64(m), 0, detail))
+	return v, nil
+}
