@@ -312,7 +312,7 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	res.Iterations = e.iters
 	res.Coefficients = coef
 	res.Verdict.merge(coef.Verdict)
-	res.dagChecks(samplesOf(third, &o))
+	res.hiddenChecks(samplesOf(third, &o))
 	if st, ok := third.(*SampleThird); ok && !o.SkipSplitCheck && st.Src != nil {
 		v, err := splitVerdict(ctx, st.Src, st.Passes, coef, &o.Options)
 		if err != nil {

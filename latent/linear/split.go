@@ -180,7 +180,8 @@ func (s *splitResult) splitRatio(full *mat.Dense, j int) float64 {
 // DAGOptions.SkipSplitCheck) on the coefficient step coef learned from
 // the samples src, with the options o: the split-sample ratio (at most
 // MaxSplitRatio) and the expansion property of the support resolved by
-// the halves' standard errors (the entries above SplitSigmas of them).
+// the halves' standard errors (N(S) from the entries above
+// SplitLowSigmas of them, d_max from those above SplitHighSigmas).
 // It returns no checks when src has fewer than 2 (3k + 1) samples,
 // too few for a half to fit, and only the context's error.
 func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Options, coef *Coefficients, o *Options) (Verdict, error) {
@@ -211,13 +212,12 @@ func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Optio
 	v.add(atMost("split stability", worst, MaxSplitRatio,
 		fmt.Sprintf("largest split-sample ratio %.3g (column %d; sqrt 2 for an estimate linear in the moments): the estimates of A from the two halves of the samples (%d each) and from all of them", worst, at, sr.n)))
 	se := sr.columnSE(coef.A)
-	sup := supportAt(coef.A, se, SplitSigmas)
-	m, set, exact := expansionMargin(sup, sup, 0)
+	m, set, exact := expansionMargin(supportAt(coef.A, se, SplitLowSigmas), supportAt(coef.A, se, SplitHighSigmas), 0)
 	how := "exact"
 	if !exact {
 		how = "upper bound from pairs and triples"
 	}
-	detail := fmt.Sprintf("least |N(S)| - |S| - d_max is %d (%s) on the entries above %g standard errors of their column (from the two halves; at most %g of its largest)", m, how, SplitSigmas, SupportTol)
+	detail := fmt.Sprintf("least |N(S)| - |S| - d_max is %d (%s; N(S) from the entries above %g and d_max from those above %g standard errors of their column, from the two halves, at most %g of its largest)", m, how, SplitLowSigmas, SplitHighSigmas, SupportTol)
 	if m < 0 {
 		detail += fmt.Sprintf(", at columns %v", set)
 	}
