@@ -32,27 +32,50 @@ type splitResult struct {
 	halves [2]*mat.Dense
 	// errs are the halves' errors.
 	errs [2]error
-	// cos[h][j] is |cos| between column j of half h and of the full
-	// estimate.
-	cos [2][]float64
-	// n is the number of samples of a half.
-	n int
+	// n are the numbers of samples of the halves.
+	n [2]int
 }
 
-// learnHalves learns the coefficient step on the first and the second
-// half of the samples of src: DLD of each half's Sigma on the partition
-// of the full estimate coef (no search), LearnTWM with o.TWM, and the
-// canonical scale; it matches each half's columns to those of coef.A.
-func learnHalves(ctx context.Context, src moments.Samples, passes moments.Options, coef *Coefficients, o *Options) (*splitResult, error) {
-	full := coef.A
-	_, k := full.Dims()
+// learnHalves learns the coefficient step on the first half of the
+// samples of src and on the rest: DLD of each half's Sigma on the
+// partition of the full estimate coef (no search), LearnTWM with o.TWM,
+// and the canonical scale; it matches each half's columns to those of
+// coef.A. When full holds the mean and Sigma of all of src, the second
+// half's come from them and the first half's (one pass over half the
+// samples instead of two).
+func learnHalves(ctx context.Context, src moments.Samples, passes moments.Options, full *moments.SampleMoments, coef *Coefficients, o *Options) (*splitResult, error) {
+	_, k := coef.A.Dims()
 	total := src.NumSamples()
-	half := total / 2
-	res := &splitResult{n: half}
+	n1 := total / 2
+	res := &splitResult{n: [2]int{n1, total - n1}}
 	passes.Progress = nil
-	for h := range 2 {
-		sub := halfSamples{src, h * half, (h + 1) * half}
-		a, err := halfCoefficients(ctx, sub, passes, coef.DLD.Partition, k, o)
+	first, err := moments.NewSampleMoments(ctx, halfSamples{src, 0, n1}, &passes)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.errs[0], res.errs[1] = err, err
+		return res, nil
+	}
+	var second *mat.Dense
+	if full != nil && full.N == total && full.Sigma != nil {
+		second = otherHalfSigma(full, first)
+	} else {
+		sm, err := moments.NewSampleMoments(ctx, halfSamples{src, n1, total}, &passes)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.errs[1] = err
+		} else {
+			second = sm.Sigma
+		}
+	}
+	for h, sigma := range []*mat.Dense{first.Sigma, second} {
+		if sigma == nil {
+			continue
+		}
+		a, err := halfCoefficients(ctx, sigma, coef.DLD.Partition, k, o)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -60,19 +83,39 @@ func learnHalves(ctx context.Context, src moments.Samples, passes moments.Option
 			res.errs[h] = err
 			continue
 		}
-		res.halves[h], res.cos[h] = matchColumns(full, a)
+		res.halves[h] = matchColumns(coef.A, a)
 	}
 	return res, nil
 }
 
-// halfCoefficients returns the canonical A learned from the samples sub
-// with the DLD partition p.
-func halfCoefficients(ctx context.Context, sub moments.Samples, passes moments.Options, p Partition, k int, o *Options) (*mat.Dense, error) {
-	sm, err := moments.NewSampleMoments(ctx, sub, &passes)
-	if err != nil {
-		return nil, err
+// otherHalfSigma returns the centred second moment (1/N2 normalised) of
+// the samples of full that are not in first, from N Sigma = sum_h N_h
+// (Sigma_h + d_h d_h^T), d_h = mean_h - mean.
+func otherHalfSigma(full, first *moments.SampleMoments) *mat.Dense {
+	n := len(full.Mean)
+	nf, n1 := float64(full.N), float64(first.N)
+	n2 := nf - n1
+	d1 := make([]float64, n)
+	d2 := make([]float64, n)
+	for i := range d1 {
+		mu2 := (nf*full.Mean[i] - n1*first.Mean[i]) / n2
+		d1[i] = first.Mean[i] - full.Mean[i]
+		d2[i] = mu2 - full.Mean[i]
 	}
-	dec, err := DLD(sm.Sigma, k, p, &o.DLD)
+	out := mat.Zeros(n, n)
+	for i := 0; i < n; i++ {
+		row := out.RawRow(i)
+		for j := range row {
+			row[j] = (nf*full.Sigma.At(i, j) - n1*first.Sigma.At(i, j) - n1*d1[i]*d1[j] - n2*d2[i]*d2[j]) / n2
+		}
+	}
+	return out
+}
+
+// halfCoefficients returns the canonical A learned from a half's Sigma
+// with the DLD partition p.
+func halfCoefficients(ctx context.Context, sigma *mat.Dense, p Partition, k int, o *Options) (*mat.Dense, error) {
+	dec, err := DLD(sigma, k, p, &o.DLD)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +129,8 @@ func halfCoefficients(ctx context.Context, sub moments.Samples, passes moments.O
 
 // matchColumns returns the columns of b matched to those of a (the
 // assignment that maximises the sum of |cosines|) and signed to agree
-// with them, and the |cosine| of each pair.
-func matchColumns(a, b *mat.Dense) (*mat.Dense, []float64) {
+// with them.
+func matchColumns(a, b *mat.Dense) *mat.Dense {
 	n, k := a.Dims()
 	cost := mat.Zeros(k, k)
 	dots := mat.Zeros(k, k)
@@ -106,7 +149,6 @@ func matchColumns(a, b *mat.Dense) (*mat.Dense, []float64) {
 	})
 	perm, _ := assign.Hungarian(cost)
 	out := mat.Zeros(n, k)
-	cos := make([]float64, k)
 	col := make([]float64, n)
 	for j, p := range perm {
 		b.Col(col, p)
@@ -118,23 +160,8 @@ func matchColumns(a, b *mat.Dense) (*mat.Dense, []float64) {
 		for i, v := range col {
 			out.Set(i, j, v)
 		}
-		cos[j] = math.Abs(dots.At(j, p))
 	}
-	return out, cos
-}
-
-// instability returns max over the halves and columns of (1 - |cos|)
-// times the half's sample count, and where.
-func (s *splitResult) instability() (float64, int, int) {
-	worst, at, hw := 0.0, -1, -1
-	for h := range 2 {
-		for j, c := range s.cos[h] {
-			if v := (1 - c) * float64(s.n); v > worst || math.IsNaN(v) {
-				worst, at, hw = v, j, h
-			}
-		}
-	}
-	return worst, at, hw
+	return out
 }
 
 // columnSE returns, for each column j of full, the standard error of
@@ -184,7 +211,7 @@ func (s *splitResult) splitRatio(full *mat.Dense, j int) float64 {
 // SplitLowSigmas of them, d_max from those above SplitHighSigmas).
 // It returns no checks when src has fewer than 2 (3k + 1) samples,
 // too few for a half to fit, and only the context's error.
-func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Options, coef *Coefficients, o *Options) (Verdict, error) {
+func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Options, full *moments.SampleMoments, coef *Coefficients, o *Options) (Verdict, error) {
 	var v Verdict
 	_, k := coef.A.Dims()
 	if src.NumSamples() < 2*(3*k+1) {
@@ -192,14 +219,14 @@ func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Optio
 	}
 	progress(o.Progress, "split check", 0, 1)
 	defer progress(o.Progress, "split check", 1, 1)
-	sr, err := learnHalves(ctx, src, passes, coef, o)
+	sr, err := learnHalves(ctx, src, passes, full, coef, o)
 	if err != nil {
 		return v, err
 	}
 	for h, err := range sr.errs {
 		if err != nil {
 			v.add(Check{Name: "split stability", Value: math.NaN(), Bound: MaxSplitRatio, Margin: math.NaN(),
-				Detail: fmt.Sprintf("half %d of the samples (%d) gives no estimate: %v", h+1, sr.n, err)})
+				Detail: fmt.Sprintf("half %d of the samples (%d) gives no estimate: %v", h+1, sr.n[h], err)})
 			return v, nil
 		}
 	}
@@ -210,7 +237,7 @@ func splitVerdict(ctx context.Context, src moments.Samples, passes moments.Optio
 		}
 	}
 	v.add(atMost("split stability", worst, MaxSplitRatio,
-		fmt.Sprintf("largest split-sample ratio %.3g (column %d; sqrt 2 for an estimate linear in the moments): the estimates of A from the two halves of the samples (%d each) and from all of them", worst, at, sr.n)))
+		fmt.Sprintf("largest split-sample ratio %.3g (column %d; sqrt 2 for an estimate linear in the moments): the estimates of A from the two halves of the samples (%d and %d) and from all of them", worst, at, sr.n[0], sr.n[1])))
 	se := sr.columnSE(coef.A)
 	m, set, exact := expansionMargin(supportAt(coef.A, se, SplitLowSigmas), supportAt(coef.A, se, SplitHighSigmas), 0)
 	how := "exact"
