@@ -47,6 +47,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	prune := fs.Float64("prune", 0, "also set the entries of Lambda with magnitude at most this (>= 0) to zero, after the adaptive lasso with the extended BIC that prunes Lambda by default")
 	tau := fs.Float64("tau", 0.1, "support threshold in [0, 1): entries of A above tau times their column's largest, edges with |Lambda| above tau")
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
+	split := fs.Bool("split", true, "run the split-sample checks of the verdict (learn A again on each half of the samples; they add about as much CPU time as the coefficient step takes)")
 	truth := fs.String("truth", "", "JSON file of the true A and Lambda (see above): print dist and rel F against it")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
@@ -97,7 +98,7 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 
 	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
-	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
+	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second, SkipSplitCheck: !*split}
 	do.Seed, do.MaxMemory = *seed, *maxMem
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	if err := do.CheckMemory(n, *k); err != nil {

@@ -209,6 +209,15 @@ func TestDAGTruth(t *testing.T) {
 		rows[c][2], rows[c][3] = truthRow(t, out.String(), "Lambda")
 		t.Logf("scale %g: A dist %g rel F %g, Lambda dist %g rel F %g", scale, rows[c][0], rows[c][1], rows[c][2], rows[c][3])
 	}
+	// -split=false leaves the split-sample checks out of the diagnostics.
+	var out, errb bytes.Buffer
+	if err := run(bg, []string{"dag", "-k", "4", "-q", path}, &out, &errb); err != nil || !strings.Contains(out.String(), "split stability holds") {
+		t.Errorf("default: split stability not printed (%v):\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := run(bg, []string{"dag", "-k", "4", "-q", "-split=false", path}, &out, &errb); err != nil || strings.Contains(out.String(), "split stability") {
+		t.Errorf("-split=false: split stability printed (%v):\n%s", err, out.String())
+	}
 	if rows[0] != rows[1] {
 		t.Errorf("the scaled truth prints %v, the truth %v", rows[1], rows[0])
 	}
