@@ -58,7 +58,7 @@ func learnHalves(ctx context.Context, src moments.Samples, passes moments.Option
 		return res, nil
 	}
 	var second *mat.Dense
-	if full != nil && full.N == total && full.Sigma != nil {
+	if full != nil && full.N == total && full.Sigma != nil && len(full.Mean) == src.Dim() {
 		second = otherHalfSigma(full, first)
 	} else {
 		sm, err := moments.NewSampleMoments(ctx, halfSamples{src, n1, total}, &passes)

@@ -21,8 +21,9 @@ import (
 // Value).
 type Check struct {
 	// Name says what is checked ("expansion", "l1 recovery", "spectrum
-	// gap", "DLD partition", "noise skewness", "triangularity"), with
-	// the level for hierarchies.
+	// gap", "DLD partition", "noise skewness", "triangularity", "split
+	// stability", "split expansion", and those of LearnObservedBN's
+	// fourth cumulant), with the level for hierarchies.
 	Name string
 	// Holds reports that the condition holds.
 	Holds bool
