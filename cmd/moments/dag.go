@@ -26,6 +26,15 @@ TWMLearn for A, the whitened third moment for the causal order). It
 prints A and Lambda in canonical form (unit-variance hidden variables
 h1..hK, numbered in the learned causal order) and diagnostics. Needs
 3K <= the number of observed variables. DATA.csv may be gzip-compressed.
+
+With -truth FILE it also compares the estimate with the true model, as
+the main job does: dist and the relative Frobenius error (rel F) of A
+and Lambda after matching the hidden variables, and the precision and
+recall of their supports. FILE is JSON with the rows of the true A (n x
+k) and Lambda (k x k, strictly lower triangular: hidden variables in a
+topological order) and, optionally, the variances of the hidden noises
+(1 when absent); any scale, brought to canonical form:
+  {"A": [[...], ...], "Lambda": [[...], ...], "EtaVar": [...]}
 `
 
 // runDAG is the dag subcommand.
@@ -38,6 +47,8 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	prune := fs.Float64("prune", 0, "also set the entries of Lambda with magnitude at most this (>= 0) to zero, after the adaptive lasso with the extended BIC that prunes Lambda by default")
 	tau := fs.Float64("tau", 0.1, "support threshold in [0, 1): entries of A above tau times their column's largest, edges with |Lambda| above tau")
 	second := fs.Bool("lambda-second", false, "Lambda from the second moments given the order (Remark 4.4) instead of the third")
+	split := fs.Bool("split", true, "run the split-sample checks of the verdict (learn A again on each half of the samples; they add about as much CPU time as the coefficient step takes)")
+	truth := fs.String("truth", "", "JSON file of the true A and Lambda (see above): print dist and rel F against it")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	maxMem := maxMemoryFlag(fs.FlagSet)
@@ -79,9 +90,15 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if N < 2 {
 		return fmt.Errorf("%s: %d sample(s): %w", path, N, linear.ErrBadData)
 	}
+	var trueA, trueLambda *mat.Dense
+	if *truth != "" {
+		if trueA, trueLambda, err = readDAGTruth(ctx, *truth, n, *k); err != nil {
+			return err
+		}
+	}
 
 	mo := moments.Options{Workers: *workers, MaxMemory: *maxMem}
-	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second}
+	do := &linear.DAGOptions{Prune: *prune, LambdaFromSecond: *second, SkipSplitCheck: !*split}
 	do.Seed, do.MaxMemory = *seed, *maxMem
 	do.DLD.Workers, do.TWM.Workers = *workers, *workers
 	if err := do.CheckMemory(n, *k); err != nil {
@@ -141,6 +158,10 @@ func runDAG(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintln(stdout)
 	printDiagnostics(stdout, d, *tau)
+	if trueA != nil {
+		fmt.Fprintln(stdout)
+		printDAGTruth(stdout, d, trueA, trueLambda, *tau)
+	}
 	fmt.Fprintln(stdout, "\ntime:")
 	stages.print(stdout)
 	return nil

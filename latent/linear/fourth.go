@@ -1260,15 +1260,21 @@ func observedOrder(c *mat.Dense, before [][]int) (order, match []int, err error)
 // kurtosis"); for the fourth and both, that every noise is kurtic or
 // skewed ("noise non-Gaussianity", the diagnostic of noises that
 // neither cumulant separates; see Cumulants); then the convergence of
-// the fixed point and the triangularity of the order.
-func (c *components) observedChecks(d *DAG, samples int, maxIter int) {
+// the fixed point and the triangularity of the order (hidden: LearnDAG's
+// bound MaxHiddenTriangularity and third-order checks, else
+// MaxTriangularity).
+func (c *components) observedChecks(d *DAG, samples int, maxIter int, hidden bool) {
 	src := "exact moments"
 	if samples > 0 {
 		src = fmt.Sprintf("N = %d", samples)
 	}
 	switch c.choice {
 	case CumulantsThird:
-		d.dagChecks(samples)
+		if hidden {
+			d.hiddenChecks(samples)
+		} else {
+			d.dagChecks(samples)
+		}
 		return
 	case CumulantsFourth:
 		ratio, at := math.Inf(1), -1
@@ -1298,8 +1304,12 @@ func (c *components) observedChecks(d *DAG, samples int, maxIter int) {
 	}
 	d.add(atLeast("fixed-point convergence", conv, 1,
 		fmt.Sprintf("the fixed point of the %v cumulants moved every direction by at most max(DAGOptions.Tol, %g) within DAGOptions.MaxIter = %d steps: %v (%d steps in all)", c.choice, fourthTol, maxIter, c.converged, c.iters)))
-	d.add(atMost("triangularity", d.Triangularity, MaxTriangularity,
-		fmt.Sprintf("share of C~^{-1}'s off-diagonal mass above the diagonal in the learned order %.3g", d.Triangularity)))
+	if hidden {
+		d.add(hiddenTriangularity(d.Triangularity))
+	} else {
+		d.add(atMost("triangularity", d.Triangularity, MaxTriangularity,
+			fmt.Sprintf("share of C~^{-1}'s off-diagonal mass above the diagonal in the learned order %.3g", d.Triangularity)))
+	}
 }
 
 // tanhFast returns tanh(x) with an absolute error below 1e-15 (a few

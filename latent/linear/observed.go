@@ -164,7 +164,7 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if d.StdErr != nil {
 		res.StdErr = unperm(d.StdErr)
 	}
-	byVar.observedChecks(d, samples, o.MaxIter)
+	byVar.observedChecks(d, samples, o.MaxIter, false)
 	res.Verdict = d.Verdict
 	return res, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +47,33 @@ func randomModels(t *testing.T, family string, count int, p float64) []verdictMo
 		out = append(out, verdictModel{family, s, m, satisfiesConditions(t, m.A, dagHiddenSigma(m), false)})
 	}
 	return out
+}
+
+// truthClass classifies the true A of m against the conditions at the
+// support thresholds 0, 0.01, 0.02 and 0.05 of each column's largest
+// entry: one letter each, P where the expansion property and the l1
+// recovery of every column (from exact moments) hold, F where either
+// fails. "PPPP" and "FFFF" are the models whose class does not hang on
+// entries below 1% of their column's largest: on samples, no estimate
+// resolves such entries at N <= 100k (the sampling error of an entry of
+// A relative to its column's largest is 0.003 to 0.02 at N = 10k..100k
+// in these families), so a check computed from data cannot tell the two
+// classes apart there.
+func truthClass(m *synth.DAG) string {
+	ta, _ := dagTruth(m)
+	h := dagHiddenSigma(m)
+	var b strings.Builder
+	for _, tol := range []float64{0, 0.01, 0.02, 0.05} {
+		a := thresholded(ta, tol)
+		margin, _, _ := ExpansionMargin(a, 0)
+		cov, err := L1Recovery(context.Background(), a, h, nil)
+		if margin >= 0 && err == nil && !slices.Contains(cov, false) {
+			b.WriteByte('P')
+		} else {
+			b.WriteByte('F')
+		}
+	}
+	return b.String()
 }
 
 // learnVerdict runs LearnDAG on the population moments of m (N = 0) or
@@ -105,11 +134,19 @@ func TestVerdictSweep(t *testing.T) {
 	for i, m := range cond {
 		small = append(small, verdictModel{"cond60x8", seeds[i], m, true})
 	}
+	cond, seeds = conditionedDAGs(t, 150, 25, 0.5, 3, false)
+	for i, m := range cond {
+		small = append(small, verdictModel{"paper", seeds[i], m, true})
+	}
 	for _, vm := range small {
 		n, k := vm.m.Dims()
+		cls := truthClass(vm.m)
 		for _, N := range []int{0, 2000, 10000, 100000} {
+			if vm.family == "paper" && N < 10000 {
+				continue // the sweep is about N >= 10k; population moments at this size take long
+			}
 			d, err := learnVerdict(vm.m, N, vm.seed)
-			head := fmt.Sprintf("%-8s seed %2d %2dx%d pass=%-5v N=%-6d", vm.family, vm.seed, n, k, vm.passes, N)
+			head := fmt.Sprintf("%-8s seed %2d %2dx%d pass=%-5v cls %s N=%-6d", vm.family, vm.seed, n, k, vm.passes, cls, N)
 			if err != nil {
 				t.Logf("%s error: %v", head, err)
 				continue
@@ -169,23 +206,60 @@ func TestObservedVerdictSweep(t *testing.T) {
 	}
 }
 
+// verdictException is an estimate of a model that meets the conditions
+// and still carries a warning at N >= 10k, with the reason, checked by
+// TestVerdictFamilies so that the list stays exact.
+type verdictException struct {
+	family string
+	seed   uint64
+	N      int
+	// why says why the warning is right; check verifies it.
+	why   string
+	check func(d *DAG, relA, relL float64) bool
+}
+
+// verdictExceptions are the estimates of passing models (class PPPP) at
+// N >= 10k that carry a warning, all measured by TestVerdictSweep.
+var verdictExceptions = []verdictException{
+	{"cond24x4", 19, 10000, "the estimate is wrong (rel F of A above 0.3)",
+		func(_ *DAG, relA, _ float64) bool { return relA > 0.3 }},
+	{"cond24x4", 19, 100000, "the halves of the samples (50k each) disagree: one gives a wrong estimate (split ratio above 50)",
+		func(d *DAG, _, _ float64) bool { return checkValue(d, "split stability") > 50 }},
+	{"paper", 2, 10000, "Lambda is wrong (rel F above 0.5)",
+		func(_ *DAG, _, relL float64) bool { return relL > 0.5 }},
+}
+
+// checkValue returns the value of d's check named name (NaN if absent).
+func checkValue(d *DAG, name string) float64 {
+	for _, c := range d.Checks {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return math.NaN()
+}
+
 // TestVerdictFamilies checks the warnings on the generated families:
 // random small models (n = 12..24, k = 3..5; edge density 0.3, and 0.5
 // for the dense family; most fail the expansion property) and
-// conditioned ones. On population moments every model whose true A
-// fails the conditions and that gets an estimate carries a warning (9
-// of the 30 small models and 12 of the 15 dense ones; most others are
-// errors) and no passing model does. On samples the learned support is
-// blurred by the sampling noise, so the test asserts a rate: of the
-// estimates at N = 10k and 100k of the failing small models among the
-// first 16, 25 of 26 carry a warning (all 30: 48 of 50, the misses at N
-// = 100k); and no estimate of the conditioned 60 x 8 models at N = 10k
-// or 100k carries one. Not asserted, from TestVerdictSweep: the dense
-// family on samples (15 of 24 estimates of failing models at N >= 10k
-// warned, and 2 of the 4 of its passing model, whose margin is 0), and
-// the conditioned 24 x 4 models, whose expansion margins are 0 to 2 (3
-// of their 10 estimates at N >= 10k warned, one of them wrong: dist A
-// 0.14).
+// conditioned ones (24 x 4, 60 x 8 and, with MOMENTS_VERDICT_PAPER set,
+// the paper's 150 x 25, which takes minutes). On population moments
+// every model whose true A fails the conditions and that gets an
+// estimate carries a warning (9 of the 30 small models and 12 of the 15
+// dense ones; most others are errors) and no passing model does. On
+// samples (N = 10k and 100k) the test asserts the condition on
+// every model whose class does not hang on entries of A below 1% of
+// their column's largest (truthClass "FFFF" or "PPPP"): every estimate
+// of a failing model carries a warning (70 of 70 with the paper's
+// size), and no estimate of a passing model does, but the three of
+// verdictExceptions, whose warnings are right (two wrong estimates and
+// one whose halves disagree), and which the test checks are still
+// warned for that reason. The models whose class changes between the
+// support thresholds 0 and 5% are logged, not asserted: no data at N
+// <= 100k resolve the entries their class hangs on (among them the
+// conditioned 60 x 8 model of seed 7, whose expansion margin is 0 with
+// an entry below 1% of its column and -1 without it: its estimate at
+// 100k is warned by the split expansion check).
 func TestVerdictFamilies(t *testing.T) {
 	small := smallModels(t, 30)
 	failing, warned, passing := 0, 0, 0
@@ -215,41 +289,69 @@ func TestVerdictFamilies(t *testing.T) {
 	if testutil.SlowTarget() {
 		return
 	}
-	// Samples, of the first 16 models.
-	failing, warned = 0, 0
-	for _, vm := range small[:16] {
-		if vm.passes {
-			continue
+	models := append(small, randomModels(t, "dense", 15, 0.5)...)
+	cond, seeds := conditionedDAGs(t, 24, 4, 0.5, 5, false)
+	for i, m := range cond {
+		models = append(models, verdictModel{"cond24x4", seeds[i], m, true})
+	}
+	cond, seeds = conditionedDAGs(t, 60, 8, 0.5, 3, false)
+	for i, m := range cond {
+		models = append(models, verdictModel{"cond60x8", seeds[i], m, true})
+	}
+	if os.Getenv("MOMENTS_VERDICT_PAPER") != "" {
+		cond, seeds = conditionedDAGs(t, 150, 25, 0.5, 3, false)
+		for i, m := range cond {
+			models = append(models, verdictModel{"paper", seeds[i], m, true})
 		}
+	}
+	failing, warned, passing = 0, 0, 0
+	excepted := 0
+	for _, vm := range models {
+		cls := truthClass(vm.m)
 		for _, N := range []int{10000, 100000} {
 			d, err := learnVerdict(vm.m, N, vm.seed)
 			if err != nil {
-				continue
+				continue // no estimate: nothing to warn
 			}
-			failing++
-			if len(d.Warnings) > 0 {
-				warned++
-			} else {
-				t.Logf("seed %d N=%d fails the conditions; no warning (%s)", vm.seed, N, verdictLine(vm.m, d))
+			ta, tl := dagTruth(vm.m)
+			ea, el := alignDAG(ta, d, d.Lambda)
+			relA, relL := relFrob(ta, ea), relFrob(tl, el)
+			switch cls {
+			case "FFFF":
+				failing++
+				if len(d.Warnings) == 0 {
+					t.Errorf("%s seed %d N=%d fails the conditions: an estimate without a warning (%s)", vm.family, vm.seed, N, verdictLine(vm.m, d))
+				} else {
+					warned++
+				}
+			case "PPPP":
+				passing++
+				i := slices.IndexFunc(verdictExceptions, func(e verdictException) bool {
+					return e.family == vm.family && e.seed == vm.seed && e.N == N
+				})
+				switch {
+				case i >= 0 && len(d.Warnings) == 0:
+					t.Errorf("%s seed %d N=%d: listed as warned (%s) but carries no warning", vm.family, vm.seed, N, verdictExceptions[i].why)
+				case i >= 0 && !verdictExceptions[i].check(d, relA, relL):
+					t.Errorf("%s seed %d N=%d: warned, but not because %s (rel F of A %.3f, of Lambda %.3f; %s)", vm.family, vm.seed, N, verdictExceptions[i].why, relA, relL, verdictLine(vm.m, d))
+				case i >= 0:
+					excepted++
+				case len(d.Warnings) != 0:
+					t.Errorf("%s seed %d N=%d meets the conditions: warnings %q", vm.family, vm.seed, N, d.Warnings)
+				}
+			default:
+				t.Logf("%s seed %d N=%d: class %s hangs on entries below 1%%; %d warnings (%s)", vm.family, vm.seed, N, cls, len(d.Warnings), verdictLine(vm.m, d))
 			}
 		}
 	}
-	t.Logf("samples: %d estimates of failing models, %d warned", failing, warned)
-	if float64(warned) < 0.9*float64(failing) {
-		t.Errorf("samples: only %d of %d estimates of failing models warned (want 90%%)", warned, failing)
+	t.Logf("samples, N = 10k and 100k: %d estimates of failing models, %d warned; %d of passing models, %d of them the listed exceptions", failing, warned, passing, excepted)
+	if failing < 60 || passing < 15 {
+		t.Errorf("%d estimates of failing models and %d of passing ones: too few to test", failing, passing)
 	}
-	cond, seeds := conditionedDAGs(t, 60, 8, 0.5, 3, false)
-	for i, m := range cond {
-		for _, N := range []int{10000, 100000} {
-			d, err := learnVerdict(m, N, seeds[i])
-			if err != nil {
-				t.Fatalf("60x8 seed %d N=%d: %v", seeds[i], N, err)
-			}
-			if len(d.Warnings) != 0 {
-				t.Errorf("60x8 seed %d N=%d passes the conditions: warnings %q", seeds[i], N, d.Warnings)
-			}
-		}
-	}
+	// The conditioned 60 x 8 models that meet the conditions with room
+	// to spare (class PPPP, seeds 3 and 8) carry no warning at N = 10k
+	// or 100k; the loop above asserts it (the earlier form of this test
+	// asserted it for seed 7 too, whose class hangs on an entry below 1%).
 }
 
 // TestObservedVerdict checks LearnObservedBN's verdict: skewed noises
