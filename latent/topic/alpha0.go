@@ -26,8 +26,8 @@ type Alpha0Score struct {
 	// Err is the error of learning with Alpha0, if any.
 	Err error
 	// Basis holds the eigensolver's final block for Alpha0: orthonormal
-	// Ritz vectors of Pairs, one row per word of train's vocabulary (zero
-	// rows for words train does not use); nil when learning failed. As
+	// Ritz vectors of Pairs, one row per word of train's vocabulary; nil
+	// when learning failed. As
 	// Options.Eigen.Start it warm-starts LearnLDA with Alpha0 on a corpus
 	// of the same vocabulary, such as the one SplitAlpha0 split.
 	Basis *mat.Dense
