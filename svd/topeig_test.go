@@ -235,9 +235,8 @@ func TestOperatorErrors(t *testing.T) {
 	TopEigSym(ctx, wrong, 2, nil)
 }
 
-// TestOrthAgainst: with or without the second round (skipped when the
-// first proves it needless), the result is orthonormal and orthogonal
-// to x within 100 eps, for columns far from span x, columns within 1e-9
+// TestOrthAgainst: the result is orthonormal and orthogonal to x within
+// 100 eps (one round alone misses this on the dependent columns), for columns far from span x, columns within 1e-9
 // of it (cancellation) and nearly dependent columns (an ill-conditioned
 // SVQB), and keeps the directions of s outside span x.
 func TestOrthAgainst(t *testing.T) {

@@ -101,7 +101,7 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 	if err != nil {
 		return 0, nil, err
 	}
-	eo := *withSampleTol(&o, src.NumDocs()).Eigen
+	eo := *WithSampleTol(&o, src.NumDocs()).Eigen
 	fitOpts := o
 	fitOpts.Eigen = &eo
 	if eo.Start != nil {

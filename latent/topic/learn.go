@@ -276,7 +276,7 @@ func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, op
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnLDAMoments(ctx, docMoments{dm}, k, alpha0, restrictStart(withSampleTol(opts, src.NumDocs()), old, n))
+	r, err := LearnLDAMoments(ctx, docMoments{dm}, k, alpha0, restrictStart(WithSampleTol(opts, src.NumDocs()), old, n))
 	if err != nil {
 		return nil, err
 	}
@@ -311,9 +311,13 @@ func SampleTol(docs int) float64 {
 	return max(1e-3/math.Sqrt(float64(docs)), 1e-6)
 }
 
-// withSampleTol returns opts with Eigen.Tol set to SampleTol(docs) when
-// it is 0.
-func withSampleTol(opts *Options, docs int) *Options {
+// WithSampleTol returns a copy of opts (nil: the defaults) with
+// Eigen.Tol set to SampleTol(docs) when it is 0: the options LearnLDA
+// and LearnECA learn with from a corpus of docs documents. A learner
+// that computes a corpus's moments elsewhere (beam's dist package) and
+// calls LearnLDAMoments or LearnECAMoments passes them to get the same
+// result.
+func WithSampleTol(opts *Options, docs int) *Options {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -369,7 +373,7 @@ func LearnECA(ctx context.Context, src moments.Source, k int, opts *Options) (*E
 	if err != nil {
 		return nil, err
 	}
-	r, err := LearnECAMoments(ctx, docMoments{dm}, k, restrictStart(withSampleTol(opts, src.NumDocs()), old, n))
+	r, err := LearnECAMoments(ctx, docMoments{dm}, k, restrictStart(WithSampleTol(opts, src.NumDocs()), old, n))
 	if err != nil {
 		return nil, err
 	}

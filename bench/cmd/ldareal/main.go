@@ -479,12 +479,7 @@ func runDefaults(specs []corpusSpec, cli string, genDocs int, seed uint64, work 
 		log.Fatal(err)
 	}
 	const genVocab, genK = 10000, 20
-	r := rand.New(rand.NewPCG(seed, 0))
-	alpha := make([]float64, genK)
-	for i := range alpha {
-		alpha[i] = 1.0 / genK
-	}
-	model := synth.RandomLDA(r, genVocab, genK, 0.01, alpha)
+	model := synth.SymmetricLDA(seed, genVocab, genK, 0.01, 1)
 	c := model.NewCorpus(genDocs, 50, 150, seed).Materialize()
 	if err := writeUCI(gen, c); err != nil {
 		log.Fatal(err)
