@@ -90,7 +90,9 @@
 // small decomposition of Qᵀ*A. TopEigSym finds the k algebraically
 // largest eigenpairs of a symmetric operator by LOBPCG (block
 // Rayleigh-Ritz on the span of the current block, its residuals and the
-// previous directions), which is right for indefinite operators. These
+// previous directions), which is right for indefinite operators; a
+// solve's final block (TopEigen.Basis), given as TopEigOptions.Start,
+// warm-starts the solve of a nearby operator in fewer products. These
 // four take an Operator, which is either a stored matrix (DenseOperator)
 // or functions (MulFunc) that multiply thin matrices by A and Aᵀ, so
 // that a moment matrix never has to be formed; they take a

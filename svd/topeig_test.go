@@ -234,3 +234,142 @@ func TestOperatorErrors(t *testing.T) {
 	}()
 	TopEigSym(ctx, wrong, 2, nil)
 }
+
+// TestOrthAgainst: the result is orthonormal and orthogonal to x within
+// 100 eps (one round alone misses this on the dependent columns), for columns far from span x, columns within 1e-9
+// of it (cancellation) and nearly dependent columns (an ill-conditioned
+// SVQB), and keeps the directions of s outside span x.
+func TestOrthAgainst(t *testing.T) {
+	const n, kx, ks = 200, 10, 8
+	r := rand.New(rand.NewPCG(21, 22))
+	x, err := orthCols(gaussian(n, kx, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := func(scale float64) *mat.Dense {
+		g := mat.Zeros(n, ks)
+		for i := 0; i < n; i++ {
+			for j := 0; j < ks; j++ {
+				g.Set(i, j, scale*r.NormFloat64())
+			}
+		}
+		return g
+	}
+	far := noise(1)
+	near := mat.Zeros(n, ks)
+	near.Mul(x, gaussian(kx, ks, 3, 4))
+	near.Add(near, noise(1e-9))
+	dep := noise(1)
+	for i := 0; i < n; i++ {
+		row := dep.RawRow(i)
+		row[1] = row[0] + 1e-5*r.NormFloat64()
+	}
+	for _, c := range []struct {
+		name string
+		s    *mat.Dense
+	}{{"far", far}, {"near", near}, {"dependent", dep}} {
+		s, err := orthAgainst(c.s.Clone(), x)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, m := s.Dims()
+		if m != ks {
+			t.Errorf("%s: %d columns, want %d", c.name, m, ks)
+		}
+		var g, xs mat.Dense
+		g.MulAT(s, s)
+		g.Sub(&g, mat.Identity(m))
+		xs.MulAT(x, s)
+		if o := g.NormFrob() / 2.2e-16; o > 100 {
+			t.Errorf("%s: ||I - S^T S|| = %.3g eps, want at most 100 eps", c.name, o)
+		}
+		if o := xs.NormFrob() / 2.2e-16; o > 100 {
+			t.Errorf("%s: ||X^T S|| = %.3g eps, want at most 100 eps", c.name, o)
+		}
+	}
+}
+
+// TestTopEigSymWarmStart: after a rank-one change of the operator, the
+// previous solve's Basis with the changed direction in its last column
+// starts a solve that converges in fewer products than a Gaussian start,
+// to the same eigenvalues; a Start of fewer columns than the block is
+// completed, and bad Starts are errors.
+func TestTopEigSymWarmStart(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	const n, k = 300, 8
+	a, _ := indefinite(n, k, rnd)
+	e0, err := TopEigSym(ctx, DenseOperator(a), k, &TopEigOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Basis: orthonormal, one column per Block value, Vectors first.
+	if _, l := e0.Basis.Dims(); l != len(e0.Block) || !mat.Equal(e0.Basis.Slice(0, n, 0, k), e0.Vectors) {
+		t.Fatalf("Basis has %d columns for %d block values, or does not start with Vectors", l, len(e0.Block))
+	}
+	var g mat.Dense
+	g.MulAT(e0.Basis, e0.Basis)
+	g.Sub(&g, mat.Identity(len(e0.Block)))
+	if o := g.NormFrob() / 2.2e-16; o > 1000 {
+		t.Errorf("||I - Basis^T Basis|| = %.3g eps", o)
+	}
+	// a2 = a - 0.2 u u^T, u a unit vector with weight on the top
+	// eigenvectors and the rest.
+	u := make([]float64, n)
+	for i := range u {
+		u[i] = rnd.NormFloat64()
+	}
+	for j := 0; j < k; j++ {
+		col := make([]float64, n)
+		e0.Vectors.Col(col, j)
+		for i := range u {
+			u[i] += 3 * col[i]
+		}
+	}
+	var nu float64
+	for _, v := range u {
+		nu += v * v
+	}
+	a2 := a.Clone()
+	for i := 0; i < n; i++ {
+		row := a2.RawRow(i)
+		for j := range row {
+			row[j] -= 0.2 * u[i] * u[j] / nu
+		}
+	}
+	op := DenseOperator(a2)
+	cold, err := TopEigSym(ctx, op, k, &TopEigOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, l := e0.Basis.Dims()
+	start := mat.Zeros(n, l)
+	start.Slice(0, n, 0, l-1).Copy(e0.Basis.Slice(0, n, 0, l-1))
+	start.SetCol(l-1, u)
+	warm, err := TopEigSym(ctx, op, k, &TopEigOptions{Seed: 5, Start: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("products: cold %d, warm %d", cold.Products, warm.Products)
+	if !warm.Converged || warm.Products >= cold.Products {
+		t.Errorf("warm start: converged %v in %d products, cold %d", warm.Converged, warm.Products, cold.Products)
+	}
+	for i := 0; i < k; i++ {
+		// Both within the squared residual (1e-6 relative) over the gap
+		// (0.1) of the true values: 1e-10 apart at most, ||A|| about 5.
+		if d := math.Abs(warm.Values[i] - cold.Values[i]); d > 5e-10 {
+			t.Errorf("value %d: warm %v, cold %v", i, warm.Values[i], cold.Values[i])
+		}
+	}
+	// Fewer columns than the block: completed by Gaussian ones.
+	few, err := TopEigSym(ctx, op, k, &TopEigOptions{Seed: 5, Start: e0.Vectors.Slice(0, n, 0, 3).Clone()})
+	if err != nil || !few.Converged || math.Abs(few.Values[0]-cold.Values[0]) > 5e-10 {
+		t.Errorf("a 3-column Start: err %v, values %v, want %v", err, few.Values, cold.Values)
+	}
+	bad := start.Clone()
+	bad.Set(2, 2, math.NaN())
+	for _, s := range []*mat.Dense{mat.Zeros(n-1, l), bad} {
+		if e, err := TopEigSym(ctx, op, k, &TopEigOptions{Start: s}); !errors.Is(err, ErrBadOption) || e != nil || !strings.Contains(err.Error(), "TopEigOptions.Start") {
+			t.Errorf("bad Start: result %v, err %v, want ErrBadOption naming TopEigOptions.Start", e, err)
+		}
+	}
+}

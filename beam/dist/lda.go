@@ -292,7 +292,7 @@ func LearnLDA(ctx context.Context, docs Docs, k int, alpha0 float64, topts *topi
 	if k < 1 || k > len(m.M1) {
 		return nil, fmt.Errorf("%w: k = %d topics for a vocabulary of %d words", topic.ErrBadOption, k, len(m.M1))
 	}
-	r, err := topic.LearnLDAMoments(ctx, m, k, alpha0, topts)
+	r, err := topic.LearnLDAMoments(ctx, m, k, alpha0, topic.WithSampleTol(topts, m.NumDocs))
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func LearnECA(ctx context.Context, docs Docs, k int, topts *topic.Options, opts 
 	if k < 1 || k > len(m.M1) {
 		return nil, fmt.Errorf("%w: k = %d factors for a vocabulary of %d words", topic.ErrBadOption, k, len(m.M1))
 	}
-	r, err := topic.LearnECAMoments(ctx, m, k, topts)
+	r, err := topic.LearnECAMoments(ctx, m, k, topic.WithSampleTol(topts, m.NumDocs))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/topic"
+	"github.com/moments-go/moments/svd"
 )
 
 // splitHoldout puts a fraction frac of the documents of c, drawn with
@@ -55,7 +56,9 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.LDAResult,
 // spectral model, learned from 90% of the training documents (at most
 // 20000), gives the other 10% (at most 2000) the highest likelihood (the
 // split of topic.SplitAlpha0), and prints the scores. With too few documents to split, or
-// when no alpha0 learns, it leaves alpha0 as it is.
+// when no alpha0 learns, it leaves alpha0 as it is. Otherwise it sets
+// opts.Eigen.Start to the chosen fit's eigensolver block
+// (Alpha0Score.Basis), which warm-starts the final fit.
 func chooseAlpha0(ctx context.Context, stdout io.Writer, train *moments.Corpus, k int, seed uint64, opts *topic.Options, alpha0 *float64) error {
 	fit, valid := topic.SplitAlpha0(train, seed)
 	if fit == nil {
@@ -80,6 +83,13 @@ func chooseAlpha0(ctx context.Context, stdout io.Writer, train *moments.Corpus, 
 	}
 	fmt.Fprintln(stdout)
 	*alpha0 = best
+	// The chosen fit's eigenpairs, of 90% of the same documents, start
+	// the final eigensolve.
+	for _, s := range scores {
+		if s.Alpha0 == best && s.Basis != nil {
+			opts.Eigen = &svd.TopEigOptions{Start: s.Basis}
+		}
+	}
 	return nil
 }
 

@@ -95,6 +95,9 @@
 // PairsTimes, WhitenedTriples, NewSampleMoments and Psi count their
 // accumulators (up to 1 + 2 workers of them: vocabulary-sized vectors,
 // n x k products, d x d sums); SpectralMemory estimates what a spectral
-// learner's passes and eigensolver hold together. ReadBrown reads a
+// learner's passes and eigensolver hold together. On a corpus of no more
+// documents than words, PairsTimes also keeps the corpus transposed (12
+// bytes per stored count, built on its first call when that fits the
+// limit; otherwise it makes the document-major pass). ReadBrown reads a
 // fixed corpus of 6 MB under the default limit.
 package moments

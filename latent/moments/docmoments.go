@@ -170,8 +170,9 @@ type DocMoments struct {
 	Variant Variant
 	Alpha0  float64
 
-	src  Source
-	opts Options
+	src   Source
+	opts  Options
+	words *wordIndexCache // shared by copies; nil: never transpose
 }
 
 // NewDocMoments makes the first pass over src (M1). alpha0 is used by
@@ -206,7 +207,7 @@ func NewDocMoments(ctx context.Context, src Source, variant Variant, alpha0 floa
 	if docs == 0 {
 		return nil, fmt.Errorf("moments: NewDocMoments: %w: no document has a token", ErrBadData)
 	}
-	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: o}, nil
+	return &DocMoments{M1: m1, Docs1: docs, NNZ: acc.nnz, Variant: variant, Alpha0: alpha0, src: src, opts: o, words: &wordIndexCache{}}, nil
 }
 
 // M1Coef returns c in Pairs = E[x1 x2^T] - c M1 M1^T: 0 (Raw), 1
@@ -223,7 +224,13 @@ func (m *DocMoments) M1Coef() float64 {
 
 // PairsTimes returns Pairs X for the variant, with one pass over the
 // documents: E[x1 x2^T] X from the sparse counts, minus c M1 (M1^T X).
-// ctx must not be nil.
+// The pass sums each document's (c c^T - diag(c)) X / (l (l-1)) into
+// vocabulary-sized accumulators; on a corpus of no more documents than
+// words it instead computes the documents' rows c^T X and then each
+// word's row of the result from a transposed copy of the corpus (built on
+// the first call and shared by copies of m), which keeps the work in
+// cache and gives the same bits. The result is the same bits for any
+// number of workers. ctx must not be nil.
 func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	n, k := x.Dims()
 	if n != len(m.M1) {
@@ -235,14 +242,24 @@ func (m *DocMoments) PairsTimes(ctx context.Context, x *mat.Dense) (*mat.Dense, 
 		m.opts.docPassNeed(m.src, m.NNZ, n, size.Float64s(n, k+1), size.Float64s(n, k))); err != nil {
 		return nil, fmt.Errorf("moments: PairsTimes: %w", err)
 	}
-	acc, err := reduceSized(ctx, "pairs", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
-		func() *PairsAccumulator { return NewPairsAccumulator(x) },
-		func(a *PairsAccumulator, lo, hi int) { m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
-		(*PairsAccumulator).Merge, (*PairsAccumulator).reset)
-	if err != nil {
-		return nil, err
+	chunk := wideChunk(m.src.NumDocs(), m.NNZ, n)
+	var out *mat.Dense
+	var docs int
+	if idx := m.index(); idx != nil {
+		var err error
+		if out, docs, err = m.pairsWordMajor(ctx, idx, x, chunk); err != nil {
+			return nil, err
+		}
+	} else {
+		acc, err := reduceSized(ctx, "pairs", m.src.NumDocs(), chunk, m.opts,
+			func() *PairsAccumulator { return NewPairsAccumulator(x) },
+			func(a *PairsAccumulator, lo, hi int) { m.src.Range(lo, hi, func(_ int, d Doc) { a.Add(d) }) },
+			(*PairsAccumulator).Merge, (*PairsAccumulator).reset)
+		if err != nil {
+			return nil, err
+		}
+		out, docs = acc.Finalize()
 	}
-	out, docs := acc.Finalize()
 	if docs == 0 {
 		return nil, fmt.Errorf("moments: PairsTimes: %w: no document has two tokens", ErrBadData)
 	}

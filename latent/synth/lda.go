@@ -36,6 +36,19 @@ func RandomLDA(r *rand.Rand, n, k int, beta float64, alpha []float64) *LDA {
 	return &LDA{Topics: topics, Alpha: slices.Clone(alpha)}
 }
 
+// SymmetricLDA is the generator of the LDA scale benchmarks
+// (bench/cmd/ldascale, bench/cmd/ldareal's generated corpus, beam's
+// beambench): RandomLDA with r = rand.New(rand.NewPCG(seed, 0)) and
+// alpha spread evenly, alpha0/k for each of the k topics. The same
+// arguments give the same model.
+func SymmetricLDA(seed uint64, n, k int, beta, alpha0 float64) *LDA {
+	alpha := make([]float64, k)
+	for i := range alpha {
+		alpha[i] = alpha0 / float64(k)
+	}
+	return RandomLDA(rand.New(rand.NewPCG(seed, 0)), n, k, beta, alpha)
+}
+
 // Alpha0 returns the sum of the Dirichlet parameters.
 func (m *LDA) Alpha0() float64 {
 	var s float64

@@ -112,3 +112,18 @@ func TestSwitchCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestSymmetricLDA: SymmetricLDA is RandomLDA on the stream
+// rand.NewPCG(seed, 0) with alpha0/k for each topic, bit for bit, and
+// another seed gives other topics.
+func TestSymmetricLDA(t *testing.T) {
+	const n, k = 50, 4
+	got := SymmetricLDA(7, n, k, 0.1, 2)
+	want := RandomLDA(rand.New(rand.NewPCG(7, 0)), n, k, 0.1, []float64{0.5, 0.5, 0.5, 0.5})
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("SymmetricLDA differs from RandomLDA with its stream and alphas")
+	}
+	if other := SymmetricLDA(8, n, k, 0.1, 2); reflect.DeepEqual(other.Topics, got.Topics) {
+		t.Fatal("seeds 7 and 8 give the same topics")
+	}
+}

@@ -35,7 +35,10 @@
 //     eigensolver on the Pairs operator (svd.TopEigSym: LOBPCG with a
 //     test on the Ritz residuals). An empirical Pairs is indefinite, and
 //     its negative eigenvalues, noise that can be larger in magnitude
-//     than the signal, must not displace the positive ones.
+//     than the signal, must not displace the positive ones. On a corpus
+//     the residuals are driven to SampleTol(documents) = 1e-3/sqrt(docs)
+//     times ||Pairs|| (at least 1e-6), a thousandth of the sampling
+//     error of the moments themselves.
 //  2. The whitening W = U D^{-1/2}, so that W^T Pairs W = I_k, with
 //     diagnostics (Whitening: the spectrum, its condition number, how
 //     many positive eigenvalues Pairs has, the eigensolver's products and
@@ -79,7 +82,10 @@
 // variational fixed-point iterations given the topics and alpha, from
 // which come labels (the most probable topic) and held-out perplexity,
 // exp(-log-likelihood / tokens). SelectAlpha0 chooses alpha0 by the
-// document-completion likelihood of held-out documents.
+// document-completion likelihood of held-out documents; its fits share
+// the first moment's pass and warm-start each other's eigensolves, and
+// the chosen fit's Alpha0Score.Basis, as Options.Eigen.Start, warm-starts
+// the final LearnLDA.
 //
 // Refine improves an LDA model, typically the spectral estimate, by
 // passes of batch variational EM over the documents (variational Bayes

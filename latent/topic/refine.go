@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"github.com/moments-go/moments/internal/par"
 	"github.com/moments-go/moments/kernels"
@@ -283,6 +284,8 @@ type refineAcc struct {
 
 type estepScratch struct {
 	expPsi, next []float64
+	block        []float64 // the document's rows of beta, m x k
+	z, u         []float64 // per word of the document
 }
 
 func newEStepScratch(k int) *estepScratch {
@@ -297,21 +300,35 @@ func newEStepScratch(k int) *estepScratch {
 // 0 are ignored.
 func estep(beta *mat.Dense, alpha []float64, d moments.Doc, gamma []float64, iters int, tol float64, s *estepScratch) int {
 	k := len(gamma)
+	m := len(d.Words)
 	// gamma_j = alpha_j + e_j sum_w (c_w / z_w) beta_wj with e_j =
-	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: a dot product
-	// and an axpy per word.
+	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: with B the
+	// document's m rows of beta, gathered once into a contiguous block,
+	// z = B e and the sum is B^T u with u_w = c_w / z_w, two
+	// matrix-vector products per iteration on a block that stays in
+	// cache.
+	s.block = slices.Grow(s.block[:0], m*k)[:m*k]
+	s.z = slices.Grow(s.z[:0], m)[:m]
+	s.u = slices.Grow(s.u[:0], m)[:m]
+	for t, w := range d.Words {
+		copy(s.block[t*k:(t+1)*k], beta.RawRow(int(w)))
+	}
 	for it := 1; it <= iters; it++ {
 		for j, g := range gamma {
 			s.expPsi[j] = math.Exp(digamma(g))
 		}
-		clear(s.next)
-		for t, w := range d.Words {
-			row := beta.RawRow(int(w))
-			z := kernels.Dot(row, s.expPsi)
-			if !(z > 0) {
-				continue
+		if m > 0 {
+			kernels.Gemv(false, m, k, 1, s.block, k, s.expPsi, 0, s.z)
+			for t, z := range s.z {
+				if z > 0 {
+					s.u[t] = float64(d.Counts[t]) / z
+				} else {
+					s.u[t] = 0
+				}
 			}
-			kernels.Axpy(float64(d.Counts[t])/z, row, s.next)
+			kernels.Gemv(true, m, k, 1, s.block, k, s.u, 0, s.next)
+		} else {
+			clear(s.next)
 		}
 		var change float64
 		for j := range gamma {

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -56,12 +55,7 @@ func main() {
 	ctx := context.Background()
 
 	// The generator of bench/cmd/ldascale.
-	r := rand.New(rand.NewPCG(*seed, 0))
-	alpha := make([]float64, *k)
-	for i := range alpha {
-		alpha[i] = *alpha0 / float64(*k)
-	}
-	model := synth.RandomLDA(r, *vocab, *k, *beta, alpha)
+	model := synth.SymmetricLDA(*seed, *vocab, *k, *beta, *alpha0)
 	gen := model.NewCorpus(*docs, *minLen, *maxLen, *seed)
 	fmt.Printf("beambench: %d documents, %d words, k = %d, lengths %d..%d, %d shards, %d cores (GOMAXPROCS %d)\n",
 		*docs, *vocab, *k, *minLen, *maxLen, *shards, runtime.NumCPU(), runtime.GOMAXPROCS(0))

@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"strings"
@@ -40,12 +39,7 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 
-	r := rand.New(rand.NewPCG(*seed, 0))
-	alpha := make([]float64, *k)
-	for i := range alpha {
-		alpha[i] = *alpha0 / float64(*k)
-	}
-	model := synth.RandomLDA(r, *vocab, *k, *beta, alpha)
+	model := synth.SymmetricLDA(*seed, *vocab, *k, *beta, *alpha0)
 	gen := model.NewCorpus(*docs, *minLen, *maxLen, *seed)
 
 	fmt.Printf("LDA scale test: %d documents, %d words, k = %d, lengths %d..%d, %d cores (GOMAXPROCS %d)\n",

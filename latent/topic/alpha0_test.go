@@ -1,0 +1,141 @@
+package topic
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/latent/synth"
+	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+)
+
+// TestSelectAlpha0Shared: the shared M1 pass and warm-started
+// eigensolves of SelectAlpha0 give the scores of independent LearnLDA
+// fits (within 1e-3 nats per token, while neighbouring grid values
+// differ by more than 0.01), and every Basis has orthonormal columns with
+// a row per word of train's vocabulary (one of which no document uses).
+func TestSelectAlpha0Shared(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(31, 32))
+	model := synth.RandomLDA(r, 300, 4, 0.1, []float64{0.1, 0.1, 0.1, 0.1})
+	all := model.NewCorpus(2500, 30, 80, 3).Materialize()
+	// A word no document uses: Basis must keep its row.
+	var b moments.Builder
+	for i := 0; i < all.NumDocs(); i++ {
+		d := all.Doc(i)
+		if err := b.Add(d.Words, d.Counts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.SetVocabSize(all.VocabSize() + 1)
+	train := b.Corpus()
+	valid := model.NewCorpus(400, 30, 80, 4).Materialize()
+	grid := []float64{0.1, 0.4, 1.6}
+	opts := &Options{Seed: 2}
+	_, scores, err := SelectAlpha0(ctx, train, valid, 4, grid, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := train.VocabSize()
+	for i, s := range scores {
+		if s.Err != nil {
+			t.Fatalf("alpha0 %v: %v", s.Alpha0, s.Err)
+		}
+		res, err := LearnLDA(ctx, train, 4, s.Alpha0, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ll, tokens := completionLogLik(&res.Model, valid)
+		alone := ll / float64(tokens)
+		t.Logf("alpha0 %v: shared %.6f, alone %.6f", s.Alpha0, s.LogLik, alone)
+		if math.Abs(s.LogLik-alone) > 1e-3 {
+			t.Errorf("alpha0 %v: score %.6f shared, %.6f alone", s.Alpha0, s.LogLik, alone)
+		}
+		if i > 0 && math.Abs(s.LogLik-scores[i-1].LogLik) <= 0.01 {
+			t.Errorf("alpha0 %v and %v score within 0.01: the test cannot tell the fits apart", scores[i-1].Alpha0, s.Alpha0)
+		}
+		rows, l := s.Basis.Dims()
+		if rows != n {
+			t.Fatalf("Basis has %d rows for %d words", rows, n)
+		}
+		var g mat.Dense
+		g.MulAT(s.Basis, s.Basis)
+		g.Sub(&g, mat.Identity(l))
+		if o := g.NormFrob(); o > 1e-12 {
+			t.Errorf("||I - Basis^T Basis|| = %.3g", o)
+		}
+	}
+}
+
+// TestLearnLDAStart: a Start with a row per word of the vocabulary warms
+// LearnLDA also when it learns on the words that occur (here fewer than
+// half of them), and gives the topics of a cold start within 1e-6.
+func TestLearnLDAStart(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(41, 42))
+	model := synth.RandomLDA(r, 100, 3, 0.1, []float64{0.2, 0.2, 0.2})
+	small := model.NewCorpus(3000, 30, 80, 5).Materialize()
+	var b moments.Builder
+	for i := 0; i < small.NumDocs(); i++ {
+		d := small.Doc(i)
+		if err := b.Add(d.Words, d.Counts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.SetVocabSize(250) // 150 words no document uses
+	c := b.Corpus()
+	opts := &Options{Seed: 3, Eigen: &svd.TopEigOptions{Tol: 1e-10}}
+	cold, err := LearnLDA(ctx, c, 3, 0.6, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, valid := SplitAlpha0(c, 1)
+	_, scores, err := SelectAlpha0(ctx, fit, valid, 3, []float64{0.6}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmOpts := *opts
+	eo := *opts.Eigen
+	eo.Start = scores[0].Basis
+	warmOpts.Eigen = &eo
+	warm, err := LearnLDA(ctx, c, 3, 0.6, &warmOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("products: cold %d, warm %d", cold.Whitening.Products, warm.Whitening.Products)
+	if warm.Whitening.Products >= cold.Whitening.Products {
+		t.Errorf("warm start: %d products, cold %d", warm.Whitening.Products, cold.Whitening.Products)
+	}
+	// Topics up to order: match each warm topic to the nearest cold one.
+	col, best := make([]float64, 250), make([]float64, 250)
+	for j := 0; j < 3; j++ {
+		warm.Topics.Col(col, j)
+		d := math.Inf(1)
+		for i := 0; i < 3; i++ {
+			cold.Topics.Col(best, i)
+			var s float64
+			for w := range col {
+				s += math.Abs(col[w] - best[w])
+			}
+			d = math.Min(d, s)
+		}
+		if d > 1e-6 {
+			t.Errorf("warm topic %d is %.3g (l1) from every cold topic", j, d)
+		}
+	}
+}
+
+// TestSampleTol: 1e-3/sqrt(docs), floored at 1e-6.
+func TestSampleTol(t *testing.T) {
+	for _, c := range []struct {
+		docs int
+		want float64
+	}{{0, 1e-3}, {1, 1e-3}, {400, 5e-5}, {1000000, 1e-6}, {1 << 40, 1e-6}} {
+		if got := SampleTol(c.docs); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("SampleTol(%d) = %v, want %v", c.docs, got, c.want)
+		}
+	}
+}
