@@ -118,8 +118,12 @@ type Reflectors struct {
 	// Block is the number of reflectors in the compact WY blocks that
 	// the products form (Factor forms its own, of BlockSize); 0 means
 	// BlockSize.
-	Block  int
-	blocks []block
+	Block int
+	// BlockWork is the least work, k*r*N for k reflectors and r rows or
+	// columns on the other side, at which a product runs blocked; 0
+	// means 1<<19.
+	BlockWork float64
+	blocks    []block
 }
 
 // Factorizations and products with at most UnblockedMax reflectors (or
@@ -302,7 +306,11 @@ func trmmLeft(trans bool, ib, r int, t, w []float64) {
 // pay, and the work is large (long reflectors count as much as many).
 func (f *Reflectors) useBlocks(r int) bool {
 	k := len(f.Tau)
-	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.N) < 1<<19 {
+	least := f.BlockWork
+	if least <= 0 {
+		least = 1 << 19
+	}
+	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.N) < least {
 		return false
 	}
 	f.buildBlocks()
