@@ -409,11 +409,12 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 	if p.tall {
 		p.r, p.c = n, m
 	}
-	p.z = mat.Zeros(p.r, p.c)
+	// T and Clone return new contiguous matrices: Z is built in one pass
+	// over fresh memory, not zeroed first and then copied into.
 	if p.tall {
-		p.z.Copy(a.T())
+		p.z = a.T()
 	} else {
-		p.z.Copy(a)
+		p.z = a.Clone()
 	}
 	p.shift, _ = scaleToUnit(p.z, false)
 	p.left = (wantU && !p.tall) || (wantV && p.tall)
