@@ -348,16 +348,30 @@ func (b *bidiagReduction) rightReflectors() *house.Reflectors {
 // rows (reflector j in row j of an (r-1) x (r-1) matrix, its implicit 1
 // at column j, which stands for row j+1 of Z), in the form of package
 // house: its Q_full is Qlᵀ restricted to rows 1..r-1. Nil for r < 2.
-func (b *bidiagReduction) leftReflectors() *house.Reflectors {
+// The rows are written into buf when it holds (r-1)^2 floats (only the
+// parts right of the diagonal, all that package house reads), else into
+// new memory.
+func (b *bidiagReduction) leftReflectors(buf []float64) *house.Reflectors {
 	n := b.r - 1
 	if n < 1 {
 		return nil
 	}
-	qt := make([]float64, n*n)
-	for j := 0; j < n; j++ {
-		row := qt[j*n : (j+1)*n]
-		for i := j + 1; i < n; i++ {
-			row[i] = b.a[(i+1)*b.lda+j]
+	// qt[j][i] = Z[i+1][j] for i > j, in square tiles so that the rows
+	// read and written stay in cache.
+	qt := buf
+	if len(qt) < n*n {
+		qt = make([]float64, n*n)
+	}
+	const tile = 32
+	for i0 := 0; i0 < n; i0 += tile {
+		i1 := min(i0+tile, n)
+		for j0 := 0; j0 < i1; j0 += tile {
+			for i := max(i0, j0+1); i < i1; i++ {
+				src := b.a[(i+1)*b.lda : (i+1)*b.lda+min(j0+tile, i)]
+				for j := j0; j < len(src); j++ {
+					qt[j*n+i] = src[j]
+				}
+			}
 		}
 	}
 	return &house.Reflectors{A: qt, Lda: n, M: n, N: n, Tau: b.tauq, BlockWork: backBlockWork}
@@ -469,7 +483,8 @@ func (p *bidiagPath) back() *SVD {
 			// U_Z = Ql*vtᵀ: vtᵀ, then Qlᵀ's reflectors on rows 1..r-1.
 			uz = mat.Zeros(r, r)
 			transposeCopy(uz.RawData(), p.vt, r)
-			if ql := p.b.leftReflectors(); ql != nil {
+			// vt is spent: the reflectors' rows go there.
+			if ql := p.b.leftReflectors(p.vt); ql != nil {
 				ql.MulLeft(true, r, uz.RawData()[r:], r)
 			}
 		})

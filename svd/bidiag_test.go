@@ -41,7 +41,7 @@ func TestReduceBidiag(t *testing.T) {
 			}
 		}
 		b.rightReflectors().MulRight(true, r, x.RawData(), c)
-		if ql := b.leftReflectors(); ql != nil {
+		if ql := b.leftReflectors(nil); ql != nil {
 			ql.MulLeft(true, c, x.RawData()[c:], c)
 		}
 		var diff mat.Dense
@@ -421,4 +421,34 @@ func gkBisection(d, e []float64) []float64 {
 		s[n-1-k] = up
 	}
 	return s
+}
+
+// TestLeftReflectorsLayout: leftReflectors copies the column reflectors
+// below the subdiagonal of Z into the rows right of the diagonal (row j,
+// column i holds Z[i+1][j] for i > j), tiles and their edges included,
+// into new memory or into a buffer that held other values.
+func TestLeftReflectorsLayout(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 31, 32, 33, 34, 64, 65, 100} {
+		a := testutil.Normals(rand.New(rand.NewPCG(uint64(n), 3)), n*(n+3))
+		b := &bidiagReduction{a: a, lda: n + 3, r: n, c: n + 3, tauq: make([]float64, n)}
+		for _, buf := range [][]float64{nil, testutil.Normals(rand.New(rand.NewPCG(5, 5)), n*n)} {
+			f := b.leftReflectors(buf)
+			if n < 2 {
+				if f != nil {
+					t.Fatalf("n=%d: want no reflectors", n)
+				}
+				continue
+			}
+			if f.M != n-1 || f.N != n-1 || f.Lda != n-1 {
+				t.Fatalf("n=%d: shape %dx%d lda %d", n, f.M, f.N, f.Lda)
+			}
+			for j := 0; j < n-1; j++ {
+				for i := j + 1; i < n-1; i++ {
+					if got, want := f.A[j*(n-1)+i], a[(i+1)*b.lda+j]; got != want {
+						t.Fatalf("n=%d buf=%v: row %d column %d = %v, want %v", n, buf != nil, j, i, got, want)
+					}
+				}
+			}
+		}
+	}
 }
