@@ -390,9 +390,9 @@ const bidiagCrossover = 64
 // the columns they act on) at which the back-transformation applies the
 // reduction's reflectors in compact WY blocks rather than one at a time.
 // Measured on Gaussian n x n matrices (CPU time, one core, both sides):
-// one at a time takes 0.33 ms at n = 100, 0.64 at 128 and 1.12 at 160
-// against 0.46, 0.73 and 1.24 ms blocked; at 200 both take about 2 ms,
-// at 250 blocked is faster (3.1 against 4.2 ms). Package house's default
+// one at a time takes 0.34 ms at n = 100, 0.63 at 128 and 1.12 at 160
+// against 0.47, 0.73 and 1.24 ms blocked; at 200 both take about 2 ms,
+// at 250 blocked is faster (3.1 against 4.5 ms). Package house's default
 // (1<<19) would block from n = 81 on.
 const backBlockWork = 6e6
 
@@ -423,8 +423,9 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 	if p.tall {
 		p.r, p.c = n, m
 	}
-	// T and Clone return new contiguous matrices: Z is built in one pass
-	// over fresh memory, not zeroed first and then copied into.
+	// T and Clone return new contiguous matrices: one allocation and one
+	// pass, where a zeroed Z and a copy into it took two (and, for a tall
+	// A, a third for the transpose).
 	if p.tall {
 		p.z = a.T()
 	} else {
