@@ -325,10 +325,13 @@ func mulAdd(c, a, b *mat.Dense) {
 func residualNorms(x, ax *mat.Dense, theta []float64, k int) []float64 {
 	n, _ := x.Dims()
 	s := make([]float64, k)
+	xd, axd := x.RawData(), ax.RawData()
+	xs, axs := x.Stride(), ax.Stride()
+	theta = theta[:k]
 	for i := 0; i < n; i++ {
-		xr, axr := x.RawRow(i), ax.RawRow(i)
-		for j := 0; j < k; j++ {
-			v := axr[j] - xr[j]*theta[j]
+		xr, axr := xd[i*xs:i*xs+k], axd[i*axs:i*axs+k]
+		for j, t := range theta {
+			v := axr[j] - xr[j]*t
 			s[j] += v * v
 		}
 	}
