@@ -274,13 +274,15 @@ func rayleighRitz(x, ax, s, as, out, outAX *mat.Dense, l int) (theta []float64, 
 	}
 	m := lx + ls
 	h := mat.Zeros(m, m)
-	var xx, xs, ss mat.Dense
+	var xx, sx, ss mat.Dense
 	xx.MulAT(x, ax)
 	h.Slice(0, lx, 0, lx).Copy(&xx)
 	if ls > 0 {
-		xs.MulAT(x, as)
-		h.Slice(0, lx, lx, m).Copy(&xs)
-		h.Slice(lx, m, 0, lx).Copy(xs.T())
+		// X^T AS as (AS^T X)^T: the same sums, bit for bit, with the
+		// longer side along the GEMM's rows, which tile better.
+		sx.MulAT(as, x)
+		h.Slice(lx, m, 0, lx).Copy(&sx)
+		h.Slice(0, lx, lx, m).Copy(sx.T())
 		ss.MulAT(s, as)
 		h.Slice(lx, m, lx, m).Copy(&ss)
 	}
@@ -401,11 +403,13 @@ func orthAgainst(s, x *mat.Dense, spare []float64) (*mat.Dense, error) {
 			return s, nil
 		}
 		// Fresh products each round: svqb may have dropped columns.
-		var c mat.Dense
-		c.MulAT(x, s)
+		// S -= X C with C = X^T S, formed as C^T = S^T X (the same sums,
+		// bit for bit, with the longer side along the GEMM's rows).
+		var ct mat.Dense
+		ct.MulAT(s, x)
 		_, lx := x.Dims()
 		if lx > 0 {
-			kernels.Gemm(false, false, n, cols, lx, -1, x.RawData(), x.Stride(), c.RawData(), c.Stride(), 1, s.RawData(), s.Stride())
+			kernels.Gemm(false, true, n, cols, lx, -1, x.RawData(), x.Stride(), ct.RawData(), ct.Stride(), 1, s.RawData(), s.Stride())
 		}
 		var err error
 		if s, err = svqb(s, bufs[pass]); err != nil {
