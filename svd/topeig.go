@@ -204,7 +204,11 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 				active = append(active, j)
 			}
 		}
-		s := newDirections(x, ax, p, theta, active, min(n-l, 2*len(active)), sb[0])
+		c := len(active)
+		if p != nil {
+			c *= 2
+		}
+		s := newDirections(x, ax, p, theta, active, min(n-l, c), sb[0])
 		if s, err = orthAgainst(s, x, sb[1]); err != nil {
 			return nil, err
 		}
