@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/moments-go/moments/internal/optcheck"
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -153,27 +154,29 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 	if err != nil {
 		return nil, err
 	}
+	// Work space, allocated once: xb[cur] holds [X P] (the block and the
+	// previous search directions) and xb[1-cur] receives the next; sb
+	// holds the new directions S, contiguous, and the other half of
+	// their orthogonalization; axb holds A X in turn. With A S that is
+	// twelve n x l blocks.
+	xb := [2]*mat.Dense{mat.Zeros(n, 2*l), mat.Zeros(n, 2*l)}
+	axb := [2]*mat.Dense{mat.Zeros(n, l), mat.Zeros(n, l)}
+	sb := [2][]float64{make([]float64, n*2*l), make([]float64, n*2*l)}
 	// Rayleigh-Ritz on the starting block.
-	theta, x, ax, _, err := rayleighRitz(x, ax, nil, nil, l)
+	theta, x, p, err := rayleighRitz(x, ax, nil, nil, xb[0], axb[0], l)
 	if err != nil {
 		return nil, err
 	}
-	var p *mat.Dense // previous search directions
+	ax = axb[0]
+	cur := 0
 	stalled := false
 	res := &TopEigen{}
 	for iter := 0; ; iter++ {
 		// Residuals R = A X - X Theta.
-		r := ax.Clone()
-		for i := 0; i < n; i++ {
-			rr, xr := r.RawRow(i), x.RawRow(i)
-			for j := range rr {
-				rr[j] -= xr[j] * theta[j]
-			}
-		}
 		for _, t := range theta {
 			res.Norm = math.Max(res.Norm, math.Abs(t))
 		}
-		res.Residuals = colNorms(r, k)
+		res.Residuals = residualNorms(x, ax, theta, k)
 		done := true
 		for _, v := range res.Residuals {
 			if !(v <= o.Tol*res.Norm) {
@@ -184,7 +187,7 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 			res.Converged = done || stalled || l == n
 			res.Values = theta[:k:k]
 			res.Block = theta
-			res.Basis = x
+			res.Basis = x.Clone()
 			res.Vectors = x.Slice(0, n, 0, k).Clone()
 			res.Products = products
 			break
@@ -201,14 +204,12 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 				active = append(active, j)
 			}
 		}
-		s := cols(r, active)
+		c := len(active)
 		if p != nil {
-			s = hcat(s, cols(p, active))
+			c *= 2
 		}
-		if _, c := s.Dims(); l+c > n {
-			s = s.Slice(0, n, 0, n-l).Clone()
-		}
-		if s, err = orthAgainst(s, x); err != nil {
+		s := newDirections(x, ax, p, theta, active, min(n-l, c), sb[0])
+		if s, err = orthAgainst(s, x, sb[1]); err != nil {
 			return nil, err
 		}
 		if _, c := s.Dims(); c == 0 {
@@ -222,10 +223,12 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 		if err != nil {
 			return nil, err
 		}
-		theta, x, ax, p, err = rayleighRitz(x, ax, s, as, l)
+		theta, x, p, err = rayleighRitz(x, ax, s, as, xb[1-cur], axb[1-cur], l)
 		if err != nil {
 			return nil, err
 		}
+		cur = 1 - cur
+		ax = axb[cur]
 	}
 	if !res.Converged {
 		worst := 0.0
@@ -262,73 +265,158 @@ func startBlock(o TopEigOptions, n, l int) (*mat.Dense, error) {
 
 // rayleighRitz returns the l largest Ritz values of A on the span of the
 // orthonormal columns of [x s] (ax = A x, as = A s; s may be nil),
-// decreasing, their Ritz vectors and A times them, and the part of the
-// Ritz vectors in the directions s (the next LOBPCG directions; nil
-// when s is). It works on the blocks, never forming [x s].
-func rayleighRitz(x, ax, s, as *mat.Dense, l int) (theta []float64, nx, nax, p *mat.Dense, err error) {
-	_, lx := x.Dims()
+// decreasing, their Ritz vectors, written to the first l columns of out
+// (n x 2l, sharing no memory with the inputs), A times them, written to
+// outAX (n x l), and the part of the Ritz vectors in the directions s
+// (the next LOBPCG directions), written to the last l columns of out;
+// nil when s is. It works on the blocks, never forming [x s].
+func rayleighRitz(x, ax, s, as, out, outAX *mat.Dense, l int) (theta []float64, nx, p *mat.Dense, err error) {
+	n, lx := x.Dims()
 	ls := 0
 	if s != nil {
 		_, ls = s.Dims()
 	}
 	m := lx + ls
 	h := mat.Zeros(m, m)
-	var xx, xs, ss mat.Dense
+	var xx, sx, ss mat.Dense
 	xx.MulAT(x, ax)
 	h.Slice(0, lx, 0, lx).Copy(&xx)
 	if ls > 0 {
-		xs.MulAT(x, as)
-		h.Slice(0, lx, lx, m).Copy(&xs)
-		h.Slice(lx, m, 0, lx).Copy(xs.T())
+		// X^T AS as (AS^T X)^T: the same sums, bit for bit, with the
+		// longer side along the GEMM's rows, which tile better.
+		sx.MulAT(as, x)
+		h.Slice(lx, m, 0, lx).Copy(&sx)
+		h.Slice(0, lx, lx, m).Copy(sx.T())
 		ss.MulAT(s, as)
 		h.Slice(lx, m, lx, m).Copy(&ss)
 	}
 	h.Symmetrize()
 	if !h.IsFinite() {
-		return nil, nil, nil, nil, ErrNotFinite
+		return nil, nil, nil, ErrNotFinite
 	}
 	e, err := EigSym(h, nil)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, err
 	}
 	yx := e.Vectors.Slice(0, lx, 0, l)
-	nx, nax = new(mat.Dense), new(mat.Dense)
-	nx.Mul(x, yx)
-	nax.Mul(ax, yx)
-	if ls > 0 {
-		ys := e.Vectors.Slice(lx, m, 0, l)
-		p = new(mat.Dense)
-		p.Mul(s, ys)
-		nx.Add(nx, p)
-		var t mat.Dense
-		t.Mul(as, ys)
-		nax.Add(nax, &t)
+	nx = out.Slice(0, n, 0, l)
+	if ls == 0 {
+		nx.Mul(x, yx)
+		outAX.Mul(ax, yx)
+		return e.Values[:l:l], nx, nil, nil
 	}
-	return e.Values[:l:l], nx, nax, p, nil
+	// P = S Ys, X_new = P + X Yx.
+	ys := e.Vectors.Slice(lx, m, 0, l)
+	p = out.Slice(0, n, l, 2*l)
+	p.Mul(s, ys)
+	nx.Copy(p)
+	mulAdd(nx, x, yx)
+	outAX.Mul(ax, yx)
+	mulAdd(outAX, as, ys)
+	return e.Values[:l:l], nx, p, nil
+}
+
+// mulAdd sets c += a*b.
+func mulAdd(c, a, b *mat.Dense) {
+	r, kk := a.Dims()
+	_, cc := b.Dims()
+	if r == 0 || cc == 0 || kk == 0 {
+		return
+	}
+	kernels.Gemm(false, false, r, cc, kk, 1, a.RawData(), a.Stride(), b.RawData(), b.Stride(), 1, c.RawData(), c.Stride())
+}
+
+// residualNorms returns the norms of the first k columns of the
+// residuals A X - X Theta (ax = A X).
+func residualNorms(x, ax *mat.Dense, theta []float64, k int) []float64 {
+	n, _ := x.Dims()
+	s := make([]float64, k)
+	xd, axd := x.RawData(), ax.RawData()
+	xs, axs := x.Stride(), ax.Stride()
+	theta = theta[:k]
+	for i := 0; i < n; i++ {
+		xr, axr := xd[i*xs:i*xs+k], axd[i*axs:i*axs+k]
+		for j, t := range theta {
+			v := axr[j] - xr[j]*t
+			s[j] += v * v
+		}
+	}
+	for j := range s {
+		s[j] = math.Sqrt(s[j])
+	}
+	return s
+}
+
+// newDirections writes the next search directions into buf as a
+// contiguous n x c matrix and returns it: the residual columns
+// A X - X Theta of the active pairs, then (when p is not nil) the
+// columns of p of the active pairs, the first c of them in that order.
+func newDirections(x, ax, p *mat.Dense, theta []float64, active []int, c int, buf []float64) *mat.Dense {
+	n, _ := x.Dims()
+	s := mat.New(n, c, buf[:n*c])
+	if c == 0 {
+		return s
+	}
+	for i := 0; i < n; i++ {
+		row, xr, axr := s.RawRow(i), x.RawRow(i), ax.RawRow(i)
+		t := 0
+		for _, j := range active {
+			if t == c {
+				break
+			}
+			row[t] = axr[j] - xr[j]*theta[j]
+			t++
+		}
+		if p == nil {
+			continue
+		}
+		pr := p.RawRow(i)
+		for _, j := range active {
+			if t == c {
+				break
+			}
+			row[t] = pr[j]
+			t++
+		}
+	}
+	return s
 }
 
 // orthAgainst returns an orthonormal basis of the part of the span of
-// the columns of s orthogonal to the orthonormal columns of x, dropping
-// the directions that part does not have (so it may have fewer columns
-// than s, even none); s is overwritten. Two rounds of projection and
-// SVQB orthonormalization (Stathopoulos and Wu 2002) keep the result
-// orthogonal to x and to itself to working accuracy. (Skipping the
+// the columns of s (contiguous) orthogonal to the orthonormal columns of
+// x, dropping the directions that part does not have (so it may have
+// fewer columns than s, even none). Two rounds of projection and SVQB
+// orthonormalization (Stathopoulos and Wu 2002) keep the result
+// orthogonal to x and to itself to working accuracy. The first round
+// writes its basis into spare (at least as long as s; nil: allocated),
+// the second into s's storage, which it returns. (Skipping the
 // second round when the first looked well conditioned saved about a
 // tenth of a solve on real text, but let rounding differences of 1e-15
 // in the products grow to 1e-11 in the basis, which changed the factors
 // ECA learned from a corpus with three near-equal eigenvalues.)
-func orthAgainst(s, x *mat.Dense) (*mat.Dense, error) {
+func orthAgainst(s, x *mat.Dense, spare []float64) (*mat.Dense, error) {
+	n, c0 := s.Dims()
+	home := s.RawData()
+	if spare == nil {
+		spare = make([]float64, n*c0)
+	}
+	bufs := [2][]float64{spare, home}
 	for pass := 0; pass < 2; pass++ {
-		if _, cols := s.Dims(); cols == 0 {
+		_, cols := s.Dims()
+		if cols == 0 {
 			return s, nil
 		}
 		// Fresh products each round: svqb may have dropped columns.
-		var c, xc mat.Dense
-		c.MulAT(x, s)
-		xc.Mul(x, &c)
-		s.Sub(s, &xc)
+		// S -= X C with C = X^T S, formed as C^T = S^T X (the same sums,
+		// bit for bit, with the longer side along the GEMM's rows).
+		var ct mat.Dense
+		ct.MulAT(s, x)
+		_, lx := x.Dims()
+		if lx > 0 {
+			kernels.Gemm(false, true, n, cols, lx, -1, x.RawData(), x.Stride(), ct.RawData(), ct.Stride(), 1, s.RawData(), s.Stride())
+		}
 		var err error
-		if s, err = svqb(s); err != nil {
+		if s, err = svqb(s, bufs[pass]); err != nil {
 			return nil, err
 		}
 	}
@@ -338,8 +426,9 @@ func orthAgainst(s, x *mat.Dense) (*mat.Dense, error) {
 // svqb returns S D V Lambda^{-1/2} for the eigendecomposition
 // V Lambda V^T of D S^T S D, D the diagonal that scales the columns of s
 // to unit norm, keeping the eigenvalues above 1e-12 times the largest:
-// an orthonormal basis of the numerical span of s.
-func svqb(s *mat.Dense) (*mat.Dense, error) {
+// an orthonormal basis of the numerical span of s, written contiguously
+// into dst (at least as long as s, sharing no memory with it).
+func svqb(s *mat.Dense, dst []float64) (*mat.Dense, error) {
 	n, m := s.Dims()
 	var g mat.Dense
 	g.GramCols(s)
@@ -372,24 +461,11 @@ func svqb(s *mat.Dense) (*mat.Dense, error) {
 			row[j] = d[i] * e.Vectors.At(i, j) / math.Sqrt(e.Values[j])
 		}
 	}
-	out := mat.Zeros(n, keep)
+	out := mat.New(n, keep, dst[:n*keep])
 	if keep > 0 {
 		out.Mul(s, t)
 	}
 	return out, nil
-}
-
-// cols returns the columns idx of a.
-func cols(a *mat.Dense, idx []int) *mat.Dense {
-	n, _ := a.Dims()
-	out := mat.Zeros(n, len(idx))
-	for i := 0; i < n; i++ {
-		row, src := out.RawRow(i), a.RawRow(i)
-		for t, j := range idx {
-			row[t] = src[j]
-		}
-	}
-	return out
 }
 
 // hcat returns [a b].
@@ -403,20 +479,4 @@ func hcat(a, b *mat.Dense) *mat.Dense {
 		copy(row[ca:], b.RawRow(i))
 	}
 	return out
-}
-
-// colNorms returns the Euclidean norms of the first k columns of a.
-func colNorms(a *mat.Dense, k int) []float64 {
-	n, _ := a.Dims()
-	s := make([]float64, k)
-	for i := 0; i < n; i++ {
-		row := a.RawRow(i)
-		for j := 0; j < k; j++ {
-			s[j] += row[j] * row[j]
-		}
-	}
-	for j := range s {
-		s[j] = math.Sqrt(s[j])
-	}
-	return s
 }

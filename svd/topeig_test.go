@@ -268,7 +268,7 @@ func TestOrthAgainst(t *testing.T) {
 		name string
 		s    *mat.Dense
 	}{{"far", far}, {"near", near}, {"dependent", dep}} {
-		s, err := orthAgainst(c.s.Clone(), x)
+		s, err := orthAgainst(c.s.Clone(), x, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
