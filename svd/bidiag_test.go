@@ -241,7 +241,7 @@ func TestBidiagonalWorkers(t *testing.T) {
 	if err == nil {
 		var four *SVD
 		four, err = Factorize(a, &Options{Method: MethodBidiagonal})
-		if err == nil && (!mat.Equal(one.U, four.U) || !mat.Equal(one.V, four.V) || !sameBits(one.S, four.S)) {
+		if err == nil && (!mat.Equal(one.U, four.U) || !mat.Equal(one.V, four.V) || !testutil.SameBits(one.S, four.S)) {
 			t.Error("results differ between 1 and 4 workers")
 		}
 	}
@@ -249,18 +249,6 @@ func TestBidiagonalWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFactorizeMethod: MethodAuto takes the Jacobi path below

@@ -6,8 +6,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/moments-go/moments/internal/testutil"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -76,18 +76,6 @@ func readProportions(t *testing.T, b []byte, k int) ([]string, [][]float64) {
 	return names, props
 }
 
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // TestLDAModelInfer learns and saves a model with the CLI, checks that
 // the file holds exactly the model the library learns in process with
 // the same settings, and that lda infer on the training corpus writes
@@ -131,7 +119,7 @@ func TestLDAModelInfer(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := loadModel(t, modelPath)
-	if !sameBits(model.Topics.RawData(), want.Topics.RawData()) || !sameBits(model.Alpha, want.Alpha) {
+	if !testutil.SameBits(model.Topics.RawData(), want.Topics.RawData()) || !testutil.SameBits(model.Alpha, want.Alpha) {
 		t.Fatal("the saved model differs from the one learned in process")
 	}
 	if !slices.Equal(model.Vocab, read.Vocab) || model.Options["k"] != "3" || model.Options["refine"] != "4" || model.Options["alpha0"] != "0.3" {
@@ -152,7 +140,7 @@ func TestLDAModelInfer(t *testing.T) {
 		if names[i] != strconv.Itoa(i+1) {
 			t.Fatalf("row %d names document %q", i, names[i])
 		}
-		if w := want.Infer(read.Doc(i), 0); !sameBits(p, w) {
+		if w := want.Infer(read.Doc(i), 0); !testutil.SameBits(p, w) {
 			t.Fatalf("document %d: lda infer %v, topic.Model.Infer %v", i+1, p, w)
 		}
 	}
@@ -169,7 +157,7 @@ func TestLDAModelInfer(t *testing.T) {
 		t.Fatalf("JSON: %v, %d rows", err, len(rows))
 	}
 	for i, row := range rows {
-		if !sameBits(row.Topics, props[i]) || row.Doc != names[i] {
+		if !testutil.SameBits(row.Topics, props[i]) || row.Doc != names[i] {
 			t.Fatalf("document %d: JSON %v, CSV %v", i+1, row.Topics, props[i])
 		}
 	}
@@ -252,7 +240,7 @@ func TestLDAInferText(t *testing.T) {
 			}
 		}
 		b.Add(ws, cs)
-		if w := model.Infer(b.Corpus().Doc(0), 0); !sameBits(props[i], w) {
+		if w := model.Infer(b.Corpus().Doc(0), 0); !testutil.SameBits(props[i], w) {
 			t.Fatalf("document %d: lda infer %v, in process %v", i, props[i], w)
 		}
 	}
