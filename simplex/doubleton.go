@@ -40,6 +40,7 @@ type dblRec struct {
 	jRows, kRows []int // other rows of columns j and k then
 	jVals, kVals []float64
 	lk, uk       float64 // bounds of x_k
+	lj, uj       float64 // x_j's own bounds then
 	lo, up       float64 // x_j's bounds after the substitution
 	loK, upK     bool    // ... taken from x_k's bounds (strictly tighter than x_j's own)
 }
@@ -183,7 +184,7 @@ func presolveDoubletons(p *Problem) *dblPresolved {
 			continue
 		}
 		rec := dblRec{i: i, j: j, k: k, a: a, b: b, rhs: rhs, cj: cost[j], ck: cost[k],
-			lk: lo[k], uk: up[k], lo: nl, up: nu, loK: dl > lo[j], upK: du < up[j]}
+			lk: lo[k], uk: up[k], lj: lo[j], uj: up[j], lo: nl, up: nu, loK: dl > lo[j], upK: du < up[j]}
 		for t, r := range colRows[j] {
 			if r != i {
 				rec.jRows = append(rec.jRows, r)
@@ -374,33 +375,48 @@ func (dp *dblPresolved) postsolve(r *Result) *Result {
 		for s, i := range c.jRows {
 			dj0 -= c.jVals[s] * y[i]
 		}
-		// Is x_j nonbasic at a bound that x_k's bound gave? Its status
-		// says which bound (x_j may differ from it in the last bits when
-		// a later substitution computed it); when its bounds meet, the
-		// sign of its reduced cost does.
-		atK := false
-		if st := b.statusOf(c.j); st == AtLower || st == AtUpper {
-			atLo := st == AtLower
-			if c.lo == c.up {
-				atLo = sign*(dj0-c.a/c.b*dk0) >= 0
-			}
-			atK = atLo && c.loK || !atLo && c.upK
-		}
+		// Which of x_j and x_k is nonbasic? The reduced problem's
+		// d_j = dj0 - (a/b) dk0 says at which of its bounds [lo, up]
+		// x_j must sit; when that bound is x_j's own, x_k is basic
+		// (d_k = 0) and x_j keeps d_j; when it came from x_k's bound,
+		// x_j is basic (d_j = 0) and x_k sits at that bound with d_k =
+		// -(b/a) d_j. The decision reads x_j's value and d_j's sign, not
+		// the reduced problem's status: a later round may have fixed x_j
+		// at x_k's bound (a singleton row, say) and reports it AtLower
+		// whichever bound that was.
+		atK := dblAtK(c, x[c.j], sign*(dj0-c.a/c.b*dk0), 1e-9*(1+math.Abs(dj0)+math.Abs(c.a/c.b*dk0)), b.statusOf(c.j))
 		if atK {
 			// d_j = 0 (x_j basic), d_k = -(b/a) d_j of the reduced
 			// problem, x_k nonbasic at the bound that gave x_j's.
 			y[c.i] = dj0 / c.a
-			b.Cols[c.j] = Basic
-			if math.Abs(x[c.k]-c.lk) <= math.Abs(x[c.k]-c.uk) {
-				b.Cols[c.k], x[c.k] = AtLower, c.lk
+			lo := math.Abs(x[c.k]-c.lk) <= math.Abs(x[c.k]-c.uk)
+			if lo {
+				x[c.k] = c.lk
 			} else {
-				b.Cols[c.k], x[c.k] = AtUpper, c.uk
+				x[c.k] = c.uk
+			}
+			if b != nil {
+				b.Cols[c.j] = Basic
+				b.Cols[c.k] = AtUpper
+				if lo {
+					b.Cols[c.k] = AtLower
+				}
 			}
 		} else {
-			// d_k = 0 (x_k basic), d_j as in the reduced problem.
+			// d_k = 0 (x_k basic), d_j as in the reduced problem; a
+			// nonbasic x_j is labelled by the bound of its own that it
+			// sits at (an inner round may have said AtLower for either).
 			y[c.i] = dk0 / c.b
 			if b != nil {
 				b.Cols[c.k] = Basic
+				if st := b.Cols[c.j]; st == AtLower || st == AtUpper {
+					lo, up := nearBound(x[c.j], c.lj), nearBound(x[c.j], c.uj)
+					if lo && !up {
+						b.Cols[c.j] = AtLower
+					} else if up && !lo {
+						b.Cols[c.j] = AtUpper
+					}
+				}
 			}
 		}
 		if b != nil {
@@ -423,4 +439,32 @@ func (dp *dblPresolved) postsolve(r *Result) *Result {
 		}
 	}
 	return res
+}
+
+// dblAtK decides, for substitution c whose kept column has value xj and
+// reduced cost sd (times the objective's sign) in the reduced problem,
+// whether x_j sits at a bound that x_k's bound gave (then x_k is the
+// nonbasic one): when sd > tol, x_j is at its lower bound; when sd <
+// -tol, at its upper; that bound is x_k's when it is not x_j's own, or
+// x_j does not sit there (within 1e-9 relative). When |sd| <= tol either
+// choice is dual feasible, and x_j's status st says whether it is
+// nonbasic; it stays so only at a bound of its own.
+func dblAtK(c *dblRec, xj, sd, tol float64, st VarStatus) bool {
+	onOwn := func(lower bool) bool {
+		if lower {
+			return nearBound(xj, c.lj)
+		}
+		return nearBound(xj, c.uj)
+	}
+	switch {
+	case sd > tol:
+		return c.loK && !onOwn(true)
+	case sd < -tol:
+		return c.upK && !onOwn(false)
+	case st == AtLower:
+		return c.loK && !onOwn(true)
+	case st == AtUpper:
+		return c.upK && !onOwn(false)
+	}
+	return false
 }

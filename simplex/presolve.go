@@ -376,6 +376,14 @@ func (ps *presolved) infeasibleResult() *Result {
 	return res
 }
 
+// nearBound reports whether x sits at the finite bound bnd, within
+// 1e-9 relative (postsolve's test of which bound holds a nonbasic
+// column: values computed by a later substitution may differ from the
+// bound in the last bits).
+func nearBound(x, bnd float64) bool {
+	return !math.IsInf(bnd, 0) && math.Abs(x-bnd) <= 1e-9*(1+math.Abs(bnd))
+}
+
 // boundStatus is the nonbasic status of a value v in [l, u].
 func boundStatus(v, l, u float64) VarStatus {
 	switch {
@@ -437,17 +445,34 @@ func (ps *presolved) postsolve(r *Result) *Result {
 			continue
 		}
 		d := p.Obj[j] - aty[j]
-		atLower := st == AtLower
-		if q.ColLower[k] == q.ColUpper[k] {
-			// Fixed by its rows: the side the reduced cost pushes.
+		// Which bound of the reduced problem holds it: read from its
+		// value, since an inner round (a column its rows fixed, say)
+		// may report AtLower at either; at both (fixed), the side the
+		// reduced cost pushes.
+		nearLo, nearUp := nearBound(res.X[j], q.ColLower[k]), nearBound(res.X[j], q.ColUpper[k])
+		var atLower bool
+		switch {
+		case nearLo && nearUp:
 			atLower = sign*d >= 0
+		case nearLo:
+			atLower = true
+		case nearUp:
+			atLower = false
+		default:
+			continue // at neither bound: nothing to move
 		}
 		row := ps.ubRow[j]
 		if atLower {
 			row = ps.lbRow[j]
 		}
 		if row < 0 {
-			continue // at a bound of its own
+			// At a bound of its own.
+			if atLower {
+				b.Cols[j] = AtLower
+			} else {
+				b.Cols[j] = AtUpper
+			}
+			continue
 		}
 		// The column sits at the bound its singleton row gave: the row
 		// takes its reduced cost (and its place among the nonbasic

@@ -50,6 +50,10 @@ func TestPresolveReductions(t *testing.T) {
 			p.Maximize = true
 			return p
 		}(), Optimal},
+		{"doubleton whose kept column a later round fixes", denseProblem([]float64{-2, -1},
+			[][]float64{{-1, 2}, {-2, 3}},
+			[]float64{1, 0}, []float64{1, 0},
+			[]float64{ninf, ninf}, []float64{inf, 2}), Optimal},
 		{"empty row out of its limits", denseProblem([]float64{1, 1},
 			[][]float64{{1, 1}, {0, 0}},
 			[]float64{0, 1}, []float64{5, 2},
