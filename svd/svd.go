@@ -23,7 +23,10 @@ const (
 	WantU
 	// WantV computes V only.
 	WantV
-	// WantNone computes the singular values only.
+	// WantNone computes the singular values only. On the bidiagonal
+	// path they come from dqds rather than the divide and conquer, so
+	// they may differ from those computed with vectors by a few units
+	// of eps*S[0] (both are within that of the exact values).
 	WantNone
 )
 

@@ -321,10 +321,14 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 		return nil, err
 	}
 	o := opts.defaults()
-	if err := o.CheckMemory(checkSquare("LearnDAG", sigma), k); err != nil {
+	n := checkSquare("LearnDAG", sigma)
+	if err := o.CheckMemory(n, k); err != nil {
 		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
 	}
 	if err := o.checkKnowledge("LearnDAG", k, false); err != nil {
+		return nil, err
+	}
+	if err := checkSampleThird("LearnDAG", third, n); err != nil {
 		return nil, err
 	}
 	o.Samples = samplesOf(third, &o)

@@ -2,6 +2,7 @@ package linear
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -148,5 +149,35 @@ func TestLearnObservedBNSampled(t *testing.T) {
 			t.Errorf("N=%d: max |Lambda error| %.3g (before %.3g)", n, e, last)
 		}
 		last = e
+	}
+}
+
+// TestSampleThirdMismatch: a SampleThird whose parts do not fit (no Src,
+// a Src of other samples or of another dimension) is an error matching
+// ErrBadData for both learners that take one, never a panic or a result
+// whose checks count the wrong samples.
+func TestSampleThirdMismatch(t *testing.T) {
+	m := observedModel(3, 8)
+	ctx := context.Background()
+	src := m.Samples(400, 9)
+	sm, err := moments.NewSampleMoments(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := m.Samples(20, 9)
+	wider := observedModel(3, 9).Samples(400, 9)
+	cases := map[string]*SampleThird{
+		"no Src":            {Moments: sm},
+		"no Moments":        {Src: src},
+		"other sample size": {Moments: sm, Src: other},
+		"other dimension":   {Moments: sm, Src: wider},
+	}
+	for name, st := range cases {
+		if _, err := LearnDAG(ctx, sm.Sigma, st, 2, nil); !errors.Is(err, ErrBadData) {
+			t.Errorf("LearnDAG, %s: err = %v, want ErrBadData", name, err)
+		}
+		if _, err := LearnObservedBN(ctx, sm.Sigma, st, nil); !errors.Is(err, ErrBadData) {
+			t.Errorf("LearnObservedBN, %s: err = %v, want ErrBadData", name, err)
+		}
 	}
 }

@@ -36,13 +36,18 @@ func (o *Options) CheckMemory(n int) error {
 // that LearnDAG returns for n observed and k hidden variables under
 // o.MaxMemory, or nil, without allocating. Beyond the coefficient step
 // (see Options.CheckMemory) it counts the Psi slices of the third
-// moments, n x n each. nil o means the defaults.
+// moments, n x n each, and, unless SkipSplitCheck, the two halves'
+// Sigma of the split-sample checks. nil o means the defaults.
 func (o *DAGOptions) CheckMemory(n, k int) error {
 	d := o.defaults()
 	if k < 1 || k > n/3 {
 		return fmt.Errorf("%w: k = %d with n = %d (need 1 <= k <= n/3)", ErrTooManyFactors, k, n)
 	}
-	need := size.Add(d.coefNeed(n), size.Scale(max(d.Zetas, 1)+2, size.Float64s(n, n)))
+	slices := max(d.Zetas, 1) + 2
+	if !d.SkipSplitCheck {
+		slices += 2
+	}
+	need := size.Add(d.coefNeed(n), size.Scale(slices, size.Float64s(n, n)))
 	return mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), need, d.MaxMemory)
 }
 

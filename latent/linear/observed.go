@@ -108,6 +108,9 @@ func LearnObservedBN(ctx context.Context, sigma *mat.Dense, third ThirdMoments, 
 	if err := o.checkKnowledge("LearnObservedBN", n, true); err != nil {
 		return nil, err
 	}
+	if err := checkSampleThird("LearnObservedBN", third, n); err != nil {
+		return nil, err
+	}
 	o.Samples, o.observed = samplesOf(third, &o), true
 	if err := mat.CheckMemory(fmt.Sprintf("the moments of %d variables", n), o.observedNeed(n), o.MaxMemory); err != nil {
 		return nil, fmt.Errorf("linear: LearnObservedBN: %w", err)

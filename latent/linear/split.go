@@ -49,6 +49,7 @@ func learnHalves(ctx context.Context, src moments.Samples, passes moments.Option
 	n1 := total / 2
 	res := &splitResult{n: [2]int{n1, total - n1}}
 	passes.Progress = nil
+	passes.MaxMemory = o.MaxMemory
 	first, err := moments.NewSampleMoments(ctx, halfSamples{src, 0, n1}, &passes)
 	if err != nil {
 		if ctx.Err() != nil {

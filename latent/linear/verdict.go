@@ -198,8 +198,38 @@ type SampleCount interface {
 	NumSamples() int
 }
 
-// NumSamples returns the number of samples of Src.
-func (s *SampleThird) NumSamples() int { return s.Src.NumSamples() }
+// NumSamples returns the number of samples of Src (of Moments when Src
+// is nil, which the learners refuse; see checkSampleThird).
+func (s *SampleThird) NumSamples() int {
+	switch {
+	case s.Src != nil:
+		return s.Src.NumSamples()
+	case s.Moments != nil:
+		return s.Moments.N
+	}
+	return 0
+}
+
+// checkSampleThird returns an error matching ErrBadData when third is a
+// SampleThird whose parts do not fit together or the n x n Sigma: both
+// Moments and Src are needed (the passes over the samples read Src),
+// of dimension n, and Src must hold the Moments.N samples the moments
+// came from (the checks' bounds and the split halves count them).
+func checkSampleThird(fn string, third ThirdMoments, n int) error {
+	st, ok := third.(*SampleThird)
+	if !ok {
+		return nil
+	}
+	switch {
+	case st.Moments == nil || st.Src == nil:
+		return fmt.Errorf("%w: linear: %s: a SampleThird needs both Moments and Src", ErrBadData, fn)
+	case st.Src.Dim() != n || len(st.Moments.Mean) != n:
+		return fmt.Errorf("%w: linear: %s: Sigma is %d x %d, SampleThird's samples have dimension %d and its moments %d", ErrBadData, fn, n, n, st.Src.Dim(), len(st.Moments.Mean))
+	case st.Src.NumSamples() != st.Moments.N:
+		return fmt.Errorf("%w: linear: %s: SampleThird's Src holds %d samples, its Moments come from %d", ErrBadData, fn, st.Src.NumSamples(), st.Moments.N)
+	}
+	return nil
+}
 
 // samplesOf returns the number of samples behind third: opts.Samples if
 // set, else from third (SampleCount, *moments.SampleMoments), else 0

@@ -2,6 +2,7 @@ package topic
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -137,5 +138,39 @@ func TestSampleTol(t *testing.T) {
 		if got := SampleTol(c.docs); math.Abs(got-c.want) > 1e-15 {
 			t.Errorf("SampleTol(%d) = %v, want %v", c.docs, got, c.want)
 		}
+	}
+}
+
+// TestEigenStartErrors: an Options.Eigen that TopEigSym refuses is an
+// error matching the package's ErrBadOption, from every entry point;
+// the ones that need no vocabulary (a NaN in Start, a NaN Tol, a
+// negative MaxIter) come before the corpus pass, so a cancelled context
+// does not hide them.
+func TestEigenStartErrors(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	model := synth.RandomLDA(r, 50, 3, 0.1, []float64{0.2, 0.2, 0.2})
+	c := model.NewCorpus(300, 20, 40, 7).Materialize()
+	nan := mat.Zeros(c.VocabSize(), 2)
+	nan.Set(3, 1, math.NaN())
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, e := range map[string]*svd.TopEigOptions{
+		"NaN in Start":     {Start: nan},
+		"NaN Tol":          {Tol: math.NaN()},
+		"negative MaxIter": {MaxIter: -1},
+	} {
+		if _, err := LearnLDA(cancelled, c, 3, 1, &Options{Eigen: e}); !errors.Is(err, ErrBadOption) {
+			t.Errorf("LearnLDA, %s: %v, want ErrBadOption before the pass", name, err)
+		}
+		if _, _, err := SelectAlpha0(cancelled, c, c, 3, []float64{1}, &Options{Eigen: e}); !errors.Is(err, ErrBadOption) {
+			t.Errorf("SelectAlpha0, %s: %v, want ErrBadOption before the pass", name, err)
+		}
+	}
+	short := &svd.TopEigOptions{Start: mat.Zeros(7, 2)}
+	if _, err := LearnLDA(context.Background(), c, 3, 1, &Options{Eigen: short}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("LearnLDA, a 7-row Start: %v, want ErrBadOption", err)
+	}
+	if _, err := LearnECA(context.Background(), c, 3, &Options{Eigen: short}); !errors.Is(err, ErrBadOption) {
+		t.Errorf("LearnECA, a 7-row Start: %v, want ErrBadOption", err)
 	}
 }

@@ -81,7 +81,10 @@ type Options struct {
 
 // ErrBadOption is wrapped by the error for an option or argument value
 // that makes no sense: in Options an unknown Method, a NaN, infinite or
-// below-one MaxCond, or a bad tensor power option; in RefineOptions a
+// below-one MaxCond, a bad tensor power option, or an Eigen that
+// svd.TopEigSym refuses (a negative MaxIter, a Tol outside [0, 1), a
+// Start with a NaN or an infinity or with rows that do not fit the
+// vocabulary); in RefineOptions a
 // negative, NaN or infinite Eta or a negative Passes.Workers; a number
 // of topics k outside 1..n for a vocabulary of n words; an alpha0 that
 // is not positive and finite; an empty grid for SelectAlpha0. The
@@ -96,6 +99,18 @@ func (o *Options) check() error {
 	if o.MaxCond != 0 {
 		if err := optcheck.Float(ErrBadOption, "Options.MaxCond", o.MaxCond, 1, math.Inf(1)); err != nil {
 			return err
+		}
+	}
+	if e := o.Eigen; e != nil {
+		// What svd.TopEigSym would refuse, before any pass over the
+		// corpus (Start's rows are checked against the vocabulary later).
+		if err := optcheck.First(
+			optcheck.Int(ErrBadOption, "Options.Eigen.MaxIter", e.MaxIter, 0, math.MaxInt),
+			optcheck.Less(ErrBadOption, "Options.Eigen.Tol", e.Tol, 0, 1)); err != nil {
+			return err
+		}
+		if e.Start != nil && !e.Start.IsFinite() {
+			return fmt.Errorf("%w: Options.Eigen.Start has a NaN or an infinity", ErrBadOption)
 		}
 	}
 	return optcheck.Int(ErrBadOption, "Options.Method", int(o.Method), int(TensorPower), int(SingleTheta))
@@ -559,6 +574,10 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 	}
 	eo.Seed = o.Seed
 	eig, err := svd.TopEigSym(ctx, svd.SymOperator(n, m.PairsTimes), k, &eo)
+	if errors.Is(err, svd.ErrBadOption) {
+		// A Start whose rows do not fit the vocabulary.
+		return nil, Spectral{}, nil, fmt.Errorf("%w: Options.Eigen: %w", ErrBadOption, err)
+	}
 	if err != nil && !errors.Is(err, svd.ErrNoConvergence) {
 		return nil, Spectral{}, nil, fmt.Errorf("topic: eigenpairs of Pairs: %w", err)
 	}
