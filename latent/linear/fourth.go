@@ -707,10 +707,11 @@ type workspace struct {
 	full, sub *mat.Dense
 }
 
-// scratch returns ws's scratch space of the shape of y (ysub when sub),
-// or nil when ws is nil.
-func (ws *workspace) scratch(y *mat.Dense, sub bool) *mat.Dense {
-	if ws == nil {
+// scratch returns ws's scratch space of the shape of y (ysub when sub)
+// for a fixed point of contrast c, or nil when ws is nil or c needs none
+// (fixedPoint uses it for the negentropy contrast only).
+func (ws *workspace) scratch(y *mat.Dense, sub bool, c contrast) *mat.Dense {
+	if ws == nil || c != negentropyContrast {
 		return nil
 	}
 	at := &ws.full
@@ -730,13 +731,13 @@ func (ws *workspace) scratch(y *mat.Dense, sub bool) *mat.Dense {
 func iterate(ctx context.Context, y, ysub, v0 *mat.Dense, c contrast, o *DAGOptions, tol float64, ws *workspace) (*mat.Dense, int, bool, error) {
 	steps := 0
 	if ysub != nil {
-		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol, ws.scratch(ysub, true))
+		v, it, _, err := fixedPoint(ctx, ysub, v0, c, min(o.MaxIter, coarseSteps), coarseTol, ws.scratch(ysub, true, c))
 		if err != nil {
 			return nil, it, false, err
 		}
 		v0, steps = v, it
 	}
-	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol), ws.scratch(y, false))
+	v, it, conv, err := fixedPoint(ctx, y, v0, c, o.MaxIter, math.Max(o.Tol, tol), ws.scratch(y, false, c))
 	return v, steps + it, conv, err
 }
 
@@ -1301,22 +1302,28 @@ const (
 // fourthOrder runs further starts).
 func pairwiseOptimal(p *mat.Dense) bool {
 	nSamples, k := p.Dims()
-	q := mat.Zeros(nSamples, k) // p^2, then p^3
-	for s := 0; s < nSamples; s++ {
-		rq := q.RawRow(s)
-		for j, x := range p.RawRow(s) {
-			rq[j] = x * x
+	// b_ij = sum_s p_i^2 p_j^2 and a_ij = sum_s p_i^3 p_j, block by
+	// block of fpBlock samples: q holds the block's p^2, then p^3.
+	a, b := mat.Zeros(k, k), mat.Zeros(k, k)
+	q := make([]float64, min(fpBlock, nSamples)*k)
+	ps, pd := p.Stride(), p.RawData()
+	for lo := 0; lo < nSamples; lo += fpBlock {
+		m := min(nSamples, lo+fpBlock) - lo
+		for i := 0; i < m; i++ {
+			rq := q[i*k : (i+1)*k : (i+1)*k]
+			for j, x := range p.RawRow(lo + i) {
+				rq[j] = x * x
+			}
 		}
-	}
-	var a, b mat.Dense
-	b.MulAT(q, q) // b_ij = sum_s p_i^2 p_j^2
-	for s := 0; s < nSamples; s++ {
-		rq := q.RawRow(s)
-		for j, x := range p.RawRow(s) {
-			rq[j] *= x
+		kernels.Syrk(true, k, m, 1, q, k, 1, b.RawData(), b.Stride())
+		for i := 0; i < m; i++ {
+			rq := q[i*k : (i+1)*k : (i+1)*k]
+			for j, x := range p.RawRow(lo + i) {
+				rq[j] *= x
+			}
 		}
+		kernels.Gemm(true, false, k, k, m, 1, q, k, pd[lo*ps:], ps, 1, a.RawData(), a.Stride())
 	}
-	a.MulAT(q, p) // a_ij = sum_s p_i^3 p_j
 	inv := 1 / float64(nSamples)
 	var cs, sn [pairAngles]float64
 	for t := range cs {
