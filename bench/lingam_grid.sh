@@ -8,6 +8,7 @@
 #
 #   LINGAM_SRC=/path/to/lingam bash bench/lingam_grid.sh [-p 10,20,50] [-n 1000,5000,20000]
 #       [-degree 2,4] [-noise exp,chi2,uniform,laplace] [-seeds 5] [-tol 0] [-goport=false] [-cells=false]
+#       [-lingamonly] (score only the data sets that lingam has results for)
 #
 # LINGAM_SRC is a checkout of https://github.com/cdt15/lingam, used for
 # measurement only: never copy it into this repository. Get it with

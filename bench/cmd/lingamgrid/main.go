@@ -160,6 +160,7 @@ func main() {
 	goPort := flag.Bool("goport", true, "run the Go port in bench/lingam too")
 	cells := flag.Bool("cells", true, "print the table of every cell (noise, p, degree, N), not only the summary")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")
+	lingamOnly := flag.Bool("lingamonly", false, "score only the data sets that have lingam's results (DIR/NAME.lingam.json), so that every mean and ratio is over the same data sets; the summary counts them")
 	flag.Parse()
 	if *dir == "" {
 		log.Fatal("-dir is required")
@@ -227,6 +228,16 @@ func main() {
 				log.Fatal(err)
 			}
 		}()
+	}
+	if *lingamOnly {
+		var kept []dataset
+		for _, d := range grid {
+			if _, err := os.Stat(filepath.Join(*dir, d.Name+".lingam.json")); err == nil {
+				kept = append(kept, d)
+			}
+		}
+		log.Printf("-lingamonly: %d of %d data sets have lingam's results", len(kept), len(grid))
+		grid = kept
 	}
 	run(*dir, grid, *tol, *goPort, *cells)
 }
@@ -353,8 +364,8 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 	fmt.Println()
 	fmt.Println("Mean over degrees and noises (SHD / F1 / order accuracy; time in seconds per data set):")
 	fmt.Println()
-	head := "| cell |"
-	sep := "| --- |"
+	head := "| cell | data sets |"
+	sep := "| --- | --- |"
 	for _, m := range methods {
 		head += " " + m + " |"
 		sep += " --- |"
@@ -363,7 +374,7 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 	fmt.Println(sep + " --- | --- | --- |")
 	for _, k := range sumOrder {
 		a := bySum[k]
-		line := fmt.Sprintf("| %s, p = %d, N = %d |", k.family, k.p, k.n)
+		line := fmt.Sprintf("| %s, p = %d, N = %d | %d |", k.family, k.p, k.n, a[mOurs].n)
 		for m := range methods {
 			if a[m].n == 0 {
 				line += " — |"
