@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -48,7 +49,7 @@ func BenchmarkSimplexL1(b *testing.B) {
 		q := B.Row(nil, 0)
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
 			it := 0
-			c0, cpu := simplexCPUSeconds()
+			c0, cpu := cputime.Seconds(), cputime.Available()
 			for b.Loop() {
 				res, err := simplex.L1Min(B, q, nil)
 				if err != nil {
@@ -68,7 +69,7 @@ func BenchmarkSimplexL1Batch(b *testing.B) {
 		B := simplexB(sz[0], sz[1])
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
 			it := 0
-			c0, cpu := simplexCPUSeconds()
+			c0, cpu := cputime.Seconds(), cputime.Available()
 			for b.Loop() {
 				res, err := simplex.L1MinBatch(context.Background(), B, B, nil)
 				if err != nil {
@@ -96,7 +97,7 @@ func BenchmarkSimplexNetlib(b *testing.B) {
 		path := filepath.Join(simplexNetlibDir, name+".mps")
 		b.Run(name, func(b *testing.B) {
 			it := 0
-			c0, cpu := simplexCPUSeconds()
+			c0, cpu := cputime.Seconds(), cputime.Available()
 			for b.Loop() {
 				f, err := os.Open(path)
 				if err != nil {
@@ -122,7 +123,7 @@ func BenchmarkSimplexNetlib(b *testing.B) {
 // reportCPU reports the CPU seconds per operation since c0 (cpu-s/op),
 // when the process's CPU time is available (ok).
 func reportCPU(b *testing.B, c0 float64, ok bool) {
-	if c1, _ := simplexCPUSeconds(); ok {
+	if c1 := cputime.Seconds(); ok {
 		b.ReportMetric((c1-c0)/float64(b.N), "cpu-s/op")
 	}
 }
@@ -155,7 +156,7 @@ func BenchmarkSimplexFreeLP(b *testing.B) {
 		for _, meth := range []simplex.Method{simplex.Dual, simplex.Primal} {
 			b.Run(fmt.Sprintf("%s/n=%d", meth, n), func(b *testing.B) {
 				it := 0
-				c0, cpu := simplexCPUSeconds()
+				c0, cpu := cputime.Seconds(), cputime.Available()
 				for b.Loop() {
 					res, err := simplex.Solve(context.Background(), p, &simplex.Options{Method: meth})
 					if err != nil {
@@ -207,7 +208,7 @@ func BenchmarkGonumL1(b *testing.B) {
 		B := simplexB(sz[0], sz[1])
 		c, a, bb := gonumL1(B, B.Row(nil, 0))
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
-			c0, cpu := simplexCPUSeconds()
+			c0, cpu := cputime.Seconds(), cputime.Available()
 			for b.Loop() {
 				if _, _, err := lp.Simplex(c, a, bb, 1e-10, nil); err != nil {
 					b.Fatal(err)
@@ -225,7 +226,7 @@ func BenchmarkGonumL1Batch(b *testing.B) {
 	for _, sz := range simplexL1Sizes[:1] {
 		B := simplexB(sz[0], sz[1])
 		b.Run(fmt.Sprintf("%dx%d/rows=%d", sz[0], sz[1], simplexGonumRows), func(b *testing.B) {
-			c0, cpu := simplexCPUSeconds()
+			c0, cpu := cputime.Seconds(), cputime.Available()
 			for b.Loop() {
 				for i := 0; i < simplexGonumRows; i++ {
 					c, a, bb := gonumL1(B, B.Row(nil, i))

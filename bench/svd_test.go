@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -611,7 +611,7 @@ func svdMust[T any](_ T, err error) {
 // inflate): one call if it takes at least budget, else repeated calls
 // for about budget after that warm-up. Run it with one goroutine.
 func svdTimeCall(budget time.Duration, f func()) float64 {
-	return svdCall(budget, f, svdCPUSeconds)
+	return svdCall(budget, f, cputime.Seconds)
 }
 
 // svdWallCall is svdTimeCall in wall-clock seconds, for the timings on
@@ -636,15 +636,6 @@ func svdCall(budget time.Duration, f func(), clock func() float64) float64 {
 			return el / float64(reps)
 		}
 	}
-}
-
-// svdCPUSeconds returns the CPU time (user and system) of the process.
-func svdCPUSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 func svdMedian(x []float64) float64 {

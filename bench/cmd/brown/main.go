@@ -18,13 +18,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
@@ -52,7 +52,7 @@ func main() {
 	var c *moments.Corpus
 	var res *topic.LDAResult
 	for r := 0; r < *rounds; r++ {
-		start := cpuNow()
+		start := cputime.Now()
 		var err error
 		c, err = moments.ReadBrown(os.DirFS(*dir))
 		if err != nil {
@@ -62,7 +62,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		times = append(times, cpuNow()-start)
+		times = append(times, cputime.Now()-start)
 	}
 	slices.Sort(times)
 	ours := times[len(times)/2]
@@ -138,13 +138,4 @@ func main() {
 	fmt.Printf("speed-up over scikit-learn online: %.1fx against its fit alone, %.1fx against its whole pipeline (target: at least 10x)\n",
 		online/ours.Seconds(), (online+sk.Prepare)/ours.Seconds())
 	fmt.Println("Coherence: top 10 words, document co-occurrence in this corpus; NMI: most probable topic against the Brown category.")
-}
-
-// cpuNow returns the CPU time (user and system) this process has used.
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		log.Fatalf("brown: getrusage: %v", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -18,30 +18,19 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"log"
 	"math/rand/v2"
 	"os"
 	"regexp"
 	"runtime"
-	"runtime/pprof"
 	"slices"
-	"syscall"
-	"time"
 
 	"github.com/moments-go/moments/latent/eval"
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/topic"
 	"github.com/moments-go/moments/svd"
 )
-
-// cpu returns the CPU time (user and system) the process has used.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		log.Fatalf("ldaprof: getrusage: %v", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func main() {
 	dir := flag.String("dir", "", "corpus directory")
@@ -65,22 +54,18 @@ func main() {
 		tok = moments.Tagged('/')
 	}
 	if *prof != "" {
-		f, err := os.Create(*prof)
+		stop, err := cputime.StartProfile(*prof)
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
 		defer func() {
-			pprof.StopCPUProfile()
-			if err := f.Close(); err != nil {
+			if err := stop(); err != nil {
 				log.Fatal(err)
 			}
 		}()
 	}
 	for r := 0; r < *reps; r++ {
-		t0 := cpu()
+		t0 := cputime.Now()
 		// The CLI's reading defaults, as bench/cmd/ldareal sets them.
 		opts := moments.RealText(tok)
 		opts.MinDocFreq, opts.MaxDocFrac, opts.MaxVocab = 2, 0.5, 0
@@ -101,14 +86,14 @@ func main() {
 		slices.Sort(hold)
 		slices.Sort(keep)
 		train, held := c.Subset(keep), c.Subset(hold)
-		t1 := cpu()
+		t1 := cputime.Now()
 		o := &topic.Options{Seed: 1, Eigen: &svd.TopEigOptions{Tol: *tol, Oversample: *over}}
 		fit, valid := topic.SplitAlpha0(train, 1)
 		a0, scores, err := topic.SelectAlpha0(ctx, fit, valid, *k, nil, o)
 		if err != nil {
 			log.Fatal(err)
 		}
-		t2 := cpu()
+		t2 := cputime.Now()
 		if *warm {
 			for _, s := range scores {
 				if s.Alpha0 == a0 {
@@ -120,12 +105,12 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		t3 := cpu()
+		t3 := cputime.Now()
 		ref, rep, err := topic.Refine(ctx, train, res, &topic.RefineOptions{MaxPasses: 10})
 		if err != nil {
 			log.Fatal(err)
 		}
-		t4 := cpu()
+		t4 := cputime.Now()
 		p, err := res.Perplexity(ctx, held, 0)
 		if err != nil {
 			log.Fatal(err)

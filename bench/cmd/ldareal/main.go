@@ -43,6 +43,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"io"
 	"log"
 	"math"
@@ -55,7 +56,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
@@ -293,49 +293,38 @@ func pipeline(s corpusSpec, k int, seed uint64) ourRun {
 	defer runtime.GOMAXPROCS(prev)
 	runtime.GC()
 	var o ourRun
-	start := cpuNow()
+	start := cputime.Now()
 	c, _, err := readText(s)
 	if err != nil {
 		log.Fatalf("ldareal: %s: %v", s.name, err)
 	}
 	c, _ = compact(c)
 	o.train, o.held = splitHoldout(c, cliHoldout, seed)
-	o.readT = cpuNow() - start
+	o.readT = cputime.Now() - start
 	opts := &topic.Options{Seed: seed}
-	t := cpuNow()
+	t := cputime.Now()
 	o.alpha0 = chooseAlpha0(ctx, o.train, k, seed, opts)
-	o.alphaT = cpuNow() - t
-	t = cpuNow()
+	o.alphaT = cputime.Now() - t
+	t = cputime.Now()
 	res, err := topic.LearnLDA(ctx, o.train, k, o.alpha0, opts)
 	if err != nil {
 		log.Fatalf("ldareal: %s k=%d: %v", s.name, k, err)
 	}
-	o.learnT = cpuNow() - t
-	o.raw = cpuNow() - start
-	paused := cpuNow()
+	o.learnT = cputime.Now() - t
+	o.raw = cputime.Now() - start
+	paused := cputime.Now()
 	o.rawQ = measure(&res.Model, o.train, o.held)
-	excluded := cpuNow() - paused
-	t = cpuNow()
+	excluded := cputime.Now() - paused
+	t = cputime.Now()
 	ref, rep, err := topic.Refine(ctx, o.train, res, &topic.RefineOptions{MaxPasses: cliRefine})
 	if err != nil {
 		log.Fatalf("ldareal: %s k=%d refine: %v", s.name, k, err)
 	}
-	o.refineT = cpuNow() - t
+	o.refineT = cputime.Now() - t
 	o.passes = len(rep.Bounds)
-	o.refined = cpuNow() - start - excluded
+	o.refined = cputime.Now() - start - excluded
 	o.refQ = measure(&ref.Model, o.train, o.held)
 	return o
-}
-
-// cpuNow returns the CPU time (user and system) this process has used:
-// on a machine shared with other jobs it measures the work done, where
-// wall time would add the time the process waited for a core.
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		log.Fatalf("ldareal: getrusage: %v", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // readText reads a corpus directory with the CLI's default rules.

@@ -48,11 +48,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"log"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -215,16 +215,12 @@ func main() {
 		return
 	}
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		stop, err := cputime.StartProfile(*cpuProfile)
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
 		defer func() {
-			pprof.StopCPUProfile()
-			if err := f.Close(); err != nil {
+			if err := stop(); err != nil {
 				log.Fatal(err)
 			}
 		}()
@@ -293,9 +289,9 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 			secs[m], ran[m] = sec, true
 		}
 
-		t0 := cpuSeconds()
+		t0 := cputime.Seconds()
 		b, order, err := learnOurs(ctx, x)
-		record(mOurs, b, order, cpuSeconds()-t0, err)
+		record(mOurs, b, order, cputime.Seconds()-t0, err)
 
 		py, ok, err := readPy(dir, d)
 		if err != nil {
@@ -320,21 +316,21 @@ func run(dir string, grid []dataset, tol float64, goPort, printCells bool) {
 		}
 
 		if goPort {
-			t0 = cpuSeconds()
+			t0 = cputime.Seconds()
 			dl, err := lingam.DirectLiNGAM(x)
 			var est *mat.Dense
 			order = nil
 			if err == nil {
 				est, order = dl.B, dl.Order
 			}
-			record(mGoDirect, est, order, cpuSeconds()-t0, err)
-			t0 = cpuSeconds()
+			record(mGoDirect, est, order, cputime.Seconds()-t0, err)
+			t0 = cputime.Seconds()
 			il, err := lingam.ICALiNGAM(x, rand.New(rand.NewPCG(uint64(d.Seed), 3)))
 			est, order = nil, nil
 			if err == nil {
 				est, order = il.B, il.Order
 			}
-			record(mGoICA, est, order, cpuSeconds()-t0, err)
+			record(mGoICA, est, order, cputime.Seconds()-t0, err)
 		}
 		if ran[mOurs] && ran[mDirect] && ran[mICA] {
 			for m := range total {

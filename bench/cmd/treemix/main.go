@@ -25,6 +25,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/moments-go/moments/bench/internal/cputime"
 	"io"
 	"log"
 	"math"
@@ -32,7 +33,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/moments-go/moments/latent/eval"
@@ -69,15 +69,6 @@ func main() {
 		fmt.Printf("\ndigits skipped: %v\n", err)
 	}
 	rankTiming(*rankP)
-}
-
-// cpuTime returns the user plus system time of the process.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // match pairs the estimated components with the true ones (Hungarian
@@ -293,9 +284,9 @@ func rankTiming(p int) {
 	m := treemix.RandomTreeMixture(p, 4, 2, &treemix.GenOptions{Seed: 1})
 	for _, n := range []int{10000, 100000} {
 		x, _ := m.Sample(n, 2)
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := cputime.Now(), time.Now()
 		rt, err := treemix.LearnUnionGraph(ctx, treemix.Empirical(x, &treemix.Options{}), 2, &treemix.RankOptions{Eta: 2})
-		wall, cpu := time.Since(t0), cpuTime()-c0
+		wall, cpu := time.Since(t0), cputime.Now()-c0
 		if err != nil {
 			log.Fatal(err)
 		}
