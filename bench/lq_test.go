@@ -10,11 +10,14 @@ import (
 
 // BenchmarkLQ measures lq.Factorize, lq.FactorizeQR (the LQ of the transpose,
 // transpose included) and lq.FactorizePivoted on Gaussian matrices of the
-// SVD shapes, one goroutine; the flop rate counts the 2mn² - 2n³/3 flops
+// SVD shapes with M >= N, one goroutine; the flop rate counts the 2mn² - 2n³/3 flops
 // of a Householder QR of an m x n matrix (m >= n).
 func BenchmarkLQ(b *testing.B) {
 	for _, s := range svdShapes {
 		m, n := s[0], s[1]
+		if m < n {
+			continue // QR shapes only (M >= N), as in TestSVDAnchors
+		}
 		a := mat.New(m, n, svdGaussian(m, n))
 		at := a.T()
 		flops := 2*float64(m)*float64(n)*float64(n) - 2*float64(n)*float64(n)*float64(n)/3
@@ -40,10 +43,14 @@ func BenchmarkLQ(b *testing.B) {
 	}
 }
 
-// BenchmarkGonumQR is the gonum anchor for the QR factorization.
+// BenchmarkGonumQR is the gonum anchor for the QR factorization (the
+// shapes with M >= N).
 func BenchmarkGonumQR(b *testing.B) {
 	for _, s := range svdShapes {
 		m, n := s[0], s[1]
+		if m < n {
+			continue // QR shapes only (M >= N), as in TestSVDAnchors
+		}
 		a := gmat.NewDense(m, n, svdGaussian(m, n))
 		flops := 2*float64(m)*float64(n)*float64(n) - 2*float64(n)*float64(n)*float64(n)/3
 		b.Run(svdShapeName(s), func(b *testing.B) {
