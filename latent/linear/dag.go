@@ -388,7 +388,7 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	res.Coefficients = coef
 	res.Verdict.merge(coef.Verdict)
 	byPos.observedChecks(res, samplesOf(third, &o), o.MaxIter, true)
-	if st, ok := third.(*SampleThird); ok && !o.SkipSplitCheck && st.Src != nil {
+	if st, ok := third.(*SampleThird); ok && !o.SkipSplitCheck {
 		v, err := splitVerdict(ctx, st.Src, st.Passes, st.Moments, coef, &o.Options)
 		if err != nil {
 			return nil, err

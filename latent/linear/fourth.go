@@ -453,14 +453,7 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 		if err != nil {
 			return nil, it, false, err
 		}
-		var moved float64
-		for j := 0; j < k; j++ {
-			var c float64
-			for i := 0; i < k; i++ {
-				c += next.At(i, j) * v.At(i, j)
-			}
-			moved = math.Max(moved, 1-math.Abs(c))
-		}
+		moved := maxMove(next, v)
 		v = next
 		if moved <= tol || it > 1 && moved <= prev*fpContract && moved*moved <= tol*prev {
 			return v, it, true, nil
@@ -468,6 +461,22 @@ func fixedPoint(ctx context.Context, y, v0 *mat.Dense, c contrast, maxIter int, 
 		prev = moved
 	}
 	return v, maxIter, false, nil
+}
+
+// maxMove returns the largest move, 1 - |cos|, between a column of v
+// and the same column of next (both k x k, orthonormal columns): the
+// convergence measure of the fixed-point iterations.
+func maxMove(next, v *mat.Dense) float64 {
+	_, k := v.Dims()
+	var moved float64
+	for j := 0; j < k; j++ {
+		var c float64
+		for i := range k {
+			c += next.At(i, j) * v.At(i, j)
+		}
+		moved = math.Max(moved, 1-math.Abs(c))
+	}
+	return moved
 }
 
 // fpContract is the largest ratio of two successive moves of

@@ -149,6 +149,7 @@ type noiseTerms struct {
 	third, fourth []float64
 	// Set by at and weigh for the step of fixedPoint.
 	pw, cv *mat.Dense // W V and C V
+	r      *mat.Dense // update's scratch, n x k
 	q      []float64  // v_j^T C v_j
 	a, b   []float64  // the weights of the step (before b's factor 3)
 }
@@ -260,7 +261,10 @@ func (nt *noiseTerms) update(g *mat.Dense, inv float64) {
 		return
 	}
 	n, _ := nt.pw.Dims()
-	r := mat.Zeros(n, k)
+	if rr, rc := nt.rDims(); rr != n || rc != k {
+		nt.r = mat.Zeros(n, k) // every entry is written below, each step
+	}
+	r := nt.r
 	for l := 0; l < n; l++ {
 		row, out := nt.pw.RawRow(l), r.RawRow(l)
 		for j, x := range row {
@@ -277,6 +281,15 @@ func (nt *noiseTerms) update(g *mat.Dense, inv float64) {
 	var wr mat.Dense
 	wr.MulAT(nt.w, r)
 	g.Sub(g, &wr)
+}
+
+// rDims returns the shape of update's scratch (0 x 0 before the first
+// step).
+func (nt *noiseTerms) rDims() (int, int) {
+	if nt.r == nil {
+		return 0, 0
+	}
+	return nt.r.Dims()
 }
 
 // projectedCov returns V^T C V, the covariance of the projections y v.

@@ -294,16 +294,7 @@ func whitenedICA(t *testing.T) (y, v *mat.Dense, kinds []synth.NoiseKind) {
 	t.Helper()
 	const k, n = 6, 20000
 	r := rand.New(rand.NewPCG(6, 6))
-	g := mat.Zeros(k, k)
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			g.Set(i, j, r.NormFloat64())
-		}
-	}
-	v, err := symOrth(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v = randomOrthogonal(t, r, k)
 	kinds = []synth.NoiseKind{synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace, synth.Uniform, synth.Laplace}
 	e := mat.Zeros(n, k)
 	for s := 0; s < n; s++ {

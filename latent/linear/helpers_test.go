@@ -2,6 +2,7 @@ package linear
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/moments-go/moments/internal/testutil/mattest"
@@ -68,4 +69,21 @@ func rowScale(m *mat.Dense, s []float64) *mat.Dense {
 		}
 	}
 	return out
+}
+
+// randomOrthogonal returns the k x k orthogonal factor (symOrth) of a
+// matrix of k*k standard normal draws from r, row by row.
+func randomOrthogonal(t *testing.T, r *rand.Rand, k int) *mat.Dense {
+	t.Helper()
+	g := mat.Zeros(k, k)
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			g.Set(i, j, r.NormFloat64())
+		}
+	}
+	v, err := symOrth(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

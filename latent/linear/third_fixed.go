@@ -124,14 +124,7 @@ func thirdFixedPoint(ctx context.Context, t *tensor3.Sym, v0 *mat.Dense, maxIter
 		if err != nil {
 			return nil, nil, it, false, err
 		}
-		var moved float64
-		for j := 0; j < k; j++ {
-			var c float64
-			for i := 0; i < k; i++ {
-				c += next.At(i, j) * v.At(i, j)
-			}
-			moved = math.Max(moved, 1-math.Abs(c))
-		}
+		moved := maxMove(next, v)
 		v, steps = next, it
 		if moved <= tol {
 			conv = true

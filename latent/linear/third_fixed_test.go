@@ -18,16 +18,7 @@ func exactThird(t *testing.T, seed uint64, s []float64) (*mat.Dense, *tensor3.Sy
 	t.Helper()
 	k := len(s)
 	r := rand.New(rand.NewPCG(seed, 3))
-	g := mat.Zeros(k, k)
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			g.Set(i, j, r.NormFloat64())
-		}
-	}
-	v, err := symOrth(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := randomOrthogonal(t, r, k)
 	tt := tensor3.New(k, nil)
 	col := make([]float64, k)
 	for i, si := range s {
