@@ -2,6 +2,7 @@ package moments
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"math"
@@ -206,7 +207,7 @@ func (raw *rawText) vocabulary(o *TextOptions, rep *TextReport) (newID []int32, 
 		rep.OverVocab = len(kept) - o.MaxVocab
 		kept = kept[:o.MaxVocab]
 	}
-	slices.SortFunc(kept, func(a, b int32) int { return bytes.Compare(t.word(a), t.word(b)) })
+	sortWords(t, kept)
 	newID = make([]int32, nw)
 	for i := range newID {
 		newID[i] = -1
@@ -346,4 +347,33 @@ func capCounts(cs []uint32, ratio float64) int {
 		}
 	}
 	return removed
+}
+
+// sortWords sorts the word ids alphabetically (by the bytes of the
+// words), comparing first the words' first eight bytes as big-endian
+// numbers, which orders all but the words that share them.
+func sortWords(t *wordTable, ids []int32) {
+	type keyed struct {
+		prefix uint64
+		id     int32
+	}
+	ks := make([]keyed, len(ids))
+	for i, id := range ids {
+		w := t.word(id)
+		var p [8]byte
+		copy(p[:], w)
+		ks[i] = keyed{binary.BigEndian.Uint64(p[:]), id}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.prefix != b.prefix {
+			if a.prefix < b.prefix {
+				return -1
+			}
+			return 1
+		}
+		return bytes.Compare(t.word(a.id), t.word(b.id))
+	})
+	for i := range ks {
+		ids[i] = ks[i].id
+	}
 }

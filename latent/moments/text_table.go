@@ -20,6 +20,7 @@ type wordTable struct {
 	mask  uint64
 	keys  []byte
 	ends  []int
+	tails []uint64 // bytes 8 to 15 of each key as in a head, 0 for short keys
 	stops int
 	seed  uint64
 }
@@ -142,14 +143,21 @@ func (t *wordTable) insert(w []byte, h, head uint64) int {
 	e := len(t.ends)
 	t.keys = append(t.keys, w...)
 	t.ends = append(t.ends, len(t.keys))
+	var tail uint64
+	if len(w) > 8 {
+		tail = loadHead(w[8:])
+	}
+	t.tails = append(t.tails, tail)
 	t.place(h, head, len(w), e)
 	return e
 }
 
-// insertHead is insert for a key of n <= 8 bytes given by its head.
-func (t *wordTable) insertHead(head uint64, n int, h uint64) int {
-	var b [8]byte
+// insertHead is insert for a key of n <= 16 bytes given by its head
+// and tail (bytes 8 to 15 as in a head).
+func (t *wordTable) insertHead(head, tail uint64, n int, h uint64) int {
+	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:], head)
+	binary.LittleEndian.PutUint64(b[8:], tail)
 	return t.insert(b[:n], h, head)
 }
 
