@@ -145,14 +145,11 @@ func (dc *docCounter) addLetters(text []byte, i, e int) {
 		h, head, _ := t.hash(buf)
 		ent = t.insert(buf, h, head)
 		dc.count = append(dc.count, 0)
-	} else if ent < t.stops {
-		return
 	}
-	id := int32(ent - t.stops)
-	if dc.count[id] == 0 {
-		dc.touched = append(dc.touched, id)
+	if dc.count[ent] == 0 {
+		dc.touched = append(dc.touched, int32(ent))
 	}
-	dc.count[id]++
+	dc.count[ent]++
 }
 
 // findLetters is find for the word of the ASCII letters text[i:e] (more
@@ -208,9 +205,6 @@ func (dc *docCounter) addHead(head, tail uint64, n int) {
 		if s.meta>>32 == want && s.head == head {
 			ent = int(uint32(s.meta)) - 1
 			if n <= 8 || t.tails[ent] == tail {
-				if ent < t.stops {
-					return
-				}
 				break
 			}
 		}
@@ -220,11 +214,10 @@ func (dc *docCounter) addHead(head, tail uint64, n int) {
 			break
 		}
 	}
-	id := ent - t.stops
-	if dc.count[id] == 0 {
-		dc.touched = append(dc.touched, int32(id))
+	if dc.count[ent] == 0 {
+		dc.touched = append(dc.touched, int32(ent))
 	}
-	dc.count[id]++
+	dc.count[ent]++
 }
 
 // The runs the reader's scans look for, 64 bytes at a time: the words
@@ -263,7 +256,10 @@ func blockMask(b []byte, kind int) uint64 {
 func (dc *docCounter) scanRuns(text []byte, kind int, sep int) {
 	var pad [64]byte
 	n := len(text)
-	minLen := dc.minLen
+	minLen := dc.minLen // words shorter are left out here, or counted as no words
+	if minLen <= 3 {
+		minLen = 1
+	}
 	pending := -1 // the start of a run that goes on past the block
 	var carry uint64
 	for i := 0; i < n; i += 64 {

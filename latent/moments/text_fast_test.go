@@ -134,14 +134,13 @@ func TestOwnTokenizer(t *testing.T) {
 // length (MinWordLen 1, no stop words) and with the defaults.
 func TestCountersMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 2))
-	for _, minLen := range []int{1, 3} {
+	for _, minLen := range []int{1, 2, 3, 4} {
 		var stop []string
-		if minLen == 3 {
+		if minLen >= 3 {
 			stop = EnglishStopWords()
 		}
 		for _, sep := range []int{-2, '/', '_', 'x'} { // -2: Words
-			own := &docCounter{table: newWordTable(stop), minLen: minLen}
-			ref := &docCounter{table: newWordTable(stop), minLen: minLen}
+			own, ref := newDocCounter(stop, minLen), newDocCounter(stop, minLen)
 			for trial := range 300 {
 				own.touched, ref.touched = own.touched[:0], ref.touched[:0]
 				text := randomText(rng, rng.IntN(200))
@@ -153,15 +152,22 @@ func TestCountersMatchReference(t *testing.T) {
 					own.countTagged(text, s)
 					refTagged(byte(sep))(text, ref.add)
 				}
+				own.docWords()
+				ref.docWords()
 				if !slices.Equal(own.touched, ref.touched) {
 					t.Fatalf("minLen %d sep %d trial %d: words %v, want %v", minLen, sep, trial, own.touched, ref.touched)
 				}
-				for _, id := range ref.touched {
-					if own.count[id] != ref.count[id] {
+				for _, e := range ref.touched {
+					if own.count[e] != ref.count[e] {
 						t.Fatalf("minLen %d sep %d trial %d: word %q counted %d times, want %d",
-							minLen, sep, trial, ref.table.word(id), own.count[id], ref.count[id])
+							minLen, sep, trial, ref.table.key(int(e)), own.count[e], ref.count[e])
 					}
-					own.count[id], ref.count[id] = 0, 0
+					own.count[e], ref.count[e] = 0, 0
+				}
+				for e, c := range own.count {
+					if c != 0 {
+						t.Fatalf("minLen %d sep %d trial %d: entry %q left counted %d times", minLen, sep, trial, own.table.key(e), c)
+					}
 				}
 			}
 			if own.table.words() != ref.table.words() || own.table.words() < 50 {

@@ -54,14 +54,21 @@ func tokenRules(o *TextOptions) (Tokenizer, int, []string) {
 }
 
 // docCounter counts the tokens of one document: count is indexed by
-// word id and is zero but for the ids in touched, in the order of their
-// first occurrence.
+// the table's entries (word id + table.stops for a word) and is zero
+// but for the entries in touched, in the order of their first
+// occurrence.
 type docCounter struct {
 	table   *wordTable
 	minLen  int
 	count   []uint32
 	touched []int32
 	buf     []byte // a word lower-cased
+}
+
+// newDocCounter returns a docCounter for the stop words and MinWordLen.
+func newDocCounter(stop []string, minLen int) *docCounter {
+	t := newWordTable(stop, minLen)
+	return &docCounter{table: t, minLen: minLen, count: make([]uint32, t.stops)}
 }
 
 // add is the tokenizer's emit: it applies MinWordLen and the stop words
@@ -78,14 +85,30 @@ func (dc *docCounter) add(t []byte) {
 	if !found {
 		e = dc.table.insert(t, h, head)
 		dc.count = append(dc.count, 0)
-	} else if e < dc.table.stops {
-		return
 	}
-	id := int32(e - dc.table.stops)
-	if dc.count[id] == 0 {
-		dc.touched = append(dc.touched, id)
+	if dc.count[e] == 0 {
+		dc.touched = append(dc.touched, int32(e))
 	}
-	dc.count[id]++
+	dc.count[e]++
+}
+
+// docWords ends a document: it drops from touched the entries that are
+// not words (stop words, and the short words the reader's own
+// tokenizers count to save a test per token), clearing their counts, and
+// returns it.
+func (dc *docCounter) docWords() []int32 {
+	stops := int32(dc.table.stops)
+	k := 0
+	for _, e := range dc.touched {
+		if e < stops {
+			dc.count[e] = 0
+			continue
+		}
+		dc.touched[k] = e
+		k++
+	}
+	dc.touched = dc.touched[:k]
+	return dc.touched
 }
 
 // readTextDocs is the first pass of ReadText: it reads the files, applies
@@ -95,7 +118,7 @@ func (dc *docCounter) add(t []byte) {
 // touches kept in a list. It checks the memory rule before each file.
 func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error) {
 	tok, minLen, stop := tokenRules(o)
-	dc := &docCounter{table: newWordTable(stop), minLen: minLen}
+	dc := newDocCounter(stop, minLen)
 	raw := &rawText{table: dc.table, ptr: []int{0}}
 	emit := dc.add
 	own, tagged, sep := ownTokenizer(tok)
@@ -113,7 +136,7 @@ func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error)
 			return err
 		}
 		if err := mat.CheckMemory(fmt.Sprintf("the corpus of %d files read and %s", raw.docs(), path),
-			memsize.Add(memsize.Scale(2, held), memsize.Mul(4, len(dc.count)), info.Size()), o.MaxMemory); err != nil {
+			memsize.Add(memsize.Scale(2, held), memsize.Mul(4, dc.table.words()), info.Size()), o.MaxMemory); err != nil {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, path)
@@ -139,17 +162,19 @@ func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error)
 		default:
 			dc.countWords(data)
 		}
-		if len(dc.touched) < o.MinDocWords {
-			for _, id := range dc.touched {
-				dc.count[id] = 0
+		touched := dc.docWords()
+		if len(touched) < o.MinDocWords {
+			for _, e := range touched {
+				dc.count[e] = 0
 			}
 			rep.FewWords = append(rep.FewWords, path)
 			return nil
 		}
-		for _, id := range dc.touched {
-			raw.words = append(raw.words, id)
-			raw.counts = append(raw.counts, dc.count[id])
-			dc.count[id] = 0
+		stops := int32(dc.table.stops)
+		for _, e := range touched {
+			raw.words = append(raw.words, e-stops)
+			raw.counts = append(raw.counts, dc.count[e])
+			dc.count[e] = 0
 		}
 		raw.ptr = append(raw.ptr, len(raw.words))
 		raw.names = append(raw.names, path)
@@ -157,7 +182,7 @@ func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error)
 		// two slice headers and 8 bytes a distinct word (the estimate
 		// of a reader that held a map and a slice a document, kept so
 		// that MaxMemory stops reading where it did).
-		held = memsize.Add(held, memsize.Mul(dc.table.words()-words0, 64), memsize.Mul(len(dc.touched), 8), memsize.Mul(len(path)+64, 1))
+		held = memsize.Add(held, memsize.Mul(dc.table.words()-words0, 64), memsize.Mul(len(touched), 8), memsize.Mul(len(path)+64, 1))
 		return nil
 	})
 	if err != nil {

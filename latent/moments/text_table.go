@@ -11,8 +11,10 @@ import (
 // table (linear probing, at most half full) over keys kept end to end in
 // one byte arena, so that a lookup allocates nothing and a new word
 // costs its bytes and a few words of table. Entry e is the key
-// keys[ends[e-1]:ends[e]]; the first stops entries are stop words, the
-// others the words, entry stops+id being word id. A slot holds the
+// keys[ends[e-1]:ends[e]]; the first stops entries are not words (the
+// stop words, and the words of ASCII letters shorter than MinWordLen
+// when it is at most 3), the others the words, entry stops+id being word
+// id. A slot holds the
 // key's first eight bytes too, so that a word of at most eight bytes
 // (most words) is found without reading the arena.
 type wordTable struct {
@@ -34,15 +36,30 @@ type tableSlot struct {
 	head uint64
 }
 
-// newWordTable returns a table holding the stop words.
-func newWordTable(stop []string) *wordTable {
+// newWordTable returns a table holding the stop words and, if minLen
+// is at most 3, the words of fewer than minLen lower-case ASCII letters:
+// the reader's own tokenizers count those (as words that are not) rather
+// than test the length of every word.
+func newWordTable(stop []string, minLen int) *wordTable {
 	t := &wordTable{seed: rand.Uint64()}
-	t.grow(max(1024, 4*len(stop)))
-	for _, w := range stop {
-		b := []byte(w)
+	t.grow(max(1024, 4*len(stop)+2048))
+	add := func(b []byte) {
 		h, head, _ := t.hash(b)
 		if _, found := t.find(b, h, head); !found {
 			t.insert(b, h, head)
+		}
+	}
+	for _, w := range stop {
+		add([]byte(w))
+	}
+	if minLen <= 3 {
+		for c := byte('a'); c <= 'z'; c++ {
+			if minLen > 1 {
+				add([]byte{c})
+			}
+			for d := byte('a'); minLen > 2 && d <= 'z'; d++ {
+				add([]byte{c, d})
+			}
 		}
 	}
 	t.stops = len(t.ends)
