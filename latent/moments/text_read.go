@@ -62,13 +62,14 @@ type docCounter struct {
 	minLen  int
 	count   []uint32
 	touched []int32
-	buf     []byte // a word lower-cased
+	buf     []byte           // a word lower-cased
+	cache   *[4096]tableSlot // the words met last, by bits 16 to 27 of their hash (see addHead)
 }
 
 // newDocCounter returns a docCounter for the stop words and MinWordLen.
 func newDocCounter(stop []string, minLen int) *docCounter {
 	t := newWordTable(stop, minLen)
-	return &docCounter{table: t, minLen: minLen, count: make([]uint32, t.stops)}
+	return &docCounter{table: t, minLen: minLen, count: make([]uint32, t.stops), cache: new([4096]tableSlot)}
 }
 
 // add is the tokenizer's emit: it applies MinWordLen and the stop words
