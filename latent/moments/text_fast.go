@@ -192,7 +192,7 @@ func (t *wordTable) findLetters(text []byte, i, e int) (int, bool) {
 // then in the table (find, inlined, the word's slot and tail compared
 // instead of its bytes).
 func (dc *docCounter) addHead(head, tail uint64, n int) {
-	if n < dc.minLen {
+	if n < dc.shortLen {
 		return
 	}
 	t := dc.table
@@ -262,10 +262,7 @@ func blockMask(b []byte, kind int) uint64 {
 func (dc *docCounter) scanRuns(text []byte, kind int, sep int) {
 	var pad [64]byte
 	n := len(text)
-	minLen := dc.minLen // words shorter are left out here, or counted as no words
-	if minLen <= 3 {
-		minLen = 1
-	}
+	minLen := dc.shortLen
 	pending := -1 // the start of a run that goes on past the block
 	var carry uint64
 	for i := 0; i < n; i += 64 {

@@ -58,18 +58,25 @@ func tokenRules(o *TextOptions) (Tokenizer, int, []string) {
 // but for the entries in touched, in the order of their first
 // occurrence.
 type docCounter struct {
-	table   *wordTable
-	minLen  int
-	count   []uint32
-	touched []int32
-	buf     []byte           // a word lower-cased
-	cache   *[4096]tableSlot // the words met last, by bits 16 to 27 of their hash (see addHead)
+	table  *wordTable
+	minLen int
+	// shortLen is the fewest ASCII letters the reader's own tokenizers
+	// look up: minLen, or 1 when the table holds the shorter words.
+	shortLen int
+	count    []uint32
+	touched  []int32
+	buf      []byte           // a word lower-cased
+	cache    *[4096]tableSlot // the words met last, by bits 16 to 27 of their hash (see addHead)
 }
 
 // newDocCounter returns a docCounter for the stop words and MinWordLen.
 func newDocCounter(stop []string, minLen int) *docCounter {
 	t := newWordTable(stop, minLen)
-	return &docCounter{table: t, minLen: minLen, count: make([]uint32, t.stops), cache: new([4096]tableSlot)}
+	dc := &docCounter{table: t, minLen: minLen, shortLen: minLen, count: make([]uint32, t.stops), cache: new([4096]tableSlot)}
+	if minLen <= 3 {
+		dc.shortLen = 1 // the table holds the shorter words, as no words
+	}
+	return dc
 }
 
 // add is the tokenizer's emit: it applies MinWordLen and the stop words
