@@ -9,12 +9,15 @@ import (
 )
 
 // ReadText's own tokenizers, Words and those of Tagged, are run by the
-// reader itself rather than through the Tokenizer's emit: it finds the
-// words eight bytes at a time (SWAR: SIMD within a register) and looks a
-// word of at most eight ASCII letters up by a single word of its bytes,
-// lower-cased in the register, with no call per token. Anything not
-// ASCII goes through the same rune by rune logic as the Tokenizers, so
-// the tokens are the same.
+// reader itself rather than through the Tokenizer's emit (ownTokenizer
+// tells them): it finds the words (or fields) 64 bytes at a time, as the
+// bits of a mask computed eight bytes at a time (SWAR: SIMD within a
+// register), and looks a word of at most 16 ASCII letters up by two
+// words of its bytes, lower-cased in registers, with no call per token
+// and no copy. Anything else (longer words, bytes past ASCII) goes
+// through the same logic as the Tokenizers, rune by rune where it is not
+// ASCII, so the tokens are the same; the tests check them against the
+// reader as it was before.
 
 // Per-byte constants of the SWAR tests.
 const (
@@ -49,21 +52,6 @@ func swarEq(x uint64, c byte) uint64 {
 	return swarIn(x&swarLow7, c, c) &^ x
 }
 
-// skipNonLetters returns the index of the first ASCII letter or byte of
-// a multi-byte rune in text at or after i, or len(text).
-func skipNonLetters(text []byte, i int) int {
-	for ; i+8 <= len(text); i += 8 {
-		x := binary.LittleEndian.Uint64(text[i:])
-		if m := (swarLetters(x) | x) & swarHighs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for i < len(text) && text[i] < utf8.RuneSelf && !isLetter(text[i]) {
-		i++
-	}
-	return i
-}
-
 // endLetters returns the index of the first byte that is not an ASCII
 // letter in text at or after i, or len(text).
 func endLetters(text []byte, i int) int {
@@ -77,31 +65,6 @@ func endLetters(text []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// endField returns the index of the first ASCII white space in text at
-// or after i (or len(text)) and whether sep (if sep >= 0) comes before
-// it.
-func endField(text []byte, i int, sep int) (int, bool) {
-	seen := false
-	for ; i+8 <= len(text); i += 8 {
-		x := binary.LittleEndian.Uint64(text[i:])
-		var s uint64
-		if sep >= 0 {
-			s = swarEq(x, byte(sep))
-		}
-		if m := swarSpaces(x); m != 0 {
-			at := bits.TrailingZeros64(m)
-			return i + at>>3, seen || s&(uint64(1)<<at-1) != 0
-		}
-		seen = seen || s != 0
-	}
-	for ; i < len(text) && byteClass[text[i]] != classSpace; i++ {
-		if int(text[i]) == sep {
-			seen = true
-		}
-	}
-	return i, seen
 }
 
 // lowerHead returns the head (see tableSlot) of the n <= 8 ASCII letters

@@ -14,9 +14,9 @@ import (
 // keys[ends[e-1]:ends[e]]; the first stops entries are not words (the
 // stop words, and the words of ASCII letters shorter than MinWordLen
 // when it is at most 3), the others the words, entry stops+id being word
-// id. A slot holds the
-// key's first eight bytes too, so that a word of at most eight bytes
-// (most words) is found without reading the arena.
+// id. A slot holds the key's first eight bytes too, and tails its next
+// eight, so that a word of at most 16 bytes (most words) is found
+// without reading the arena.
 type wordTable struct {
 	slots []tableSlot
 	mask  uint64
