@@ -373,6 +373,9 @@ func capCounts(cs []uint32, ratio float64) int {
 	}
 	removed := 0
 	for j, c := range cs {
+		if c <= 2 { // the limit is at least 2
+			continue
+		}
 		limit := math.Max(2, math.Floor(ratio*(total-float64(c))))
 		if float64(c) > limit {
 			removed += int(c) - int(limit)
