@@ -231,3 +231,43 @@ func TestReadTextMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTokenizersMatchReference: on any bytes, Words, Tagged and the
+// reader's own runs of them give the tokens of the reference reader.
+func FuzzTokenizersMatchReference(f *testing.F) {
+	rng := rand.New(rand.NewPCG(13, 4))
+	for range 20 {
+		f.Add(randomText(rng, 30), byte('/'))
+	}
+	f.Add([]byte("The/at Fulton/np-tl ``/`` Atlanta's/np$ café/nn x/y/z"), byte('/'))
+	f.Fuzz(func(t *testing.T, text []byte, sep byte) {
+		if got, want := tokens(Words, text), tokens(refWords, text); !slices.Equal(got, want) {
+			t.Fatalf("Words(%q) = %q, want %q", text, got, want)
+		}
+		if got, want := tokens(Tagged(sep), text), tokens(refTagged(sep), text); !slices.Equal(got, want) {
+			t.Fatalf("Tagged(%q)(%q) = %q, want %q", sep, text, got, want)
+		}
+		for _, tagged := range []bool{false, true} {
+			own, ref := newDocCounter(nil, 1), newDocCounter(nil, 1)
+			if tagged {
+				_, _, s := ownTokenizer(Tagged(sep))
+				own.countTagged(text, s)
+				refTagged(sep)(text, ref.add)
+			} else {
+				own.countWords(text)
+				refWords(text, ref.add)
+			}
+			own.docWords()
+			ref.docWords()
+			if !slices.Equal(own.touched, ref.touched) || own.table.words() != ref.table.words() {
+				t.Fatalf("tagged %v: words %v, want %v", tagged, own.touched, ref.touched)
+			}
+			for _, e := range ref.touched {
+				if own.count[e] != ref.count[e] || string(own.table.key(int(e))) != string(ref.table.key(int(e))) {
+					t.Fatalf("tagged %v: entry %d is %q x %d, want %q x %d", tagged, e,
+						own.table.key(int(e)), own.count[e], ref.table.key(int(e)), ref.count[e])
+				}
+			}
+		}
+	})
+}
