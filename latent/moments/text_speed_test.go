@@ -91,6 +91,37 @@ func TestReadTextRealSpeed(t *testing.T) {
 	}
 }
 
+// TestReadTextRealIdentity reads the real corpora with more options
+// (ReadBrown's, a vocabulary limit, the zero options, the rules without
+// markup stripping or binary skipping) and checks that the reader and
+// the reference reader give the same corpus and report.
+func TestReadTextRealIdentity(t *testing.T) {
+	for _, c := range realCorpora(t) {
+		variants := map[string]func(o *TextOptions){
+			"ReadBrown's": func(o *TextOptions) {
+				*o = TextOptions{Tokenizer: o.Tokenizer, MinDocFreq: 5, Include: brownFile.MatchString}
+			},
+			"MaxVocab 2000": func(o *TextOptions) { o.MaxVocab = 2000 },
+			"zero":          func(o *TextOptions) { *o = TextOptions{Tokenizer: o.Tokenizer, Include: o.Include} },
+			"no markup, binary kept, MinWordLen 5": func(o *TextOptions) {
+				o.StripMarkup, o.SkipBinary, o.MinWordLen = false, false, 5
+			},
+		}
+		for name, change := range variants {
+			o := *c.opts
+			change(&o)
+			want, wantRep, wantErr := refReadTextReport(c.fsys, &o)
+			got, gotRep, err := ReadTextReport(c.fsys, &o)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("%s, %s: error %v, want %v", c.name, name, err, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotRep, wantRep) {
+				t.Fatalf("%s, %s: the corpus or report differs from the reference reader's", c.name, name)
+			}
+		}
+	}
+}
+
 // BenchmarkReadTextReal reads the real corpora (see realCorpora).
 func BenchmarkReadTextReal(b *testing.B) {
 	for _, c := range realCorpora(b) {
