@@ -125,7 +125,7 @@ func (t *wordTable) findLetters(text []byte, i, e int) (int, bool) {
 		h = hashMix(h^lowerHead(text, j, min(8, e-j)), hashK2)
 	}
 	want := tag(h, n)
-	for k := h & t.mask; ; k = (k + 1) & t.mask {
+	for k := h >> t.shift; ; k = (k + 1) & t.mask {
 		s := &t.slots[k]
 		if s.meta == 0 {
 			return 0, false
@@ -167,7 +167,7 @@ func (dc *docCounter) addHead(head, tail uint64, n int) {
 	c := &dc.cache[h>>16&uint64(len(dc.cache)-1)]
 	ent := int(uint32(c.meta)) - 1
 	if c.meta>>32 != want || c.head != head || (n > 8 && t.tails[ent] != tail) {
-		for i := h & t.mask; ; i = (i + 1) & t.mask {
+		for i := h >> t.shift; ; i = (i + 1) & t.mask {
 			s := t.slots[i]
 			if s.meta>>32 == want && s.head == head {
 				ent = int(uint32(s.meta)) - 1

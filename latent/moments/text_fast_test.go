@@ -271,3 +271,67 @@ func FuzzTokenizersMatchReference(f *testing.F) {
 		}
 	})
 }
+
+// TestWordTableGrow fills a table through many grows with keys of every
+// length (with NUL and high bytes) and finds each of them at its entry,
+// through find, and the ASCII ones of at most 16 bytes through addHead,
+// while keys not inserted are not found.
+func TestWordTableGrow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 5))
+	dc := newDocCounter([]string{"the", "and"}, 1)
+	tab := dc.table
+	seen := map[string]int{}
+	var keys []string
+	for len(keys) < 60000 {
+		b := make([]byte, 1+rng.IntN(30))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = byte(rng.IntN(256))
+			} else {
+				b[i] = 'a' + byte(rng.IntN(26))
+			}
+		}
+		if _, ok := seen[string(b)]; ok || string(b) == "the" || string(b) == "and" {
+			continue
+		}
+		h, head, _ := tab.hash(b)
+		if _, found := tab.find(b, h, head); found {
+			t.Fatalf("%q found before it was inserted", b)
+		}
+		seen[string(b)] = tab.insert(b, h, head)
+		keys = append(keys, string(b))
+	}
+	if len(tab.slots) < 2*len(keys) {
+		t.Fatalf("%d slots for %d keys", len(tab.slots), len(keys))
+	}
+	for _, k := range keys {
+		b := []byte(k)
+		h, head, ascii := tab.hash(b)
+		e, found := tab.find(b, h, head)
+		if !found || e != seen[k] || string(tab.key(e)) != k {
+			t.Fatalf("%q: entry %d (found %v), want %d", k, e, found, seen[k])
+		}
+		if ascii && len(b) <= 16 && isLower(b) {
+			dc.touched = dc.touched[:0]
+			var tail uint64
+			if len(b) > 8 {
+				tail = loadHead(b[8:])
+			}
+			dc.count = append(dc.count, make([]uint32, len(tab.ends)-len(dc.count))...)
+			dc.addHead(loadHead(b), tail, len(b))
+			if len(dc.touched) != 1 || int(dc.touched[0]) != e || len(tab.ends) != len(keys)+tab.stops {
+				t.Fatalf("addHead(%q) counted entry %v, want %d", k, dc.touched, e)
+			}
+			dc.count[e] = 0
+		}
+	}
+}
+
+func isLower(b []byte) bool {
+	for _, c := range b {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}

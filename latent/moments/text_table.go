@@ -20,6 +20,7 @@ import (
 type wordTable struct {
 	slots []tableSlot
 	mask  uint64
+	shift uint // a key's home slot is the top bits of its hash, hash >> shift
 	keys  []byte
 	ends  []int
 	tails []uint64 // bytes 8 to 15 of each key as in a head, 0 for short keys
@@ -122,7 +123,7 @@ func tag(h uint64, n int) uint64 { return h>>40<<8 | uint64(min(n, 255)) }
 // whether it is there.
 func (t *wordTable) find(w []byte, h, head uint64) (int, bool) {
 	want := tag(h, len(w))
-	for i := h & t.mask; ; i = (i + 1) & t.mask {
+	for i := h >> t.shift; ; i = (i + 1) & t.mask {
 		s := &t.slots[i]
 		if s.meta == 0 {
 			return 0, false
@@ -132,21 +133,6 @@ func (t *wordTable) find(w []byte, h, head uint64) (int, bool) {
 			if len(w) <= 8 || bytes.Equal(t.key(e)[8:], w[8:]) {
 				return e, true
 			}
-		}
-	}
-}
-
-// findHead is find for a key of n <= 8 bytes, given by its head alone.
-func (t *wordTable) findHead(head uint64, n int) (e int, h uint64, found bool) {
-	h = t.hashHead(head, n)
-	want := tag(h, n)
-	for i := h & t.mask; ; i = (i + 1) & t.mask {
-		s := &t.slots[i]
-		if s.meta == 0 {
-			return 0, h, false
-		}
-		if s.meta>>32 == want && s.head == head {
-			return int(uint32(s.meta)) - 1, h, true
 		}
 	}
 }
@@ -181,7 +167,7 @@ func (t *wordTable) insertHead(head, tail uint64, n int, h uint64) int {
 // place puts entry e, a key of n bytes whose hash and head are h and
 // head, in the first free slot.
 func (t *wordTable) place(h, head uint64, n, e int) {
-	i := h & t.mask
+	i := h >> t.shift
 	for t.slots[i].meta != 0 {
 		i = (i + 1) & t.mask
 	}
@@ -189,11 +175,24 @@ func (t *wordTable) place(h, head uint64, n, e int) {
 }
 
 // grow makes the table n slots (rounded up to a power of two) and places
-// the entries again.
+// the entries again. Up to 2^24 slots, the slots' tags hold the top bits
+// of the hashes that give the keys' homes, so the old slots are read in
+// order and placed, in order too, without hashing the keys again.
 func (t *wordTable) grow(n int) {
-	n = 1 << bits.Len(uint(n-1))
+	b := bits.Len(uint(n - 1))
+	n = 1 << b
+	old := t.slots
 	t.slots = make([]tableSlot, n)
 	t.mask = uint64(n - 1)
+	t.shift = uint(64 - b)
+	if n <= 1<<24 {
+		for _, s := range old {
+			if s.meta != 0 {
+				t.place(s.meta>>40<<40, s.head, int(s.meta>>32&0xff), int(uint32(s.meta))-1)
+			}
+		}
+		return
+	}
 	for e := range t.ends {
 		k := t.key(e)
 		h, head, _ := t.hash(k)
