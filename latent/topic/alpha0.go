@@ -28,11 +28,13 @@ type Alpha0Score struct {
 	LogLik float64
 	// Err is the error of learning with Alpha0, if any.
 	Err error
-	// Basis holds the eigensolver's final block for Alpha0: orthonormal
-	// Ritz vectors of Pairs, one row per word of train's vocabulary; nil
-	// when learning failed. As
-	// Options.Eigen.Start it warm-starts LearnLDA with Alpha0 on a corpus
-	// of the same vocabulary, such as the one SplitAlpha0 split.
+	// Basis holds orthonormal columns, one row per word of train's
+	// vocabulary: the Ritz vectors of the Pairs of Alpha0 in the common
+	// basis (see SelectAlpha0), in decreasing order of Ritz value,
+	// followed by the rest of the eigensolver's block made orthogonal to
+	// them; nil when learning failed. As Options.Eigen.Start it
+	// warm-starts LearnLDA with Alpha0 on a corpus of the same
+	// vocabulary, such as the one SplitAlpha0 split.
 	Basis *mat.Dense
 }
 
