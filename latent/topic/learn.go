@@ -45,9 +45,10 @@ type Options struct {
 	// the first). The empirical Pairs of real text is indefinite, often
 	// with negative eigenvalues larger in magnitude than the positive
 	// ones whitening needs, so the largest eigenvalues in magnitude will
-	// not do. On a corpus (LearnLDA, LearnECA, SelectAlpha0) an Eigen.Tol
-	// of 0 means SampleTol of its number of documents rather than svd's
-	// 1e-6. Eigen.Start warm-starts the eigensolver; LearnLDA and
+	// not do. On a corpus (LearnLDA, LearnECA) an Eigen.Tol of 0 means
+	// SampleTol of its number of documents rather than svd's 1e-6 (100
+	// times that for SelectAlpha0, whose eigensolve only sets a common
+	// basis). Eigen.Start warm-starts the eigensolver; LearnLDA and
 	// LearnECA take a Start with a row for every word of the source's
 	// vocabulary (as Alpha0Score.Basis has) also when they learn on the
 	// words that occur.
@@ -300,10 +301,11 @@ func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, op
 	return r, nil
 }
 
-// SampleTol returns the relative residual to which LearnLDA, LearnECA
-// and SelectAlpha0 solve for the eigenpairs of the Pairs of a corpus of
-// docs documents when Options.Eigen.Tol is 0: 1e-3/sqrt(docs), but not
-// below svd's default 1e-6 (reached at a million documents).
+// SampleTol returns the relative residual to which LearnLDA and LearnECA
+// solve for the eigenpairs of the Pairs of a corpus of docs documents
+// when Options.Eigen.Tol is 0 (SelectAlpha0 solves to 100 times it):
+// 1e-3/sqrt(docs), but not below svd's default 1e-6 (reached at a
+// million documents).
 //
 // The Pairs of a corpus is a mean over its documents, so it differs from
 // the Pairs of the model by a sampling error of order 1/sqrt(docs)
