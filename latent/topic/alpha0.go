@@ -67,8 +67,8 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // document-completion log-likelihood per token of the documents of valid
 // (which should be distinct from train): each document's tokens, taken
 // in the order of their word ids, go alternately to an observed half,
-// from which Model.Infer estimates the topic proportions, and an
-// evaluated half, scored as Model.LogLikelihood scores words (topics
+// from which Model.Infer estimates the topic proportions (with 20
+// iterations), and an evaluated half, scored as Model.LogLikelihood scores words (topics
 // mixed with SmoothFloor of the uniform distribution). Scoring the words
 // the proportions were fitted to would favour ever smaller alpha0. It
 // returns the alpha0 with the highest score (the smaller alpha0 on a
@@ -409,6 +409,13 @@ func fromCols(n int, cols [][]float64) *mat.Dense {
 	return out
 }
 
+// scoreIters is the number of fixed-point iterations of Model.Infer in
+// SelectAlpha0's scores. Most validation documents of Brown and SOTU
+// reach Infer's default cap of 50 without meeting its stopping test, but
+// at 20 the scores moved by less than 0.002 nats per token (k = 10, 20,
+// every grid value) and ranked alpha0 the same, for 2.5 times less work.
+const scoreIters = 20
+
 // completionSplit holds the documents of a validation source split into
 // observed and evaluated halves (see SelectAlpha0), made once for all
 // the alpha0 of the grid.
@@ -451,7 +458,7 @@ func (s *completionSplit) logLik(r *Model, scratch *inferScratch) (ll float64, t
 	n, _ := r.Topics.Dims()
 	floor := SmoothFloor / float64(n)
 	for i, obs := range s.obs {
-		theta := r.infer(obs, 0, scratch)
+		theta := r.infer(obs, scoreIters, scratch)
 		r.addLogLikelihood(s.eva[i], theta, floor, &ll, &tokens)
 	}
 	return ll, tokens
