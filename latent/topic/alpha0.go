@@ -342,7 +342,7 @@ func (cb *commonBasis) fit(ctx context.Context, a0 float64, k int, o Options) (*
 		return nil, nil, err
 	}
 	n, _ := cb.q.Dims()
-	_, r0 := 0, 0
+	r0 := 0
 	if cb.rest != nil {
 		_, r0 = cb.rest.Dims()
 	}
