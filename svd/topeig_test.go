@@ -373,3 +373,56 @@ func TestTopEigSymWarmStart(t *testing.T) {
 		}
 	}
 }
+
+// TestOrthAgainstOneRound: a block that orthAgainst orthonormalizes in
+// one round (far from span x, condition number 50 < cleanCond) comes
+// out orthonormal to 1e-12 (eps times the square of its condition
+// number, with a factor 2 to spare) and orthogonal to x to 100 eps, and
+// one of condition number 500 (two rounds) to 100 eps.
+func TestOrthAgainstOneRound(t *testing.T) {
+	const n, kx, ks = 400, 10, 8
+	x, err := orthCols(gaussian(n, kx, 5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cond, bound float64
+	}{{50, 1e-12}, {500, 100 * 2.2e-16}} {
+		// S = G diag(1 .. 1/cond) V^T for orthonormal G (n x ks) and V.
+		g, err := orthCols(gaussian(n, ks, 7, 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := orthCols(gaussian(ks, ks, 9, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < ks; j++ {
+			sv := math.Pow(c.cond, -float64(j)/float64(ks-1))
+			for i := 0; i < n; i++ {
+				g.Set(i, j, g.At(i, j)*sv)
+			}
+		}
+		var s mat.Dense
+		s.MulBT(g, v)
+		out, err := orthAgainst(s.Clone(), x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, m := out.Dims()
+		if m != ks {
+			t.Fatalf("cond %g: %d columns, want %d", c.cond, m, ks)
+		}
+		var gg, xs mat.Dense
+		gg.MulAT(out, out)
+		gg.Sub(&gg, mat.Identity(m))
+		xs.MulAT(x, out)
+		t.Logf("cond %g: ||I - S^T S|| = %.3g, ||X^T S|| = %.3g", c.cond, gg.NormFrob(), xs.NormFrob())
+		if o := gg.NormFrob(); !(o <= c.bound) {
+			t.Errorf("cond %g: ||I - S^T S|| = %.3g, want at most %.3g", c.cond, o, c.bound)
+		}
+		if o := xs.NormFrob(); !(o <= 100*2.2e-16) {
+			t.Errorf("cond %g: ||X^T S|| = %.3g, want at most 100 eps", c.cond, o)
+		}
+	}
+}

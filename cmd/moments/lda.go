@@ -60,7 +60,7 @@ func runLDA(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fs := newFlags("lda", ldaUsage)
 	k := fs.Int("k", 0, "number of topics (required, at least 1)")
-	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters (> 0); when not given, chosen from 0.1, 0.3, 1, 3 by held-out likelihood")
+	alpha0 := fs.Float64("alpha0", 1, "sum of the Dirichlet parameters (> 0); when not given, chosen from 0.1, 0.3, 1, 3 by held-out likelihood (spectral fits in one shared basis, see topic.SelectAlpha0)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	method := fs.String("method", "power", "decomposition: power (robust tensor power method) or svd (single theta)")
 	top := fs.Int("top", 10, "top words printed per topic (0: none)")

@@ -134,9 +134,45 @@ func (a *TriplesAccumulator) Finalize() (triples *tensor3.Sym, pairs *mat.Dense,
 // over the documents that never forms anything vocabulary-sized beyond
 // n x k: for the raw variant E[x1(x)x2(x)x3](W, W, W); for Central and LDA
 // that minus c2 times the three placements of P(x)m plus c3 m(x)m(x)m,
-// with m = W^T M1, P = W^T E[x1 x2^T] W, and (c2, c3) = (1, 2) or
-// (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))). ctx must not be nil.
+// with m = W^T M1, P = W^T E[x1 x2^T] W, and (c2, c3) = TriplesCoef():
+// (1, 2) or (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))). ctx must not be nil.
 func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor3.Sym, error) {
+	t, p, err := m.WhitenedRaw(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	if c2, c3 := m.TriplesCoef(); c2 != 0 {
+		mw := w.MulVecT(nil, m.M1) // W^T M1
+		t.AddSymMatOuter(-c2, p, mw)
+		t.AddOuter(c3, mw)
+	}
+	return t, nil
+}
+
+// TriplesCoef returns (c2, c3) in Triples = E[x1(x)x2(x)x3] - c2 (the
+// three placements of E[x1 x2^T](x)M1) + c3 M1(x)M1(x)M1: (0, 0) (Raw),
+// (1, 2) (Central) or (a0/(a0+2), 2 a0^2/((a0+2)(a0+1))) (LDA).
+func (m *DocMoments) TriplesCoef() (c2, c3 float64) {
+	switch m.Variant {
+	case Central:
+		return 1, 2
+	case LDA:
+		a0 := m.Alpha0
+		return a0 / (a0 + 2), 2 * a0 * a0 / ((a0 + 2) * (a0 + 1))
+	}
+	return 0, 0
+}
+
+// WhitenedRaw returns, from one pass over the documents, the whitened
+// raw moments of every variant: E[x1(x)x2(x)x3](W, W, W) (k x k x k) and
+// W^T E[x1 x2^T] W (k x k, symmetric). With m = W^T M1 they give the
+// whitened third moment of any variant and alpha0 without another pass
+// (see WhitenedTriples and TriplesCoef); and for W = Q B, W^T E[x1 x2^T] W
+// = B^T (Q^T E[x1 x2^T] Q) B and E[x1(x)x2(x)x3](W, W, W) =
+// E[x1(x)x2(x)x3](Q, Q, Q)(B, B, B) (tensor3.Sym.Multilinear), so the
+// moments in a basis Q give those of every W in its span. ctx must not
+// be nil.
+func (m *DocMoments) WhitenedRaw(ctx context.Context, w *mat.Dense) (*tensor3.Sym, *mat.Dense, error) {
 	n, k := w.Dims()
 	if n != len(m.M1) {
 		panic(fmt.Sprintf("moments: WhitenedTriples: W is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
@@ -147,7 +183,7 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 	perAcc := size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(tripleBlock+1, k))
 	if err := m.opts.check(fmt.Sprintf("the whitened third moment (k = %d) of a vocabulary of %d words", k, n),
 		m.opts.docPassNeed(m.src, m.NNZ, n, perAcc, size.Scale(8, size.Packed3(k)))); err != nil {
-		return nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
+		return nil, nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
 	}
 	acc, err := reduceSized(ctx, "triples", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },
@@ -157,24 +193,11 @@ func (m *DocMoments) WhitenedTriples(ctx context.Context, w *mat.Dense) (*tensor
 		},
 		(*TriplesAccumulator).Merge, (*TriplesAccumulator).reset)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t, p, docs3, _ := acc.Finalize()
 	if docs3 == 0 {
-		return nil, fmt.Errorf("moments: WhitenedTriples: %w: no document has three tokens", ErrBadData)
+		return nil, nil, fmt.Errorf("moments: WhitenedTriples: %w: no document has three tokens", ErrBadData)
 	}
-	var c2, c3 float64
-	switch m.Variant {
-	case Central:
-		c2, c3 = 1, 2
-	case LDA:
-		a0 := m.Alpha0
-		c2, c3 = a0/(a0+2), 2*a0*a0/((a0+2)*(a0+1))
-	}
-	if c2 != 0 {
-		mw := w.MulVecT(nil, m.M1) // W^T M1
-		t.AddSymMatOuter(-c2, p, mw)
-		t.AddOuter(c3, mw)
-	}
-	return t, nil
+	return t, p, nil
 }

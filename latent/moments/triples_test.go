@@ -221,3 +221,80 @@ func TestTriplesWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestWhitenedRawBasis: the whitened third moment of W = Q B built from
+// the raw moments in the basis Q (WhitenedRaw, then B by
+// tensor3.Sym.Multilinear and the variant's correction with TriplesCoef)
+// equals WhitenedTriples(W) of the LDA and central variants to a scaled
+// residual of 1e-12, and WhitenedRaw's pairs equal Q^T PairsTimes(Q) of
+// the raw variant to 1e-12.
+func TestWhitenedRawBasis(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(61, 62))
+	const n, m, k = 40, 6, 4
+	c := randomCorpus(r, 400, n, 2, 30)
+	q := randDense(r, n, m)
+	b := randDense(r, m, k)
+	var w mat.Dense
+	w.Mul(q, b)
+	for _, v := range []struct {
+		variant Variant
+		alpha0  float64
+	}{{LDA, 0.3}, {LDA, 3}, {Central, 0}} {
+		dm, err := NewDocMoments(ctx, c, v.variant, v.alpha0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, err := dm.WhitenedTriples(ctx, &w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t3, p, err := dm.WhitenedRaw(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tensor3.New(k, nil)
+		got.Multilinear(t3, b)
+		var pb, pw mat.Dense
+		pb.Mul(p, b)
+		pw.MulAT(b, &pb)
+		pw.Symmetrize()
+		mw := w.MulVecT(nil, dm.M1)
+		c2, c3 := dm.TriplesCoef()
+		got.AddSymMatOuter(-c2, &pw, mw)
+		got.AddOuter(c3, mw)
+		diff := got.Clone()
+		diff.Sub(diff, direct)
+		if rel := diff.NormFrob() / direct.NormFrob(); !(rel <= 1e-12) {
+			t.Errorf("%v alpha0 %v: ||T from the basis - T direct|| / ||T|| = %.3g", v.variant, v.alpha0, rel)
+		}
+		raw := *dm
+		raw.Variant = Raw
+		pq, err := raw.PairsTimes(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var qp mat.Dense
+		qp.MulAT(q, pq)
+		qp.Sub(&qp, p)
+		if rel := qp.NormFrob() / p.NormFrob(); !(rel <= 1e-12) {
+			t.Errorf("%v: ||Q^T E[x1 x2^T] Q - WhitenedRaw's pairs|| / ||pairs|| = %.3g", v.variant, rel)
+		}
+	}
+}
+
+// TestTriplesCoef: the coefficients of each variant.
+func TestTriplesCoef(t *testing.T) {
+	for _, c := range []struct {
+		m      DocMoments
+		c2, c3 float64
+	}{
+		{DocMoments{Variant: Raw}, 0, 0},
+		{DocMoments{Variant: Central}, 1, 2},
+		{DocMoments{Variant: LDA, Alpha0: 2}, 0.5, 2 * 4.0 / (4 * 3)},
+	} {
+		if c2, c3 := c.m.TriplesCoef(); c2 != c.c2 || math.Abs(c3-c.c3) > 1e-15 {
+			t.Errorf("%v: TriplesCoef = %v, %v, want %v, %v", c.m.Variant, c2, c3, c.c2, c.c3)
+		}
+	}
+}

@@ -13,11 +13,11 @@ import (
 	"github.com/moments-go/moments/svd"
 )
 
-// TestSelectAlpha0Shared: the shared M1 pass and warm-started
-// eigensolves of SelectAlpha0 give the scores of independent LearnLDA
-// fits (within 1e-3 nats per token, while neighbouring grid values
-// differ by more than 0.01), and every Basis has orthonormal columns with
-// a row per word of train's vocabulary (one of which no document uses).
+// TestSelectAlpha0Shared: the fits of SelectAlpha0 in one common basis
+// give the scores of independent LearnLDA fits (within 1e-3 nats per
+// token, while neighbouring grid values differ by more than 0.01), and
+// every Basis has orthonormal columns with a row per word of train's
+// vocabulary (one of which no document uses).
 func TestSelectAlpha0Shared(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(31, 32))
@@ -172,5 +172,53 @@ func TestEigenStartErrors(t *testing.T) {
 	}
 	if _, err := LearnECA(context.Background(), c, 3, &Options{Eigen: short}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("LearnECA, a 7-row Start: %v, want ErrBadOption", err)
+	}
+}
+
+// TestSelectAlpha0Reference: the reference alpha0 (here 0.5, whose
+// a0/(a0+1) = 1/3 lies nearest the middle of [1/11, 2/3]) is fitted in
+// the common basis as LearnLDA fits it: at a tight eigensolver tolerance
+// the scores agree to 1e-8 nats per token. The other grid values are
+// Rayleigh-Ritz approximations and agree to 1e-3 (TestSelectAlpha0Shared).
+func TestSelectAlpha0Reference(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(71, 72))
+	model := synth.RandomLDA(r, 200, 3, 0.1, []float64{0.2, 0.15, 0.15})
+	train := model.NewCorpus(2000, 30, 80, 8).Materialize()
+	valid := model.NewCorpus(300, 30, 80, 9).Materialize()
+	grid := []float64{0.1, 0.5, 2}
+	if ref := refAlpha0(grid); ref != 1 {
+		t.Fatalf("refAlpha0(%v) = %d, want 1", grid, ref)
+	}
+	opts := &Options{Seed: 4, Eigen: &svd.TopEigOptions{Tol: 1e-10}}
+	_, scores, err := SelectAlpha0(ctx, train, valid, 3, grid, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := LearnLDA(ctx, train, 3, 0.5, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll, tokens := completionLogLik(&res.Model, valid)
+	if d := math.Abs(scores[1].LogLik - ll/float64(tokens)); !(d <= 1e-8) {
+		t.Errorf("reference alpha0: score %.10f in the common basis, %.10f from LearnLDA", scores[1].LogLik, ll/float64(tokens))
+	}
+}
+
+// TestRefAlpha0: the grid value whose a0/(a0+1) lies nearest the middle
+// of the range, among the positive finite ones; -1 when there is none.
+func TestRefAlpha0(t *testing.T) {
+	for _, c := range []struct {
+		grid []float64
+		want int
+	}{
+		{Alpha0Grid, 2}, // weights 0.09, 0.23, 0.5, 0.75: middle 0.42
+		{[]float64{1}, 0},
+		{[]float64{-1, math.NaN(), 3, math.Inf(1)}, 2},
+		{[]float64{0, math.Inf(1)}, -1},
+	} {
+		if got := refAlpha0(c.grid); got != c.want {
+			t.Errorf("refAlpha0(%v) = %d, want %d", c.grid, got, c.want)
+		}
 	}
 }

@@ -83,9 +83,13 @@
 // which come labels (the most probable topic) and held-out perplexity,
 // exp(-log-likelihood / tokens). SelectAlpha0 chooses alpha0 by the
 // document-completion likelihood of held-out documents; its fits share
-// the first moment's pass and warm-start each other's eigensolves, and
-// the chosen fit's Alpha0Score.Basis, as Options.Eigen.Start, warm-starts
-// the final LearnLDA.
+// one eigensolve and one pass over the documents: the Pairs of different
+// alpha0 differ by a multiple of M1 M1^T, so each alpha0 is fitted in
+// the common basis of the top eigenvectors of one of them and M1, from
+// the raw moments projected on it (a Rayleigh-Ritz approximation whose
+// error lies far below the sampling error). The chosen fit's
+// Alpha0Score.Basis, as Options.Eigen.Start, warm-starts the final
+// LearnLDA, which makes the exact fit.
 //
 // Refine improves an LDA model, typically the spectral estimate, by
 // passes of batch variational EM over the documents (variational Bayes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/moments-go/moments/latent/moments"
 )
@@ -19,17 +20,43 @@ import (
 // length. Words that every topic gives probability 0 are ignored. It
 // panics if Alpha does not hold one parameter per topic.
 func (m *Model) Infer(d moments.Doc, iters int) []float64 {
+	return m.infer(d, iters, nil)
+}
+
+// inferScratch holds the work space of infer, reused across documents.
+type inferScratch struct {
+	rows                 []float64
+	next, expPsi, counts []float64
+}
+
+// infer is Infer with work space from s (nil: allocated). The topic rows
+// of d's words are gathered into one contiguous block first, so that the
+// iterations read them in order; the arithmetic is Infer's, term by term.
+// The result is a new slice.
+func (m *Model) infer(d moments.Doc, iters int, s *inferScratch) []float64 {
 	if _, k := m.Topics.Dims(); len(m.Alpha) != k {
 		panic(fmt.Sprintf("topic: Infer: %d alphas for %d topics", len(m.Alpha), k))
+	}
+	if s == nil {
+		s = &inferScratch{}
 	}
 	if iters <= 0 {
 		iters = 50
 	}
 	k := len(m.Alpha)
+	nw := len(d.Words)
+	rows := slices.Grow(s.rows[:0], nw*k)[:nw*k]
+	counts := slices.Grow(s.counts[:0], nw)[:nw]
+	for t, w := range d.Words {
+		copy(rows[t*k:(t+1)*k], m.Topics.RawRow(int(w)))
+		counts[t] = float64(d.Counts[t])
+	}
+	next := slices.Grow(s.next[:0], 2*k)[:2*k]
+	expPsi := slices.Grow(s.expPsi[:0], k)[:k]
+	s.rows, s.counts, s.next, s.expPsi = rows, counts, next, expPsi
+	phi := next[k:]
+	next = next[:k]
 	gamma := make([]float64, k)
-	next := make([]float64, k)
-	expPsi := make([]float64, k)
-	phi := make([]float64, k)
 	l := float64(d.Len())
 	for j := range gamma {
 		gamma[j] = m.Alpha[j] + l/float64(k)
@@ -39,17 +66,17 @@ func (m *Model) Infer(d moments.Doc, iters int) []float64 {
 			expPsi[j] = math.Exp(digamma(g))
 		}
 		copy(next, m.Alpha)
-		for t, w := range d.Words {
-			row := m.Topics.RawRow(int(w))
-			var s float64
+		for t := 0; t < nw; t++ {
+			row := rows[t*k : (t+1)*k : (t+1)*k]
+			var sum float64
 			for j, b := range row {
 				phi[j] = b * expPsi[j]
-				s += phi[j]
+				sum += phi[j]
 			}
-			if !(s > 0) {
+			if !(sum > 0) {
 				continue
 			}
-			c := float64(d.Counts[t]) / s
+			c := counts[t] / sum
 			for j := range next {
 				next[j] += c * phi[j]
 			}
@@ -63,12 +90,12 @@ func (m *Model) Infer(d moments.Doc, iters int) []float64 {
 			break
 		}
 	}
-	var s float64
+	var sum float64
 	for _, g := range gamma {
-		s += g
+		sum += g
 	}
 	for j := range gamma {
-		gamma[j] /= s
+		gamma[j] /= sum
 	}
 	return gamma
 }

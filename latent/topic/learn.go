@@ -45,9 +45,10 @@ type Options struct {
 	// the first). The empirical Pairs of real text is indefinite, often
 	// with negative eigenvalues larger in magnitude than the positive
 	// ones whitening needs, so the largest eigenvalues in magnitude will
-	// not do. On a corpus (LearnLDA, LearnECA, SelectAlpha0) an Eigen.Tol
-	// of 0 means SampleTol of its number of documents rather than svd's
-	// 1e-6. Eigen.Start warm-starts the eigensolver; LearnLDA and
+	// not do. On a corpus (LearnLDA, LearnECA) an Eigen.Tol of 0 means
+	// SampleTol of its number of documents rather than svd's 1e-6 (100
+	// times that for SelectAlpha0, whose eigensolve only sets a common
+	// basis). Eigen.Start warm-starts the eigensolver; LearnLDA and
 	// LearnECA take a Start with a row for every word of the source's
 	// vocabulary (as Alpha0Score.Basis has) also when they learn on the
 	// words that occur.
@@ -300,10 +301,11 @@ func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, op
 	return r, nil
 }
 
-// SampleTol returns the relative residual to which LearnLDA, LearnECA
-// and SelectAlpha0 solve for the eigenpairs of the Pairs of a corpus of
-// docs documents when Options.Eigen.Tol is 0: 1e-3/sqrt(docs), but not
-// below svd's default 1e-6 (reached at a million documents).
+// SampleTol returns the relative residual to which LearnLDA and LearnECA
+// solve for the eigenpairs of the Pairs of a corpus of docs documents
+// when Options.Eigen.Tol is 0 (SelectAlpha0 solves to 100 times it):
+// 1e-3/sqrt(docs), but not below svd's default 1e-6 (reached at a
+// million documents).
 //
 // The Pairs of a corpus is a mean over its documents, so it differs from
 // the Pairs of the model by a sampling error of order 1/sqrt(docs)
@@ -435,6 +437,18 @@ func learnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts
 	if err != nil {
 		return nil, nil, err
 	}
+	r, err := ldaResult(topics, sp, k, alpha0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, eig, nil
+}
+
+// ldaResult turns the unnormalised topics (W^+)^T v_i of the
+// alpha0-corrected moments and the spectral diagnostics into an LDA
+// result: each topic normalised to sum 1 and projected onto the simplex,
+// alpha from the eigenvalues, and the plausibility warnings.
+func ldaResult(topics *mat.Dense, sp Spectral, k int, alpha0 float64) (*LDAResult, error) {
 	r := &LDAResult{Model: Model{Topics: topics, Alpha0: alpha0}, Spectral: sp}
 	n, _ := r.Topics.Dims()
 	r.Alpha = make([]float64, k)
@@ -447,7 +461,7 @@ func learnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts
 			s += v
 		}
 		if !(math.Abs(s) > 0) || math.IsInf(s, 0) {
-			return nil, nil, fmt.Errorf("topic: topic %d sums to %v and cannot be normalised (eigenvalues of Pairs %.3g)", j, s, r.Whitening.Spectrum)
+			return nil, fmt.Errorf("topic: topic %d sums to %v and cannot be normalised (eigenvalues of Pairs %.3g)", j, s, r.Whitening.Spectrum)
 		}
 		for i := range col {
 			col[i] /= s
@@ -458,7 +472,7 @@ func learnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts
 		l := r.Lambda[j]
 		r.Alpha[j] = 4 * alpha0 * (alpha0 + 1) / ((alpha0 + 2) * (alpha0 + 2) * l * l)
 		if math.IsInf(r.Alpha[j], 0) || math.IsNaN(r.Alpha[j]) {
-			return nil, nil, fmt.Errorf("topic: topic %d has eigenvalue %v of the whitened third moment, so its alpha (4 a0 (a0+1) / ((a0+2)^2 lambda^2)) is %v: the data show no topic structure at k = %d", j, l, r.Alpha[j], k)
+			return nil, fmt.Errorf("topic: topic %d has eigenvalue %v of the whitened third moment, so its alpha (4 a0 (a0+1) / ((a0+2)^2 lambda^2)) is %v: the data show no topic structure at k = %d", j, l, r.Alpha[j], k)
 		}
 	}
 	var sum float64
@@ -470,7 +484,7 @@ func learnLDAMoments(ctx context.Context, m Moments, k int, alpha0 float64, opts
 			sum, sum/alpha0, alpha0, float64(MaxAlphaRatio)))
 	}
 	r.Warnings = append(r.Warnings, duplicateTopics(r.Topics, true)...)
-	return r, eig, nil
+	return r, nil
 }
 
 // LearnECAMoments is LearnECA on given moments of the central variant
@@ -583,14 +597,8 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 	}
 	white := whitening(eig, k)
 	spec := white.Spectrum
-	if !(spec[k-1] > 0) || !(white.Cond <= o.MaxCond) {
-		maxK := 0
-		for j, v := range eig.Block[:white.Positive] {
-			if spec[0]/v <= o.MaxCond {
-				maxK = j + 1
-			}
-		}
-		return nil, Spectral{}, nil, &WhiteningError{K: k, Spectrum: spec, Cond: white.Cond, MaxCond: o.MaxCond, Positive: white.Positive, MaxK: maxK}
+	if err := white.check(k, o.MaxCond); err != nil {
+		return nil, Spectral{}, nil, err
 	}
 	u := eig.Vectors
 	d := spec[:k]
@@ -630,6 +638,22 @@ func learn(ctx context.Context, m Moments, k int, opts *Options) (*mat.Dense, Sp
 }
 
 const epsilon = 0x1p-52
+
+// check returns the *WhiteningError of w when its top k eigenvalues are
+// not all positive or their condition number exceeds maxCond.
+func (w *Whitening) check(k int, maxCond float64) error {
+	spec := w.Spectrum
+	if spec[k-1] > 0 && w.Cond <= maxCond {
+		return nil
+	}
+	maxK := 0
+	for j, v := range w.Block[:w.Positive] {
+		if spec[0]/v <= maxCond {
+			maxK = j + 1
+		}
+	}
+	return &WhiteningError{K: k, Spectrum: spec, Cond: w.Cond, MaxCond: maxCond, Positive: w.Positive, MaxK: maxK}
+}
 
 // whitening returns the diagnostics of the eigenpairs found.
 func whitening(eig *svd.TopEigen, k int) Whitening {
@@ -729,11 +753,20 @@ func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64
 
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
-// moved. It takes O(n log n). If v holds NaN or an infinity, every entry
-// becomes NaN and so does the distance. When the largest entry exceeds 1
-// in magnitude it works on v less that entry (the projection does not
-// change when a constant is added to every entry), so that entries too
-// large for a unit step to show in their last bit are still projected.
+// moved. If v holds NaN or an infinity, every entry becomes NaN and so
+// does the distance. When the largest entry exceeds 1 in magnitude it
+// works on v less that entry (the projection does not change when a
+// constant is added to every entry), so that entries too large for a
+// unit step to show in their last bit are still projected.
+//
+// The projection is max(v - tau, 0) with tau = (sum of the j largest - 1)/j
+// for the largest j at which the j-th largest entry exceeds that value.
+// Every such ratio, for any j, is at most tau, so entries at or below one
+// can be set aside before sorting: ProjectSimplex raises the bound by
+// passes of the ratio over the entries above it (Michelot's iteration)
+// until they stop shrinking, and sorts only those (a topic of a large
+// vocabulary keeps a small part of its words), in O(n) passes plus
+// O(c log c) for the c entries kept.
 func ProjectSimplex(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
@@ -747,12 +780,50 @@ func ProjectSimplex(v []float64) float64 {
 			return math.NaN()
 		}
 	}
-	u := append([]float64(nil), v...)
-	slices.Sort(u)
 	var top float64
-	if m := u[len(u)-1]; math.Abs(m) > 1 {
+	if m := slices.Max(v); math.Abs(m) > 1 {
 		top = m
 	}
+	// A lower bound on tau from all the entries, raised by the entries
+	// above it; a margin keeps entries within rounding of the bound.
+	var sum float64
+	for _, x := range v {
+		sum += x - top
+	}
+	lb := (sum - 1) / float64(len(v))
+	count := len(v)
+	for pass := 0; pass < 64; pass++ {
+		cut := lb - 1e-9*math.Max(1, math.Abs(lb))
+		var s float64
+		c := 0
+		for _, x := range v {
+			if x-top > cut {
+				s += x - top
+				c++
+			}
+		}
+		if c == 0 {
+			break
+		}
+		lb = math.Max(lb, (s-1)/float64(c))
+		if c == count {
+			break
+		}
+		count = c
+	}
+	cut := lb - 1e-9*math.Max(1, math.Abs(lb))
+	u := make([]float64, 0, count)
+	for _, x := range v {
+		if x-top > cut {
+			u = append(u, x)
+		}
+	}
+	if len(u) == 0 {
+		// Cannot happen (the largest entry exceeds every bound), but
+		// keep the full sort as the definition.
+		u = append(u, v...)
+	}
+	slices.Sort(u)
 	// tau is (sum of the j largest - 1)/j for the largest j at which the
 	// j-th largest value still exceeds it (all less top).
 	var cum, tau float64

@@ -178,3 +178,23 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("Save of a NaN topic: %v", err)
 	}
 }
+
+// TestInferScratch: infer with one work space reused over documents of
+// different lengths (longest first) gives the bits of Infer with a fresh
+// one.
+func TestInferScratch(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	model := synth.RandomLDA(r, 60, 4, 0.1, []float64{0.3, 0.2, 0.2, 0.3})
+	c := model.NewCorpus(40, 5, 120, 11).Materialize()
+	m := &Model{Topics: model.Topics, Alpha: []float64{0.3, 0.2, 0.2, 0.3}}
+	var s inferScratch
+	for i := c.NumDocs() - 1; i >= 0; i-- {
+		d := c.Doc(i)
+		a, b := m.infer(d, 0, &s), m.Infer(d, 0)
+		for j := range a {
+			if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
+				t.Fatalf("document %d: infer with a reused work space %v, Infer %v", i, a, b)
+			}
+		}
+	}
+}

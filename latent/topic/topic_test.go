@@ -303,3 +303,75 @@ func TestLDAZeroEigenvalue(t *testing.T) {
 		t.Fatalf("no error; alpha %v, eigenvalue %v (the test needs the eigenvalue 0)", res.Alpha, res.Lambda)
 	}
 }
+
+// projectSimplexSorted is ProjectSimplex as defined, by a sort of all
+// the entries: the reference for TestProjectSimplexCandidates.
+func projectSimplexSorted(v []float64) float64 {
+	u := append([]float64(nil), v...)
+	slices.Sort(u)
+	var top float64
+	if m := u[len(u)-1]; math.Abs(m) > 1 {
+		top = m
+	}
+	var cum, tau float64
+	for j := 1; j <= len(u); j++ {
+		x := u[len(u)-j] - top
+		cum += x
+		if t := (cum - 1) / float64(j); x > t {
+			tau = t
+		}
+	}
+	var moved float64
+	for i, x := range v {
+		p := math.Max((x-top)-tau, 0)
+		moved += math.Abs(p - x)
+		v[i] = p
+	}
+	return moved
+}
+
+// TestProjectSimplexCandidates: ProjectSimplex, which sorts only the
+// entries above its lower bound on tau, gives the bits of the full sort
+// on vectors shaped like spectral topics (a few large entries among many
+// small ones of both signs, summing to 1), on Gaussian vectors, on
+// vectors of ties and on large-magnitude ones.
+func TestProjectSimplexCandidates(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + r.IntN(20000)
+		v := make([]float64, n)
+		switch trial % 4 {
+		case 0: // topic-like
+			var s float64
+			for i := range v {
+				v[i] = r.NormFloat64() * 1e-5
+				if r.IntN(50) == 0 {
+					v[i] = r.ExpFloat64() * 1e-2
+				}
+				s += v[i]
+			}
+			for i := range v {
+				v[i] /= s
+			}
+		case 1:
+			for i := range v {
+				v[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(7)-3))
+			}
+		case 2: // ties
+			for i := range v {
+				v[i] = float64(r.IntN(5)) / 7
+			}
+		case 3:
+			for i := range v {
+				v[i] = r.NormFloat64() * 1e12
+			}
+		}
+		want := append([]float64(nil), v...)
+		wantMoved := projectSimplexSorted(want)
+		got := append([]float64(nil), v...)
+		moved := ProjectSimplex(got)
+		if !slices.Equal(got, want) || moved != wantMoved {
+			t.Fatalf("trial %d (n = %d): projection differs from the full sort's (moved %v, want %v)", trial, n, moved, wantMoved)
+		}
+	}
+}
