@@ -170,6 +170,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	}
 	beta := r.Topics.Clone()
 	var lambda *mat.Dense // without Point
+	var kl float64        // topicKL(lambda, beta) without Point
 	col := make([]float64, n)
 	for j := 0; j < k; j++ {
 		beta.Col(col, j)
@@ -203,7 +204,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 				dst[j] = o.Eta + b*tokens*r.Alpha[j]/a0
 			}
 		}
-		expElog(beta, lambda)
+		kl = expElogKL(beta, lambda, o.Eta)
 	}
 
 	docs := src.NumDocs()
@@ -220,29 +221,37 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		workers = runtime.GOMAXPROCS(0)
 	}
 	size := max(16, (docs+255)/256)
+	stats := mat.Zeros(n, k)
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
+		// Each chunk keeps, per document, its words, c_w / z_w and
+		// exp(E[log theta]); the merge, which runs in document order,
+		// adds the expected counts c_w phi_w = (c_w / z_w) beta_w .*
+		// exp(E[log theta]) to stats, so that the sums are the same for
+		// any number of workers and no worker holds an n x k matrix.
 		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Passes.Progress, fmt.Sprintf("refine pass %d", pass)),
-			func() *refineAcc { return &refineAcc{stats: mat.Zeros(n, k), s: newEStepScratch(k)} },
+			func() *refineAcc { return &refineAcc{s: newEStepScratch(k)} },
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {
 					g := gammas[i*k : (i+1)*k]
-					estep(beta, r.Alpha, d, g, o.DocIters, o.DocTol, a.s)
-					a.bound += docBound(beta, r.Alpha, alphaTerm, d, g, a.stats, a.s)
+					a.s.gather(beta, d)
+					a.s.estep(r.Alpha, d, g, o.DocIters, o.DocTol)
+					a.bound += a.s.docBound(r.Alpha, alphaTerm, d, g)
+					a.keep(d, k)
 				})
 			},
 			func(dst, src *refineAcc) {
 				dst.bound += src.bound
-				dst.stats.Add(dst.stats, src.stats)
+				src.addCounts(stats, beta)
 			},
-			func(a *refineAcc) { a.bound = 0; a.stats.Zero() })
+			func(a *refineAcc) { a.reset() })
 		if err != nil {
 			return nil, nil, err
 		}
 		var bound float64
 		if !o.Point {
-			bound = acc.bound + topicKL(lambda, beta, o.Eta)
+			bound = acc.bound + kl
 		} else {
 			bound = acc.bound + topicPrior(beta, o.Eta)
 		}
@@ -254,13 +263,18 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		if o.OnPass != nil {
 			o.OnPass(pass, bound, change)
 		}
+		converged := o.Tol > 0 && change <= o.Tol
 		if !o.Point {
-			unnormalise(lambda, acc.stats, o.Eta)
-			expElog(beta, lambda)
+			unnormalise(lambda, stats, o.Eta)
+			if pass < o.MaxPasses && !converged {
+				// After the last pass only lambda's means are needed.
+				kl = expElogKL(beta, lambda, o.Eta)
+			}
 		} else {
-			mstep(beta, acc.stats, o.Eta)
+			mstep(beta, stats, o.Eta)
 		}
-		if o.Tol > 0 && change <= o.Tol {
+		stats.Zero()
+		if converged {
 			rep.Converged = true
 			break
 		}
@@ -274,22 +288,88 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	return &out, rep, nil
 }
 
-// refineAcc holds one chunk's expected word counts per topic (n x k) and
-// its part of the bound.
+// refineAcc holds one chunk's part of the bound and, for each of its
+// documents in order, what the expected word counts need: the word ids,
+// u_w = c_w / z_w for each word (0 for words every topic gives
+// probability 0) and exp(E[log theta]) (k numbers).
 type refineAcc struct {
-	stats *mat.Dense
 	bound float64
 	s     *estepScratch
+	words []int32
+	u     []float64
+	e     []float64
+	lens  []int
+}
+
+// keep appends document d's words, s.u and s.expPsi to a.
+func (a *refineAcc) keep(d moments.Doc, k int) {
+	a.words = append(a.words, d.Words...)
+	a.u = append(a.u, a.s.u[:len(d.Words)]...)
+	a.e = append(a.e, a.s.expPsi[:k]...)
+	a.lens = append(a.lens, len(d.Words))
+}
+
+// addCounts adds the expected counts of a's documents, in order, to
+// stats: (c_w / z_w) beta_wj exp(E[log theta_j]) to stats_wj.
+func (a *refineAcc) addCounts(stats, beta *mat.Dense) {
+	_, k := beta.Dims()
+	at := 0
+	for i, m := range a.lens {
+		e := a.e[i*k : (i+1)*k]
+		for t, w := range a.words[at : at+m] {
+			c := a.u[at+t]
+			if c == 0 {
+				continue
+			}
+			dst, row := stats.RawRow(int(w)), beta.RawRow(int(w))
+			for j, b := range row {
+				dst[j] += c * b * e[j]
+			}
+		}
+		at += m
+	}
+}
+
+// reset empties a.
+func (a *refineAcc) reset() {
+	a.bound = 0
+	a.words, a.u, a.e, a.lens = a.words[:0], a.u[:0], a.e[:0], a.lens[:0]
 }
 
 type estepScratch struct {
 	expPsi, next []float64
-	block        []float64 // the document's rows of beta, m x k
-	z, u         []float64 // per word of the document
+	// block holds the document's m rows of beta transposed, k x m
+	// (topic-major): block[j*m+t] = beta[w_t][j], so that both products
+	// of an E-step iteration run over rows of m contiguous numbers.
+	block []float64
+	z, u  []float64 // per word of the document
+	// perm[p] is the topic of the block's row p (estep reorders them);
+	// spare and spareTopics are work space for the reordering.
+	perm        []int
+	spare       []float64
+	spareTopics []int
 }
 
 func newEStepScratch(k int) *estepScratch {
 	return &estepScratch{expPsi: make([]float64, k), next: make([]float64, k)}
+}
+
+// gather copies document d's rows of beta into s.block, transposed.
+func (s *estepScratch) gather(beta *mat.Dense, d moments.Doc) {
+	_, k := beta.Dims()
+	m := len(d.Words)
+	s.block = slices.Grow(s.block[:0], m*k)[:m*k]
+	s.z = slices.Grow(s.z[:0], m)[:m]
+	s.u = slices.Grow(s.u[:0], m)[:m]
+	for t, w := range d.Words {
+		for j, b := range beta.RawRow(int(w)) {
+			s.block[j*m+t] = b
+		}
+	}
+	s.perm = s.perm[:0]
+	for j := 0; j < k; j++ {
+		s.perm = append(s.perm, j)
+	}
 }
 
 // estep runs at most iters fixed-point iterations of the E-step of
@@ -299,26 +379,43 @@ func newEStepScratch(k int) *estepScratch {
 // change of gamma is below tol. Words that every topic gives probability
 // 0 are ignored.
 func estep(beta *mat.Dense, alpha []float64, d moments.Doc, gamma []float64, iters int, tol float64, s *estepScratch) int {
+	s.gather(beta, d)
+	return s.estep(alpha, d, gamma, iters, tol)
+}
+
+// refineDead is the share below which a topic leaves a document's
+// E-step: once e_j sum_w (c_w / z_w) beta_wj, the topic's increment of
+// gamma_j, falls below it, every word's phi_wj (at most that increment)
+// is below it too, 14 orders of magnitude under the rounding of z_w.
+const refineDead = 1e-30
+
+// estep is the package-level estep on the block of d that s.gather
+// stored. It permutes the rows of s.block: on return s.perm[p] is the
+// topic of row p.
+func (s *estepScratch) estep(alpha []float64, d moments.Doc, gamma []float64, iters int, tol float64) int {
 	k := len(gamma)
 	m := len(d.Words)
 	// gamma_j = alpha_j + e_j sum_w (c_w / z_w) beta_wj with e_j =
-	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: with B the
-	// document's m rows of beta, gathered once into a contiguous block,
-	// z = B e and the sum is B^T u with u_w = c_w / z_w, two
-	// matrix-vector products per iteration on a block that stays in
+	// exp(digamma(gamma_j)) and z_w = sum_j beta_wj e_j: with B^T the
+	// k x m block, z = (B^T)^T e and the sum is B^T u with u_w = c_w /
+	// z_w, two matrix-vector products per iteration whose rows are m
+	// long (the SIMD kernels run along them), on a block that stays in
 	// cache.
-	s.block = slices.Grow(s.block[:0], m*k)[:m*k]
-	s.z = slices.Grow(s.z[:0], m)[:m]
-	s.u = slices.Grow(s.u[:0], m)[:m]
-	for t, w := range d.Words {
-		copy(s.block[t*k:(t+1)*k], beta.RawRow(int(w)))
-	}
+	//
+	// A topic whose increment e_j sum_w u_w beta_wj falls below
+	// refineDead (with a small alpha, most topics of most documents: for
+	// gamma_j near alpha_j = 0.01, e_j = exp(digamma(0.01)) ~ 1e-44)
+	// leaves the iterations of this document: its row moves behind the
+	// live ones (the live rows keep their order) and its gamma_j, alpha_j
+	// plus that increment, stays. Its terms would change no z_w by more
+	// than refineDead relative and gamma_j by less than refineDead.
+	live := k
 	for it := 1; it <= iters; it++ {
-		for j, g := range gamma {
-			s.expPsi[j] = math.Exp(digamma(g))
+		for p, j := range s.perm[:live] {
+			s.expPsi[p] = expDigamma(gamma[j])
 		}
 		if m > 0 {
-			kernels.Gemv(false, m, k, 1, s.block, k, s.expPsi, 0, s.z)
+			kernels.Gemv(true, live, m, 1, s.block, m, s.expPsi, 0, s.z)
 			for t, z := range s.z {
 				if z > 0 {
 					s.u[t] = float64(d.Counts[t]) / z
@@ -326,50 +423,96 @@ func estep(beta *mat.Dense, alpha []float64, d moments.Doc, gamma []float64, ite
 					s.u[t] = 0
 				}
 			}
-			kernels.Gemv(true, m, k, 1, s.block, k, s.u, 0, s.next)
+			kernels.Gemv(false, live, m, 1, s.block, m, s.u, 0, s.next)
 		} else {
-			clear(s.next)
+			clear(s.next[:live])
 		}
 		var change float64
-		for j := range gamma {
-			g := alpha[j] + s.expPsi[j]*s.next[j]
+		dead := false
+		for p, j := range s.perm[:live] {
+			inc := s.expPsi[p] * s.next[p]
+			g := alpha[j] + inc
 			change += math.Abs(g - gamma[j])
 			gamma[j] = g
+			dead = dead || inc < refineDead
 		}
 		if change/float64(k) < tol {
 			return it
 		}
+		if dead {
+			live = s.retire(live, m)
+		}
 	}
 	return iters
+}
+
+// retire moves the rows of the block whose increment (s.expPsi[p] *
+// s.next[p]) is below refineDead behind the other live rows, keeping
+// both groups in order, and returns the number of live rows left.
+func (s *estepScratch) retire(live, m int) int {
+	q := 0
+	s.spare = s.spare[:0]
+	s.spareTopics = s.spareTopics[:0]
+	for p := 0; p < live; p++ {
+		if s.expPsi[p]*s.next[p] < refineDead {
+			s.spare = append(s.spare, s.block[p*m:(p+1)*m]...)
+			s.spareTopics = append(s.spareTopics, s.perm[p])
+			continue
+		}
+		if q != p {
+			copy(s.block[q*m:(q+1)*m], s.block[p*m:(p+1)*m])
+			s.perm[q] = s.perm[p]
+		}
+		q++
+	}
+	copy(s.block[q*m:live*m], s.spare)
+	copy(s.perm[q:live], s.spareTopics)
+	return q
 }
 
 // docBound returns L_d of Refine for document d at gamma (with phi at its
 // optimum for gamma) and adds c_w phi_w to row w of stats for each word
 // w of d. alphaTerm is lgamma(sum alpha) - sum lgamma(alpha_j).
 func docBound(beta *mat.Dense, alpha []float64, alphaTerm float64, d moments.Doc, gamma []float64, stats *mat.Dense, s *estepScratch) float64 {
+	s.gather(beta, d)
+	ll := s.docBound(alpha, alphaTerm, d, gamma)
+	for t, w := range d.Words {
+		dst := stats.RawRow(int(w))
+		for j, b := range beta.RawRow(int(w)) {
+			dst[j] += s.u[t] * b * s.expPsi[j]
+		}
+	}
+	return ll
+}
+
+// docBound is the package-level docBound on the block of d that
+// s.gather stored (its rows in the order s.perm), without the expected counts: it leaves exp(E[log
+// theta]) in s.expPsi and c_w / z_w in s.u (0 where z_w = 0), from which
+// c_w phi_wj = u_w beta_wj expPsi_j.
+func (s *estepScratch) docBound(alpha []float64, alphaTerm float64, d moments.Doc, gamma []float64) float64 {
+	k := len(gamma)
+	m := len(d.Words)
 	var g0 float64
 	for j, g := range gamma {
 		s.expPsi[j] = math.Exp(digamma(g))
 		g0 += g
 	}
 	psi0 := digamma(g0)
-	var ll float64
-	for t, w := range d.Words {
-		row := beta.RawRow(int(w))
-		var z float64
-		for j, b := range row {
-			z += b * s.expPsi[j]
+	if m > 0 {
+		for p, j := range s.perm {
+			s.next[p] = s.expPsi[j]
 		}
+		kernels.Gemv(true, k, m, 1, s.block, m, s.next, 0, s.z)
+	}
+	var ll float64
+	for t, z := range s.z {
 		if !(z > 0) {
+			s.u[t] = 0
 			continue
 		}
 		c := float64(d.Counts[t])
 		ll += c * (math.Log(z) - psi0)
-		dst := stats.RawRow(int(w))
-		c /= z
-		for j, b := range row {
-			dst[j] += c * b * s.expPsi[j]
-		}
+		s.u[t] = c / z
 	}
 	lg0, _ := math.Lgamma(g0)
 	ll += alphaTerm - lg0
@@ -436,9 +579,18 @@ func unnormalise(lambda, stats *mat.Dense, eta float64) {
 	}
 }
 
-// expElog sets eb to exp(E[log beta]) under Dirichlet(lambda_j) for each
-// column j: exp(digamma(lambda_wj) - digamma(sum_w lambda_wj)).
-func expElog(eb, lambda *mat.Dense) {
+// expElogKL sets eb to exp(E[log beta]) under Dirichlet(lambda_j) for
+// each column j, exp(digamma(lambda_wj) - digamma(sum_w lambda_wj)), and
+// returns the terms of the evidence lower bound (without Point) that
+// involve the topics: E[log p(beta | eta)] - E[log q(beta | lambda)],
+// summed over the topics,
+//
+//	sum_j [lgamma(n eta) - n lgamma(eta) - lgamma(sum_w lambda_wj)]
+//	    + sum_wj [lgamma(lambda_wj) + (eta - lambda_wj) E[log beta_wj]].
+//
+// One pass over lambda gives both, with digamma and log Gamma from one
+// shift (digammaLgamma).
+func expElogKL(eb, lambda *mat.Dense, eta float64) float64 {
 	n, k := lambda.Dims()
 	sums := make([]float64, k)
 	for i := 0; i < n; i++ {
@@ -446,37 +598,35 @@ func expElog(eb, lambda *mat.Dense) {
 			sums[j] += v
 		}
 	}
+	lgEta, _ := math.Lgamma(eta)
+	lgNEta, _ := math.Lgamma(float64(n) * eta)
+	var s float64
 	for j, v := range sums {
+		lg, _ := math.Lgamma(v)
+		s += lgNEta - float64(n)*lgEta - lg
 		sums[j] = digamma(v)
+	}
+	// Entries equal to eta (words that no document gave the topic more
+	// than a rounding error of eta, often about half of them) take their
+	// values from a table per topic: the same numbers, computed once.
+	psiEta, lgEtaS := digammaLgamma(eta)
+	ebEta := make([]float64, k)
+	for j, v := range sums {
+		ebEta[j] = math.Exp(psiEta - v)
 	}
 	for i := 0; i < n; i++ {
 		dst := eb.RawRow(i)
 		for j, v := range lambda.RawRow(i) {
-			dst[j] = math.Exp(digamma(v) - sums[j])
+			if v == eta {
+				dst[j] = ebEta[j]
+				s += lgEtaS
+				continue
+			}
+			psi, lg := digammaLgamma(v)
+			elog := psi - sums[j]
+			dst[j] = math.Exp(elog)
+			s += lg + (eta-v)*elog
 		}
-	}
-}
-
-// topicKL returns the terms of the evidence lower bound (without Point) that
-// involve the topics: E[log p(beta | eta)] - E[log q(beta | lambda)],
-// summed over the topics, given eb = exp(E[log beta]).
-func topicKL(lambda, eb *mat.Dense, eta float64) float64 {
-	n, k := lambda.Dims()
-	lgEta, _ := math.Lgamma(eta)
-	lgNEta, _ := math.Lgamma(float64(n) * eta)
-	sums := make([]float64, k)
-	var s float64
-	for i := 0; i < n; i++ {
-		erow := eb.RawRow(i)
-		for j, v := range lambda.RawRow(i) {
-			sums[j] += v
-			lg, _ := math.Lgamma(v)
-			s += lg + (eta-v)*math.Log(erow[j])
-		}
-	}
-	for _, v := range sums {
-		lg, _ := math.Lgamma(v)
-		s += lgNEta - float64(n)*lgEta - lg
 	}
 	return s
 }

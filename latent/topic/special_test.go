@@ -40,18 +40,17 @@ var specialRef = [][3]float64{
 	{1e100, 230.25850929940458, 2.2925850929940456e+102},
 }
 
-// TestSpecial checks digamma and digammaLgamma against specialRef with
-// the bounds special.go states: the digammas' error at most 8 eps (|psi|
-// + 1) (relative, except near psi's zero at 1.4616, where it is
-// absolute), log Gamma's at most 3 eps (|log Gamma| + 16) (absolute below
-// 10, where the shift costs a few ulps of log Gamma(y) ~ 13..16), eps =
-// 2^-52. (Measured against mpmath on 3000 points from 1e-3 to 1e2, evenly
-// in log x, the largest errors were 5.2, 6.3 and 1.9 of these units.)
+// TestSpecial checks digamma, digammaLgamma and expDigamma against
+// specialRef with the bounds special.go states (eps = 2^-52): the
+// digammas' error at most 8 eps (|psi| + 2), log Gamma's at most 4 eps
+// (|log Gamma| + 16), and expDigamma's relative error at most 8 eps (|psi|
+// + 2) plus 1 eps (|psi| + 1) for the rounding of the reference psi and
+// of math.Exp; where exp(psi) underflows to 0, expDigamma must be 0.
 func TestSpecial(t *testing.T) {
 	const eps = 0x1p-52
 	for _, c := range specialRef {
 		x, psi, lgRef := c[0], c[1], c[2]
-		tolPsi := 8 * eps * (math.Abs(psi) + 1)
+		tolPsi := 8 * eps * (math.Abs(psi) + 2)
 		if got := digamma(x); !(math.Abs(got-psi) <= tolPsi) {
 			t.Errorf("digamma(%v) = %v, want %v (error %.3g > %.3g)", x, got, psi, got-psi, tolPsi)
 		}
@@ -59,8 +58,18 @@ func TestSpecial(t *testing.T) {
 		if !(math.Abs(p-psi) <= tolPsi) {
 			t.Errorf("digammaLgamma(%v) psi = %v, want %v (error %.3g > %.3g)", x, p, psi, p-psi, tolPsi)
 		}
-		if tol := 3 * eps * (math.Abs(lgRef) + 16); !(math.Abs(lg-lgRef) <= tol) {
+		if tol := 4 * eps * (math.Abs(lgRef) + 16); !(math.Abs(lg-lgRef) <= tol) {
 			t.Errorf("digammaLgamma(%v) lgamma = %v, want %v (error %.3g > %.3g)", x, lg, lgRef, lg-lgRef, tol)
+		}
+		e, want := expDigamma(x), math.Exp(psi)
+		if want == 0 {
+			if e != 0 {
+				t.Errorf("expDigamma(%v) = %v, want 0", x, e)
+			}
+			continue
+		}
+		if tol := 8*eps*(math.Abs(psi)+2) + eps*(math.Abs(psi)+1); !(math.Abs(e-want) <= tol*want) {
+			t.Errorf("expDigamma(%v) = %v, want %v (relative error %.3g > %.3g)", x, e, want, (e-want)/want, tol)
 		}
 	}
 }
@@ -68,23 +77,28 @@ func TestSpecial(t *testing.T) {
 // TestSpecialGrid checks, on 20000 points from 1e-3 to 1e3 spaced
 // evenly in log x, the recurrences psi(x+1) - psi(x) = 1/x and log
 // Gamma(x+1) - log Gamma(x) = log x, to the sums of the bounds of
-// TestSpecial at x and x+1 (plus 1 eps |log x|), and that digamma and
-// digammaLgamma's digamma agree to twice the bound.
+// TestSpecial at x and x+1 (plus 1 eps |log x|), that digamma and
+// digammaLgamma's digamma agree to twice the bound, and expDigamma and
+// exp(digamma) to twice the relative bound plus 1 eps (|psi| + 1) where
+// exp(digamma) is normal.
 func TestSpecialGrid(t *testing.T) {
 	const eps = 0x1p-52
 	for i := 0; i < 20000; i++ {
 		x := math.Pow(10, -3+6*float64(i)/20000)
 		a, b := digamma(x), digamma(x+1)
-		if tol := 8 * eps * (math.Abs(a) + math.Abs(b) + 2); !(math.Abs(b-a-1/x) <= tol) {
+		if tol := 8 * eps * (math.Abs(a) + math.Abs(b) + 4); !(math.Abs(b-a-1/x) <= tol) {
 			t.Fatalf("digamma(%v+1) - digamma(%v) - 1/x = %.3g, more than %.3g", x, x, b-a-1/x, tol)
 		}
 		pa, la := digammaLgamma(x)
 		_, lb := digammaLgamma(x + 1)
-		if tol := 16 * eps * (math.Abs(a) + 1); !(math.Abs(pa-a) <= tol) {
+		if tol := 16 * eps * (math.Abs(a) + 2); !(math.Abs(pa-a) <= tol) {
 			t.Fatalf("digamma(%v) = %v, digammaLgamma's %v (difference %.3g > %.3g)", x, a, pa, pa-a, tol)
 		}
+		if e, want := expDigamma(x), math.Exp(a); a > -700 && !(math.Abs(e-want) <= (16*eps*(math.Abs(a)+2)+eps*(math.Abs(a)+1))*want) {
+			t.Fatalf("expDigamma(%v) = %v, exp(digamma) %v", x, e, want)
+		}
 		lx := math.Log(x)
-		if tol := 3*eps*(math.Abs(la)+math.Abs(lb)+32) + eps*math.Abs(lx); !(math.Abs(lb-la-lx) <= tol) {
+		if tol := 4*eps*(math.Abs(la)+math.Abs(lb)+32) + eps*math.Abs(lx); !(math.Abs(lb-la-lx) <= tol) {
 			t.Fatalf("log Gamma(%v+1) - log Gamma(%v) - log x = %.3g, more than %.3g", x, x, lb-la-lx, tol)
 		}
 	}
