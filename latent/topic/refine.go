@@ -238,12 +238,12 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 					a.s.gather(beta, d)
 					a.s.estep(r.Alpha, d, g, o.DocIters, o.DocTol)
 					a.bound += a.s.docBound(r.Alpha, alphaTerm, d, g)
-					a.keep(d, k)
+					a.keep(d)
 				})
 			},
 			func(dst, src *refineAcc) {
 				dst.bound += src.bound
-				src.addCounts(stats, beta)
+				src.addCounts(stats)
 			},
 			func(a *refineAcc) { a.reset() })
 		if err != nil {
@@ -289,51 +289,53 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 }
 
 // refineAcc holds one chunk's part of the bound and, for each of its
-// documents in order, what the expected word counts need: the word ids,
-// u_w = c_w / z_w for each word (0 for words every topic gives
-// probability 0) and exp(E[log theta]) (k numbers).
+// documents in order, its expected word counts c_w phi_wj for the topics
+// that stayed in its E-step (see estepScratch.docBound).
 type refineAcc struct {
-	bound float64
-	s     *estepScratch
-	words []int32
-	u     []float64
-	e     []float64
-	lens  []int
+	bound  float64
+	s      *estepScratch
+	words  []int32   // the documents' word ids, one after the other
+	topics []int     // each document's live topics
+	lens   [][2]int  // per document: its words and its live topics
+	phi    []float64 // per document: live x words counts, topic-major
 }
 
-// keep appends document d's words, s.u and s.expPsi to a.
-func (a *refineAcc) keep(d moments.Doc, k int) {
+// keep appends document d's expected counts (in a.s) to a.
+func (a *refineAcc) keep(d moments.Doc) {
+	m, live := len(d.Words), a.s.live
 	a.words = append(a.words, d.Words...)
-	a.u = append(a.u, a.s.u[:len(d.Words)]...)
-	a.e = append(a.e, a.s.expPsi[:k]...)
-	a.lens = append(a.lens, len(d.Words))
+	a.topics = append(a.topics, a.s.perm[:live]...)
+	a.lens = append(a.lens, [2]int{m, live})
+	a.phi = append(a.phi, a.s.phi[:live*m]...)
 }
 
 // addCounts adds the expected counts of a's documents, in order, to
-// stats: (c_w / z_w) beta_wj exp(E[log theta_j]) to stats_wj.
-func (a *refineAcc) addCounts(stats, beta *mat.Dense) {
-	_, k := beta.Dims()
-	at := 0
-	for i, m := range a.lens {
-		e := a.e[i*k : (i+1)*k]
-		for t, w := range a.words[at : at+m] {
-			c := a.u[at+t]
-			if c == 0 {
-				continue
-			}
-			dst, row := stats.RawRow(int(w)), beta.RawRow(int(w))
-			for j, b := range row {
-				dst[j] += c * b * e[j]
-			}
+// stats.
+func (a *refineAcc) addCounts(stats *mat.Dense) {
+	var w0, j0, f0 int
+	for _, l := range a.lens {
+		m, live := l[0], l[1]
+		addCounts(stats, a.words[w0:w0+m], a.topics[j0:j0+live], a.phi[f0:f0+live*m])
+		w0, j0, f0 = w0+m, j0+live, f0+live*m
+	}
+}
+
+// addCounts adds phi[p*m+t] to stats[words[t]][topics[p]].
+func addCounts(stats *mat.Dense, words []int32, topics []int, phi []float64) {
+	m := len(words)
+	data, ld := stats.RawData(), stats.Stride()
+	for t, w := range words {
+		dst := data[int(w)*ld : int(w)*ld+ld]
+		for p, j := range topics {
+			dst[j] += phi[p*m+t]
 		}
-		at += m
 	}
 }
 
 // reset empties a.
 func (a *refineAcc) reset() {
 	a.bound = 0
-	a.words, a.u, a.e, a.lens = a.words[:0], a.u[:0], a.e[:0], a.lens[:0]
+	a.words, a.topics, a.lens, a.phi = a.words[:0], a.topics[:0], a.lens[:0], a.phi[:0]
 }
 
 type estepScratch struct {
@@ -343,9 +345,13 @@ type estepScratch struct {
 	// of an E-step iteration run over rows of m contiguous numbers.
 	block []float64
 	z, u  []float64 // per word of the document
+	c     []float64 // the document's counts
 	// perm[p] is the topic of the block's row p (estep reorders them);
-	// spare and spareTopics are work space for the reordering.
+	// the first live rows are the topics still in the E-step. spare
+	// and spareTopics are work space for the reordering.
 	perm        []int
+	live        int
+	phi         []float64 // expected counts, live x m (docBound)
 	spare       []float64
 	spareTopics []int
 }
@@ -354,22 +360,28 @@ func newEStepScratch(k int) *estepScratch {
 	return &estepScratch{expPsi: make([]float64, k), next: make([]float64, k)}
 }
 
-// gather copies document d's rows of beta into s.block, transposed.
+// gather copies document d's rows of beta into s.block, transposed, and
+// its counts into s.c.
 func (s *estepScratch) gather(beta *mat.Dense, d moments.Doc) {
 	_, k := beta.Dims()
 	m := len(d.Words)
 	s.block = slices.Grow(s.block[:0], m*k)[:m*k]
 	s.z = slices.Grow(s.z[:0], m)[:m]
 	s.u = slices.Grow(s.u[:0], m)[:m]
+	s.c = slices.Grow(s.c[:0], m)[:m]
+	data, ld := beta.RawData(), beta.Stride()
 	for t, w := range d.Words {
-		for j, b := range beta.RawRow(int(w)) {
+		row := data[int(w)*ld : int(w)*ld+k]
+		for j, b := range row {
 			s.block[j*m+t] = b
 		}
+		s.c[t] = float64(d.Counts[t])
 	}
 	s.perm = s.perm[:0]
 	for j := 0; j < k; j++ {
 		s.perm = append(s.perm, j)
 	}
+	s.live = k
 }
 
 // estep runs at most iters fixed-point iterations of the E-step of
@@ -410,17 +422,19 @@ func (s *estepScratch) estep(alpha []float64, d moments.Doc, gamma []float64, it
 	// plus that increment, stays. Its terms would change no z_w by more
 	// than refineDead relative and gamma_j by less than refineDead.
 	live := k
+	defer func() { s.live = live }()
 	for it := 1; it <= iters; it++ {
 		for p, j := range s.perm[:live] {
 			s.expPsi[p] = expDigamma(gamma[j])
 		}
 		if m > 0 {
 			kernels.Gemv(true, live, m, 1, s.block, m, s.expPsi, 0, s.z)
-			for t, z := range s.z {
+			u, c := s.u[:m], s.c[:m]
+			for t, z := range s.z[:m] {
 				if z > 0 {
-					s.u[t] = float64(d.Counts[t]) / z
+					u[t] = c[t] / z
 				} else {
-					s.u[t] = 0
+					u[t] = 0
 				}
 			}
 			kernels.Gemv(false, live, m, 1, s.block, m, s.u, 0, s.next)
@@ -476,33 +490,30 @@ func (s *estepScratch) retire(live, m int) int {
 func docBound(beta *mat.Dense, alpha []float64, alphaTerm float64, d moments.Doc, gamma []float64, stats *mat.Dense, s *estepScratch) float64 {
 	s.gather(beta, d)
 	ll := s.docBound(alpha, alphaTerm, d, gamma)
-	for t, w := range d.Words {
-		dst := stats.RawRow(int(w))
-		for j, b := range beta.RawRow(int(w)) {
-			dst[j] += s.u[t] * b * s.expPsi[j]
-		}
-	}
+	addCounts(stats, d.Words, s.perm[:s.live], s.phi)
 	return ll
 }
 
 // docBound is the package-level docBound on the block of d that
-// s.gather stored (its rows in the order s.perm), without the expected counts: it leaves exp(E[log
-// theta]) in s.expPsi and c_w / z_w in s.u (0 where z_w = 0), from which
-// c_w phi_wj = u_w beta_wj expPsi_j.
+// s.gather stored (its rows in the order s.perm), for the first s.live
+// topics of s.perm, which the E-step left in: it stores the expected
+// counts c_w phi_wj = (c_w / z_w) beta_wj exp(E[log theta_j]) of those
+// topics in s.phi (s.live x m, in the order of s.perm) instead of adding
+// them anywhere. The other topics' shares phi_wj are below refineDead.
 func (s *estepScratch) docBound(alpha []float64, alphaTerm float64, d moments.Doc, gamma []float64) float64 {
-	k := len(gamma)
-	m := len(d.Words)
+	m, live := len(d.Words), s.live
 	var g0 float64
 	for j, g := range gamma {
 		s.expPsi[j] = math.Exp(digamma(g))
 		g0 += g
 	}
 	psi0 := digamma(g0)
+	s.phi = slices.Grow(s.phi[:0], live*m)[:live*m]
 	if m > 0 {
-		for p, j := range s.perm {
+		for p, j := range s.perm[:live] {
 			s.next[p] = s.expPsi[j]
 		}
-		kernels.Gemv(true, k, m, 1, s.block, m, s.next, 0, s.z)
+		kernels.Gemv(true, live, m, 1, s.block, m, s.next, 0, s.z)
 	}
 	var ll float64
 	for t, z := range s.z {
@@ -513,6 +524,12 @@ func (s *estepScratch) docBound(alpha []float64, alphaTerm float64, d moments.Do
 		c := float64(d.Counts[t])
 		ll += c * (math.Log(z) - psi0)
 		s.u[t] = c / z
+	}
+	for p, j := range s.perm[:live] {
+		e, row, dst := s.expPsi[j], s.block[p*m:(p+1)*m], s.phi[p*m:(p+1)*m]
+		for t, u := range s.u {
+			dst[t] = u * row[t] * e
+		}
 	}
 	lg0, _ := math.Lgamma(g0)
 	ll += alphaTerm - lg0
