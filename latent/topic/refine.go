@@ -515,16 +515,28 @@ func (s *estepScratch) docBound(alpha []float64, alphaTerm float64, d moments.Do
 		}
 		kernels.Gemv(true, live, m, 1, s.block, m, s.next, 0, s.z)
 	}
-	var ll float64
+	// sum_w c_w (log z_w - psi0) = log prod_w z_w^c_w - psi0 sum_w c_w,
+	// the product accumulated by logProd (counts above 4 by a logarithm).
+	var ll, tokens float64
+	prod := newLogProd()
 	for t, z := range s.z {
 		if !(z > 0) {
 			s.u[t] = 0
 			continue
 		}
-		c := float64(d.Counts[t])
-		ll += c * (math.Log(z) - psi0)
+		c := s.c[t]
+		tokens += c
+		switch {
+		case c <= 4:
+			for range int(c) {
+				prod.mul(z)
+			}
+		default:
+			ll += c * math.Log(z)
+		}
 		s.u[t] = c / z
 	}
+	ll += prod.log() - psi0*tokens
 	for p, j := range s.perm[:live] {
 		e, row, dst := s.expPsi[j], s.block[p*m:(p+1)*m], s.phi[p*m:(p+1)*m]
 		for t, u := range s.u {
@@ -627,23 +639,38 @@ func expElogKL(eb, lambda *mat.Dense, eta float64) float64 {
 	// than a rounding error of eta, often about half of them) take their
 	// values from a table per topic: the same numbers, computed once.
 	psiEta, lgEtaS := digammaLgamma(eta)
+	// log Gamma(v) = log Gamma(v + 10) - log p(v) below 10: the log p
+	// are summed as the logarithm of their product.
+	shifts := newLogProd()
 	ebEta := make([]float64, k)
 	for j, v := range sums {
 		ebEta[j] = math.Exp(psiEta - v)
 	}
+	// The terms are summed by rows, the rows in blocks of 32, the
+	// blocks into s, so that rounding errors grow with the number of
+	// blocks rather than of entries.
+	var block float64
+	var atEta int
 	for i := 0; i < n; i++ {
 		dst := eb.RawRow(i)
+		var row float64
 		for j, v := range lambda.RawRow(i) {
 			if v == eta {
 				dst[j] = ebEta[j]
-				s += lgEtaS
+				atEta++
 				continue
 			}
-			psi, lg := digammaLgamma(v)
+			psi, lgy, p := digammaLgammaSplit(v)
 			elog := psi - sums[j]
 			dst[j] = math.Exp(elog)
-			s += lg + (eta-v)*elog
+			row += lgy + (eta-v)*elog
+			shifts.mul(p)
+		}
+		block += row
+		if i%32 == 31 {
+			s += block
+			block = 0
 		}
 	}
-	return s
+	return s + block + float64(atEta)*lgEtaS - shifts.log()
 }

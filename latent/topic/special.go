@@ -112,3 +112,56 @@ func expDigamma(x float64) float64 {
 	inv := 1 / x
 	return x * math.Exp(-(0.5*inv + psiSeries(inv*inv) + r))
 }
+
+// digammaLgammaSplit is digammaLgamma with log Gamma(x) returned as lgy
+// - log(p): log Gamma(y) and the product p of the shift (1 when x >= 10),
+// for callers that sum many log Gammas and take the logarithm of the
+// product of the p's once (logProd) instead of one per term.
+func digammaLgammaSplit(x float64) (psi, lgy, p float64) {
+	if x >= specialShift {
+		inv := 1 / x
+		l := math.Log(x)
+		f := inv * inv
+		return l - 0.5*inv - psiSeries(f), (x-0.5)*l - x + halfLog2Pi + inv*lgSeries(f), 1
+	}
+	y, p, dp := shift10(x)
+	q := 1 / (y * p)
+	inv := q * p
+	l := math.Log(y)
+	f := inv * inv
+	return l - 0.5*inv - psiSeries(f) - dp*y*q, (y-0.5)*l - y + halfLog2Pi + inv*lgSeries(f), p
+}
+
+// logProd accumulates the logarithm of a product of positive numbers
+// with one multiplication per factor instead of one logarithm: the
+// product is kept as m 2^e with m renormalised (math.Frexp) whenever it
+// leaves [2^-500, 2^500]; a factor outside [2^-400, 2^400] (or not
+// positive and finite) is taken by its logarithm instead. The product's
+// rounding error grows by at most eps/2 relative per factor, which is an
+// absolute error of the logarithm of the same size.
+type logProd struct {
+	m     float64
+	e     int
+	extra float64 // the logarithms of the factors taken one by one
+}
+
+func newLogProd() logProd { return logProd{m: 1} }
+
+// mul multiplies the product by x.
+func (l *logProd) mul(x float64) {
+	if !(x >= 0x1p-400 && x <= 0x1p400) {
+		l.extra += math.Log(x)
+		return
+	}
+	l.m *= x
+	if l.m < 0x1p-500 || l.m > 0x1p500 {
+		f, e := math.Frexp(l.m)
+		l.m = f
+		l.e += e
+	}
+}
+
+// log returns the logarithm of the product.
+func (l *logProd) log() float64 {
+	return math.Log(l.m) + float64(l.e)*math.Ln2 + l.extra
+}
