@@ -222,6 +222,7 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	}
 	size := max(16, (docs+255)/256)
 	stats := mat.Zeros(n, k)
+	var pool []*refineAcc
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
@@ -230,8 +231,19 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 		// adds the expected counts c_w phi_w = (c_w / z_w) beta_w .*
 		// exp(E[log theta]) to stats, so that the sums are the same for
 		// any number of workers and no worker holds an n x k matrix.
+		used := 0
 		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Passes.Progress, fmt.Sprintf("refine pass %d", pass)),
-			func() *refineAcc { return &refineAcc{s: newEStepScratch(k)} },
+			func() *refineAcc {
+				// par.Reduce asks under its lock; the accumulators (and
+				// their grown buffers) serve every pass.
+				if used == len(pool) {
+					pool = append(pool, &refineAcc{s: newEStepScratch(k)})
+				}
+				a := pool[used]
+				used++
+				a.reset()
+				return a
+			},
 			func(a *refineAcc, lo, hi int) {
 				src.Range(lo, hi, func(i int, d moments.Doc) {
 					g := gammas[i*k : (i+1)*k]
@@ -429,14 +441,7 @@ func (s *estepScratch) estep(alpha []float64, d moments.Doc, gamma []float64, it
 		}
 		if m > 0 {
 			kernels.Gemv(true, live, m, 1, s.block, m, s.expPsi, 0, s.z)
-			u, c := s.u[:m], s.c[:m]
-			for t, z := range s.z[:m] {
-				if z > 0 {
-					u[t] = c[t] / z
-				} else {
-					u[t] = 0
-				}
-			}
+			divide(s.u[:m], s.c[:m], s.z[:m])
 			kernels.Gemv(false, live, m, 1, s.block, m, s.u, 0, s.next)
 		} else {
 			clear(s.next[:live])
@@ -458,6 +463,44 @@ func (s *estepScratch) estep(alpha []float64, d moments.Doc, gamma []float64, it
 		}
 	}
 	return iters
+}
+
+// divide sets u[t] = c[t] / z[t], or 0 where z[t] is not positive. It
+// takes the z four at a time with one division, the reciprocal of their
+// product, and multiplications (a division costs several
+// multiplications), so u[t] is within 3 ulps of c[t] / z[t]; groups
+// whose product is not between 2^-1000 and 2^1000, and the last m%4,
+// are divided one by one.
+func divide(u, c, z []float64) {
+	m := len(z)
+	u, c = u[:m], c[:m]
+	t := 0
+	for ; t+4 <= m; t += 4 {
+		z0, z1, z2, z3 := z[t], z[t+1], z[t+2], z[t+3]
+		a, b := z0*z1, z2*z3
+		ab := a * b
+		if !(ab >= 0x1p-1000 && ab <= 0x1p1000) || !(z0 > 0 && z1 > 0 && z2 > 0 && z3 > 0) {
+			for i := t; i < t+4; i++ {
+				u[i] = 0
+				if z[i] > 0 {
+					u[i] = c[i] / z[i]
+				}
+			}
+			continue
+		}
+		inv := 1 / ab
+		ia, ib := inv*b, inv*a // 1/a, 1/b
+		u[t] = c[t] * (ia * z1)
+		u[t+1] = c[t+1] * (ia * z0)
+		u[t+2] = c[t+2] * (ib * z3)
+		u[t+3] = c[t+3] * (ib * z2)
+	}
+	for ; t < m; t++ {
+		u[t] = 0
+		if z[t] > 0 {
+			u[t] = c[t] / z[t]
+		}
+	}
 }
 
 // retire moves the rows of the block whose increment (s.expPsi[p] *

@@ -105,3 +105,37 @@ func TestLogProd(t *testing.T) {
 		t.Fatalf("after a factor 2: logProd %.17g, sum of logs + ln 2 %.17g", got, sum+math.Ln2)
 	}
 }
+
+// TestDivide checks divide against c/z one by one: within 3 ulps of the
+// correctly rounded quotient (its comment's bound) on z from 1e-300 to
+// 1e300 (groups whose product leaves [2^-1000, 2^1000] fall back to
+// divisions), 0 where z is 0 or negative, for every length 0..11.
+func TestDivide(t *testing.T) {
+	const eps = 0x1p-52
+	r := rand.New(rand.NewPCG(5, 5))
+	for m := 0; m < 12; m++ {
+		for trial := 0; trial < 200; trial++ {
+			z, c, u := make([]float64, m), make([]float64, m), make([]float64, m)
+			for i := range z {
+				z[i] = math.Pow(10, -8+10*r.Float64())
+				if trial%5 == 0 {
+					z[i] = math.Pow(10, -300+600*r.Float64())
+				}
+				if r.IntN(20) == 0 {
+					z[i] = float64(-r.IntN(2))
+				}
+				c[i] = float64(1 + r.IntN(5))
+			}
+			divide(u, c, z)
+			for i := range z {
+				want := 0.0
+				if z[i] > 0 {
+					want = c[i] / z[i]
+				}
+				if math.Abs(u[i]-want) > 3*eps*math.Abs(want) {
+					t.Fatalf("m=%d: u[%d] = %v, c/z = %v/%v = %v", m, i, u[i], c[i], z[i], want)
+				}
+			}
+		}
+	}
+}
