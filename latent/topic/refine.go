@@ -469,17 +469,15 @@ func (s *estepScratch) estep(alpha []float64, d moments.Doc, gamma []float64, it
 // takes the z four at a time with one division, the reciprocal of their
 // product, and multiplications (a division costs several
 // multiplications), so u[t] is within 3 ulps of c[t] / z[t]; groups
-// whose product is not between 2^-1000 and 2^1000, and the last m%4,
-// are divided one by one.
+// with a z outside [2^-250, 2^250] (where the product could leave the
+// normal range), and the last m%4, are divided one by one.
 func divide(u, c, z []float64) {
 	m := len(z)
 	u, c = u[:m], c[:m]
 	t := 0
 	for ; t+4 <= m; t += 4 {
 		z0, z1, z2, z3 := z[t], z[t+1], z[t+2], z[t+3]
-		a, b := z0*z1, z2*z3
-		ab := a * b
-		if !(ab >= 0x1p-1000 && ab <= 0x1p1000) || !(z0 > 0 && z1 > 0 && z2 > 0 && z3 > 0) {
+		if !(inRecip(z0) && inRecip(z1) && inRecip(z2) && inRecip(z3)) {
 			for i := t; i < t+4; i++ {
 				u[i] = 0
 				if z[i] > 0 {
@@ -488,7 +486,8 @@ func divide(u, c, z []float64) {
 			}
 			continue
 		}
-		inv := 1 / ab
+		a, b := z0*z1, z2*z3
+		inv := 1 / (a * b)
 		ia, ib := inv*b, inv*a // 1/a, 1/b
 		u[t] = c[t] * (ia * z1)
 		u[t+1] = c[t+1] * (ia * z0)
@@ -502,6 +501,10 @@ func divide(u, c, z []float64) {
 		}
 	}
 }
+
+// inRecip reports whether z is in [2^-250, 2^250], where divide may
+// take it in a product of four.
+func inRecip(z float64) bool { return z >= 0x1p-250 && z <= 0x1p250 }
 
 // retire moves the rows of the block whose increment (s.expPsi[p] *
 // s.next[p]) is below refineDead behind the other live rows, keeping

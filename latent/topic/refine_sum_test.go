@@ -108,7 +108,7 @@ func TestLogProd(t *testing.T) {
 
 // TestDivide checks divide against c/z one by one: within 3 ulps of the
 // correctly rounded quotient (its comment's bound) on z from 1e-300 to
-// 1e300 (groups whose product leaves [2^-1000, 2^1000] fall back to
+// 1e300 (groups with a z outside [2^-250, 2^250] fall back to
 // divisions), 0 where z is 0 or negative, for every length 0..11.
 func TestDivide(t *testing.T) {
 	const eps = 0x1p-52
