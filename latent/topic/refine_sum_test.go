@@ -1,11 +1,13 @@
 package topic
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -138,4 +140,70 @@ func TestDivide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRefineDeadTopics checks that leaving topics out of a document's
+// E-step (refineDead) changes Refine only at rounding level: on a
+// generated corpus with a small alpha (0.004 per topic, as Refine meets
+// on real text, so that topics do leave: the test asserts that some
+// document's E-step ends with fewer live topics than k), refined from
+// the true topics, with the E-steps run to a tight tolerance so that
+// the number of iterations does not amplify rounding, the bounds of 4
+// passes must agree to 1e-12 relative and the topics to 1e-9 relative
+// with refineDead = 0, where no topic leaves.
+func TestRefineDeadTopics(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 3))
+	const k = 8
+	alpha := make([]float64, k)
+	for i := range alpha {
+		alpha[i] = 0.004
+	}
+	model := synth.RandomLDA(r, 400, k, 0.05, alpha)
+	train := model.NewCorpus(600, 60, 120, 5).Materialize()
+	ctx := context.Background()
+	raw := &LDAResult{Model: Model{Topics: model.Topics, Alpha: alpha}}
+	opts := &RefineOptions{MaxPasses: 4, Tol: -1, DocTol: 1e-12, DocIters: 2000}
+	got, rep, err := Refine(ctx, train, raw, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Some document must have lost topics under the final model.
+	s := newEStepScratch(k)
+	fewer := 0
+	for i := 0; i < train.NumDocs(); i++ {
+		d := train.Doc(i)
+		gamma := make([]float64, k)
+		for j := range gamma {
+			gamma[j] = alpha[j] + float64(d.Len())/k
+		}
+		s.gather(got.Topics, d)
+		s.estep(got.Alpha, d, gamma, 100, 1e-3)
+		if s.live < k {
+			fewer++
+		}
+	}
+	if fewer == 0 {
+		t.Fatal("no document's E-step dropped a topic: the test does not test refineDead")
+	}
+	old := refineDead
+	refineDead = 0
+	want, wantRep, err := Refine(ctx, train, raw, opts)
+	refineDead = old
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, b := range rep.Bounds {
+		if w := wantRep.Bounds[p]; math.Abs(b-w) > 1e-12*math.Abs(w) {
+			t.Fatalf("pass %d: bound %.17g, with every topic %.17g", p+1, b, w)
+		}
+	}
+	var worst float64
+	for i, v := range got.Topics.RawData() {
+		w := want.Topics.RawData()[i]
+		worst = math.Max(worst, math.Abs(v-w)/w)
+	}
+	if worst > 1e-9 {
+		t.Fatalf("topics differ by %.3g relative from those with every topic", worst)
+	}
+	t.Logf("%d of %d documents drop topics; topics differ by %.3g relative", fewer, train.NumDocs(), worst)
 }
