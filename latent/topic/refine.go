@@ -237,11 +237,11 @@ func Refine(ctx context.Context, src moments.Source, r *LDAResult, opts *RefineO
 	rep := &RefineReport{}
 	prev := math.Inf(-1)
 	for pass := 1; pass <= o.MaxPasses; pass++ {
-		// Each chunk keeps, per document, its words, c_w / z_w and
-		// exp(E[log theta]); the merge, which runs in document order,
-		// adds the expected counts c_w phi_w = (c_w / z_w) beta_w .*
-		// exp(E[log theta]) to stats, so that the sums are the same for
-		// any number of workers and no worker holds an n x k matrix.
+		// Each chunk keeps, per document, its expected counts c_w phi_wj
+		// for its words and the topics left in its E-step; the merge,
+		// which runs in document order, adds them to stats, so that the
+		// sums are the same for any number of workers and no worker
+		// holds an n x k matrix.
 		used := 0
 		acc, err := par.Reduce(ctx, docs, size, workers, par.Stage(o.Passes.Progress, fmt.Sprintf("refine pass %d", pass)),
 			func() *refineAcc {
