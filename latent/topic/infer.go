@@ -189,16 +189,3 @@ func (m *Model) Perplexity(ctx context.Context, src moments.Source, iters int) (
 	}
 	return math.Exp(-ll / float64(tokens)), nil
 }
-
-// digamma returns the logarithmic derivative of the Gamma function for
-// x > 0: the recurrence psi(x) = psi(x+1) - 1/x up to x >= 10, then the
-// asymptotic series to x^-10 (its next term is below 2.2e-14 there).
-func digamma(x float64) float64 {
-	var r float64
-	for x < 10 {
-		r -= 1 / x
-		x++
-	}
-	f := 1 / (x * x)
-	return r + math.Log(x) - 0.5/x - f*(1.0/12-f*(1.0/120-f*(1.0/252-f*(1.0/240-f*(1.0/132)))))
-}

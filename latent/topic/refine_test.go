@@ -150,9 +150,17 @@ func TestMStep(t *testing.T) {
 	// = (-3/2, -1/2).
 	lambda := mat.New(2, 1, []float64{1, 2})
 	eb := mat.Zeros(2, 1)
-	expElog(eb, lambda)
+	kl := expElogKL(eb, lambda, 0.5)
 	if math.Abs(eb.At(0, 0)-math.Exp(-1.5)) > 1e-13 || math.Abs(eb.At(1, 0)-math.Exp(-0.5)) > 1e-13 {
 		t.Fatalf("exp(E log beta) = %v, want (%v, %v)", eb, math.Exp(-1.5), math.Exp(-0.5))
+	}
+	// E[log p(beta | 0.5)] - E[log q(beta | lambda)] written out with
+	// math.Lgamma: lgamma(2 eta) - 2 lgamma(eta) - lgamma(3) + lgamma(1)
+	// + lgamma(2) + (eta - 1)(-3/2) + (eta - 2)(-1/2).
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	wantKL := lg(1) - 2*lg(0.5) - lg(3) + lg(1) + lg(2) + (0.5-1)*(-1.5) + (0.5-2)*(-0.5)
+	if math.Abs(kl-wantKL) > 1e-14 {
+		t.Fatalf("topic terms of the bound %.17g, want %.17g", kl, wantKL)
 	}
 }
 
