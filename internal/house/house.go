@@ -17,6 +17,7 @@ package house
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/moments-go/moments/kernels"
 )
@@ -124,6 +125,9 @@ type Reflectors struct {
 	// means 1<<19.
 	BlockWork float64
 	blocks    []block
+	// mu guards the forming of blocks and of their T factors, which the
+	// products do on first use, so that goroutines can share f.
+	mu sync.Mutex
 }
 
 // Factorizations and products with at most UnblockedMax reflectors (or
@@ -204,6 +208,13 @@ func (f *Reflectors) loadV(b block, dst []float64) []float64 {
 // I - V^T T V.
 func formT(b block, v []float64, l int, tau []float64) {
 	ib, t := b.ib, b.t
+	// The Gram matrix V Vᵀ into t's upper triangle by one product, in
+	// place of ib²/2 dot products (V's zeros left of the diagonal make
+	// the full rows' products the ones wanted).
+	kernels.Syrk(false, ib, l, 1, v, l, 0, t, ib)
+	for i := 1; i < ib; i++ {
+		clear(t[i*ib : i*ib+i])
+	}
 	for j := 0; j < ib; j++ {
 		t[j*ib+j] = tau[j]
 		if tau[j] == 0 {
@@ -212,10 +223,9 @@ func formT(b block, v []float64, l int, tau []float64) {
 			}
 			continue
 		}
-		vj := v[j*l+j : (j+1)*l]
 		// t[0:j, j] = -tau_j * T[0:j,0:j] * (V[0:j] v_j^T).
 		for i := 0; i < j; i++ {
-			t[i*ib+j] = -tau[j] * kernels.Dot(v[i*l+j:(i+1)*l], vj)
+			t[i*ib+j] *= -tau[j]
 		}
 		for i := 0; i < j; i++ {
 			s := 0.0
@@ -313,30 +323,44 @@ func (f *Reflectors) useBlocks(r int) bool {
 	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.N) < least {
 		return false
 	}
+	f.mu.Lock()
 	f.buildBlocks()
+	f.mu.Unlock()
 	return true
 }
 
-// buildBlocks forms the compact WY blocks of all the reflectors, those
-// the factorization did not form already.
+// buildBlocks lists the compact WY blocks of all the reflectors, those
+// the factorization did not form already; their T factors are formed by
+// loadBlock, on first use. The caller holds f.mu.
 func (f *Reflectors) buildBlocks() {
 	k := len(f.Tau)
 	next := 0
 	if nb := len(f.blocks); nb > 0 {
 		next = f.blocks[nb-1].i0 + f.blocks[nb-1].ib
 	}
-	var vw []float64
 	nb := f.Block
 	if nb <= 0 {
 		nb = BlockSize
 	}
 	for i0 := next; i0 < k; i0 += nb {
-		b := block{i0: i0, ib: min(nb, k-i0)}
-		b.t = make([]float64, b.ib*b.ib)
-		vw = f.loadV(b, vw)
-		formT(b, vw, f.N-i0, f.Tau[i0:i0+b.ib])
-		f.blocks = append(f.blocks, b)
+		f.blocks = append(f.blocks, block{i0: i0, ib: min(nb, k-i0)})
 	}
+}
+
+// loadBlock loads block s's reflectors into vw (loadV) and returns them
+// with the block, whose T the first product to use it forms (from the
+// same explicit V, which it would otherwise load twice).
+func (f *Reflectors) loadBlock(s int, vw []float64) (block, []float64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.blocks[s]
+	vw = f.loadV(b, vw)
+	if b.t == nil {
+		b.t = make([]float64, b.ib*b.ib)
+		formT(b, vw, f.N-b.i0, f.Tau[b.i0:b.i0+b.ib])
+		f.blocks[s].t = b.t
+	}
+	return b, vw
 }
 
 // vector copies reflector i into v[:n-i] as a full vector (v[0] = 1, then
@@ -388,15 +412,16 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 	var vw, w []float64
 	nb := len(f.blocks)
 	for s := 0; s < nb; s++ {
-		b := f.blocks[s]
+		bi := s
 		if trans {
-			b = f.blocks[nb-1-s]
+			bi = nb - 1 - s
 		}
-		ra := rows(b.i0)
+		ra := rows(f.blocks[bi].i0)
 		if ra == 0 {
 			continue
 		}
-		vw = f.loadV(b, vw)
+		var b block
+		b, vw = f.loadBlock(bi, vw)
 		w = grow(w, ra*b.ib)
 		applyRight(trans, ra, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
 	}
@@ -427,11 +452,12 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	for s := 0; s < nb; s++ {
 		// Q_full C applies H_0 first: blocks in order, each as
 		// H_{i0+ib-1}...H_{i0} = I - V^T T^T V.
-		b := f.blocks[s]
+		bi := s
 		if trans {
-			b = f.blocks[nb-1-s]
+			bi = nb - 1 - s
 		}
-		vw = f.loadV(b, vw)
+		var b block
+		b, vw = f.loadBlock(bi, vw)
 		w = grow(w, r*b.ib)
 		applyLeft(!trans, f.N-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
 	}
