@@ -248,10 +248,11 @@ func applyRight(trans bool, r, l, ib int, v, t []float64, c []float64, ldc int, 
 }
 
 // applyLeft sets C = (I - V^T op(T) V) C for the l x r matrix C (row
-// stride ldc). w is scratch of ib*r elements.
-func applyLeft(trans bool, l, r, ib int, v, t []float64, c []float64, ldc int, w []float64) {
-	// W = V C, W = op(T) W, C -= V^T W.
-	kernels.Gemm(false, false, ib, r, l, 1, v, l, c, ldc, 0, w, r)
+// stride ldc) whose rows from lt on are zero. w is scratch of ib*r
+// elements.
+func applyLeft(trans bool, l, lt, r, ib int, v, t []float64, c []float64, ldc int, w []float64) {
+	// W = V C (on the first lt rows of C), W = op(T) W, C -= V^T W.
+	kernels.Gemm(false, false, ib, r, lt, 1, v, l, c, ldc, 0, w, r)
 	trmmLeft(trans, ib, r, t, w)
 	kernels.Gemm(true, false, l, r, ib, -1, v, l, w, r, 1, c, ldc)
 }
@@ -341,6 +342,12 @@ func (f *Reflectors) buildBlocks() {
 	nb := f.Block
 	if nb <= 0 {
 		nb = BlockSize
+		if next == 0 && k <= UnblockedMax {
+			// Few reflectors (of a tall and skinny factor): one block,
+			// whose product is two GEMMs on all of C (the first of them
+			// only on C's rows that are not zero: MulLeft).
+			nb = k
+		}
 	}
 	for i0 := next; i0 < k; i0 += nb {
 		f.blocks = append(f.blocks, block{i0: i0, ib: min(nb, k-i0)})
@@ -449,6 +456,10 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	}
 	var vw, w []float64
 	nb := len(f.blocks)
+	// C = [X; 0] (vectors of a smaller problem, say) with X top rows:
+	// a block acting on rows that are all zero leaves them so, and the
+	// first one to reach X reads only X's rows; after it C is full.
+	top := nonzeroRows(f.N, r, c, ldc)
 	for s := 0; s < nb; s++ {
 		// Q_full C applies H_0 first: blocks in order, each as
 		// H_{i0+ib-1}...H_{i0} = I - V^T T^T V.
@@ -456,11 +467,29 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 		if trans {
 			bi = nb - 1 - s
 		}
+		if top <= f.blocks[bi].i0 {
+			continue
+		}
 		var b block
 		b, vw = f.loadBlock(bi, vw)
 		w = grow(w, r*b.ib)
-		applyLeft(!trans, f.N-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+		applyLeft(!trans, f.N-b.i0, top-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+		top = f.N
 	}
+}
+
+// nonzeroRows returns the number of rows of the l x r matrix C (row
+// stride ldc) up to its last row that is not zero (NaN counts as not
+// zero).
+func nonzeroRows(l, r int, c []float64, ldc int) int {
+	for i := l - 1; i >= 0; i-- {
+		for _, x := range c[i*ldc : i*ldc+r] {
+			if x != 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 // FormQ writes the first p rows of Q_full (p <= n) into the p x n matrix
