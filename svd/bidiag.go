@@ -341,7 +341,7 @@ func parGemv(trans bool, m, n int, a []float64, lda int, x, y []float64) {
 // rightReflectors returns the row reflectors H_0..H_{r-1} in the form of
 // package house: its Q_full is Prᵀ.
 func (b *bidiagReduction) rightReflectors() *house.Reflectors {
-	return &house.Reflectors{A: b.a, Lda: b.lda, M: b.r, N: b.c, Tau: b.taup, BlockWork: backBlockWork}
+	return &house.Reflectors{A: b.a, Lda: b.lda, M: b.r, N: b.c, Tau: b.taup, BlockWork: backBlockWork, Block: backBlock(b.r)}
 }
 
 // leftReflectors returns the column reflectors G_0..G_{r-2}, copied into
@@ -374,7 +374,7 @@ func (b *bidiagReduction) leftReflectors(buf []float64) *house.Reflectors {
 			}
 		}
 	}
-	return &house.Reflectors{A: qt, Lda: n, M: n, N: n, Tau: b.tauq, BlockWork: backBlockWork}
+	return &house.Reflectors{A: qt, Lda: n, M: n, N: n, Tau: b.tauq, BlockWork: backBlockWork, Block: backBlock(b.r)}
 }
 
 // bidiagCrossover is the least min(m, n) at which MethodAuto uses the
@@ -389,12 +389,23 @@ const bidiagCrossover = 64
 // backBlockWork is the least work (reflectors times their length times
 // the columns they act on) at which the back-transformation applies the
 // reduction's reflectors in compact WY blocks rather than one at a time.
-// Measured on Gaussian n x n matrices (CPU time, one core, both sides):
-// one at a time takes 0.34 ms at n = 100, 0.63 at 128 and 1.12 at 160
-// against 0.47, 0.73 and 1.24 ms blocked; at 200 both take about 2 ms,
-// at 250 blocked is faster (3.1 against 4.5 ms). Package house's default
+// Measured on Gaussian n x n matrices (CPU time, one core, both sides,
+// medians under load): at n = 100 both take 0.27 to 0.30 ms; at 150 one
+// at a time takes 0.92 to 1.00 ms against 0.76 to 0.91 blocked (blocks of
+// 24), at 200 1.63 to 1.69 against 1.44 to 1.54. Package house's default
 // (1<<19) would block from n = 81 on.
-const backBlockWork = 6e6
+const backBlockWork = 2e6
+
+// backBlock is the number of reflectors in a compact WY block of the
+// back-transformation of an r x r bidiagonal reduction: 24 up to r = 400
+// (at n = 150 to 300, 5 to 15% faster than package house's 32), house's
+// default above (the same at n = 500 and 1000).
+func backBlock(r int) int {
+	if r <= 400 {
+		return 24
+	}
+	return 0
+}
 
 // lqFirstRatio: the bidiagonal path factors Z = L*Q0 first when Z has
 // more than lqFirstRatio times as many columns as rows (LAPACK's dgesdd
