@@ -392,10 +392,16 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 				}
 			}
 		}
+		model := true
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
+			model = false
 		}
-		if math.Abs(x-t) <= 2*eps*math.Abs(t) {
+		// A model step this short is deep in the quadratic convergence:
+		// the next would be below eps relative (square of 2^-30, times a
+		// modest constant since t is at most half the gap to the second
+		// pole), so x is kept without the sums' last evaluation.
+		if math.Abs(x-t) <= 2*eps*math.Abs(t) || (model && math.Abs(x-t) <= 0x1p-30*math.Abs(t)) {
 			return orig, x
 		}
 		t = x
