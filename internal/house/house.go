@@ -175,43 +175,57 @@ func Factor(m, n int, a []float64, lda int) *Reflectors {
 			break
 		}
 		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
-		l := n - i0
-		vw = f.loadV(b, vw)
-		formT(b, vw[:ib*l], l, f.Tau[i0:i0+ib])
+		v := f.loadV(b, vw)
+		vw = v.v1
+		formT(b, v, f.Tau[i0:i0+ib])
 		f.blocks = append(f.blocks, b)
 		// Trailing rows: C = C (I - Vᵀ T V).
 		r := m - i0 - ib
 		ws = grow(ws, r*ib)
-		applyRight(false, r, l, ib, vw[:ib*l], b.t, a[(i0+ib)*lda+i0:], lda, ws)
+		applyRight(false, r, v, b.t, a[(i0+ib)*lda+i0:], lda, ws)
 	}
 	return f
 }
 
-// loadV copies the reflectors of block b into dst as an explicit
-// ib x (n-i0) matrix (zeros left of the diagonal, ones on it) and
-// returns dst, grown if needed.
-func (f *Reflectors) loadV(b block, dst []float64) []float64 {
-	l := f.N - b.i0
-	dst = grow(dst, b.ib*l)
-	for j := 0; j < b.ib; j++ {
-		row := dst[j*l : (j+1)*l]
+// vblock is the V of a compact WY block, ib x l: its first ib columns
+// V1 (unit upper triangular) copied out explicitly (ib x ib), the other
+// l - ib columns V2 read in place from the factored matrix (stride ld),
+// so that the products never copy the long part of the reflectors.
+type vblock struct {
+	ib, l int
+	v1    []float64
+	v2    []float64
+	ld    int
+}
+
+// loadV returns the V of block b, V1 written into buf (grown if needed).
+func (f *Reflectors) loadV(b block, buf []float64) vblock {
+	ib := b.ib
+	buf = grow(buf, ib*ib)
+	for j := 0; j < ib; j++ {
+		row := buf[j*ib : (j+1)*ib]
 		clear(row[:j])
 		row[j] = 1
 		i := b.i0 + j
-		copy(row[j+1:], f.A[i*f.Lda+i+1:i*f.Lda+f.N])
+		copy(row[j+1:], f.A[i*f.Lda+i+1:i*f.Lda+b.i0+ib])
 	}
-	return dst
+	v := vblock{ib: ib, l: f.N - b.i0, v1: buf, ld: f.Lda}
+	if v.l > ib {
+		v.v2 = f.A[b.i0*f.Lda+b.i0+ib:]
+	}
+	return v
 }
 
 // formT computes the upper triangular T of the block whose reflectors are
-// the rows of the explicit ib x l matrix v: H_0 H_1 ... H_{ib-1} =
-// I - V^T T V.
-func formT(b block, v []float64, l int, tau []float64) {
+// the rows of V: H_0 H_1 ... H_{ib-1} = I - V^T T V.
+func formT(b block, v vblock, tau []float64) {
 	ib, t := b.ib, b.t
-	// The Gram matrix V Vᵀ into t's upper triangle by one product, in
-	// place of ib²/2 dot products (V's zeros left of the diagonal make
-	// the full rows' products the ones wanted).
-	kernels.Syrk(false, ib, l, 1, v, l, 0, t, ib)
+	// The Gram matrix V Vᵀ = V1 V1ᵀ + V2 V2ᵀ into t's upper triangle by
+	// two products, in place of ib²/2 dot products.
+	kernels.Syrk(false, ib, ib, 1, v.v1, ib, 0, t, ib)
+	if v.l > ib {
+		kernels.Syrk(false, ib, v.l-ib, 1, v.v2, v.ld, 1, t, ib)
+	}
 	for i := 1; i < ib; i++ {
 		clear(t[i*ib : i*ib+i])
 	}
@@ -238,23 +252,38 @@ func formT(b block, v []float64, l int, tau []float64) {
 }
 
 // applyRight sets C = C (I - V^T op(T) V) for the r x l matrix C (row
-// stride ldc), where V is ib x l (explicit) and op(T) is T or, with
-// trans, T^T. w is scratch of r*ib elements.
-func applyRight(trans bool, r, l, ib int, v, t []float64, c []float64, ldc int, w []float64) {
-	// W = C V^T, W = W op(T), C -= W V.
-	kernels.Gemm(false, true, r, ib, l, 1, c, ldc, v, l, 0, w, ib)
+// stride ldc), where op(T) is T or, with trans, T^T. w is scratch of
+// r*ib elements.
+func applyRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	// W = C V^T, W = W op(T), C -= W V; each product in the parts of V.
+	ib, l := v.ib, v.l
+	kernels.Gemm(false, true, r, ib, ib, 1, c, ldc, v.v1, ib, 0, w, ib)
+	if l > ib {
+		kernels.Gemm(false, true, r, ib, l-ib, 1, c[ib:], ldc, v.v2, v.ld, 1, w, ib)
+	}
 	trmmRight(trans, r, ib, t, w)
-	kernels.Gemm(false, false, r, l, ib, -1, w, ib, v, l, 1, c, ldc)
+	kernels.Gemm(false, false, r, ib, ib, -1, w, ib, v.v1, ib, 1, c, ldc)
+	if l > ib {
+		kernels.Gemm(false, false, r, l-ib, ib, -1, w, ib, v.v2, v.ld, 1, c[ib:], ldc)
+	}
 }
 
 // applyLeft sets C = (I - V^T op(T) V) C for the l x r matrix C (row
 // stride ldc) whose rows from lt on are zero. w is scratch of ib*r
 // elements.
-func applyLeft(trans bool, l, lt, r, ib int, v, t []float64, c []float64, ldc int, w []float64) {
-	// W = V C (on the first lt rows of C), W = op(T) W, C -= V^T W.
-	kernels.Gemm(false, false, ib, r, lt, 1, v, l, c, ldc, 0, w, r)
+func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	// W = V C (on the first lt rows of C), W = op(T) W, C -= V^T W; each
+	// product in the parts of V.
+	ib, l := v.ib, v.l
+	kernels.Gemm(false, false, ib, r, min(ib, lt), 1, v.v1, ib, c, ldc, 0, w, r)
+	if lt > ib {
+		kernels.Gemm(false, false, ib, r, lt-ib, 1, v.v2, v.ld, c[ib*ldc:], ldc, 1, w, r)
+	}
 	trmmLeft(trans, ib, r, t, w)
-	kernels.Gemm(true, false, l, r, ib, -1, v, l, w, r, 1, c, ldc)
+	kernels.Gemm(true, false, ib, r, ib, -1, v.v1, ib, w, r, 1, c, ldc)
+	if l > ib {
+		kernels.Gemm(true, false, l-ib, r, ib, -1, v.v2, v.ld, w, r, 1, c[ib*ldc:], ldc)
+	}
 }
 
 // trmmRight sets W = W op(T) in place for the r x ib matrix W and the
@@ -354,20 +383,19 @@ func (f *Reflectors) buildBlocks() {
 	}
 }
 
-// loadBlock loads block s's reflectors into vw (loadV) and returns them
-// with the block, whose T the first product to use it forms (from the
-// same explicit V, which it would otherwise load twice).
-func (f *Reflectors) loadBlock(s int, vw []float64) (block, []float64) {
+// loadBlock loads block s's reflectors (loadV, V1 into buf) and returns
+// them with the block, whose T the first product to use it forms.
+func (f *Reflectors) loadBlock(s int, buf []float64) (block, vblock) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	b := f.blocks[s]
-	vw = f.loadV(b, vw)
+	v := f.loadV(b, buf)
 	if b.t == nil {
 		b.t = make([]float64, b.ib*b.ib)
-		formT(b, vw, f.N-b.i0, f.Tau[b.i0:b.i0+b.ib])
+		formT(b, v, f.Tau[b.i0:b.i0+b.ib])
 		f.blocks[s].t = b.t
 	}
-	return b, vw
+	return b, v
 }
 
 // vector copies reflector i into v[:n-i] as a full vector (v[0] = 1, then
@@ -427,10 +455,10 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 		if ra == 0 {
 			continue
 		}
-		var b block
-		b, vw = f.loadBlock(bi, vw)
+		b, v := f.loadBlock(bi, vw)
+		vw = v.v1
 		w = grow(w, ra*b.ib)
-		applyRight(trans, ra, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
+		applyRight(trans, ra, v, b.t, c[b.i0:], ldc, w)
 	}
 }
 
@@ -470,10 +498,10 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 		if top <= f.blocks[bi].i0 {
 			continue
 		}
-		var b block
-		b, vw = f.loadBlock(bi, vw)
+		b, v := f.loadBlock(bi, vw)
+		vw = v.v1
 		w = grow(w, r*b.ib)
-		applyLeft(!trans, f.N-b.i0, top-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+		applyLeft(!trans, top-b.i0, r, v, b.t, c[b.i0*ldc:], ldc, w)
 		top = f.N
 	}
 }
