@@ -181,7 +181,7 @@ func Factor(m, n int, a []float64, lda int) *Reflectors {
 		f.blocks = append(f.blocks, b)
 		// Trailing rows: C = C (I - Vᵀ T V).
 		r := m - i0 - ib
-		ws = grow(ws, r*ib)
+		ws = grow(ws, 2*r*ib)
 		applyRight(false, r, v, b.t, a[(i0+ib)*lda+i0:], lda, ws)
 	}
 	return f
@@ -253,7 +253,7 @@ func formT(b block, v vblock, tau []float64) {
 
 // applyRight sets C = C (I - V^T op(T) V) for the r x l matrix C (row
 // stride ldc), where op(T) is T or, with trans, T^T. w is scratch of
-// r*ib elements.
+// 2*r*ib elements.
 func applyRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
 	// W = C V^T, W = W op(T), C -= W V; each product in the parts of V.
 	ib, l := v.ib, v.l
@@ -261,15 +261,18 @@ func applyRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, 
 	if l > ib {
 		kernels.Gemm(false, true, r, ib, l-ib, 1, c[ib:], ldc, v.v2, v.ld, 1, w, ib)
 	}
-	trmmRight(trans, r, ib, t, w)
-	kernels.Gemm(false, false, r, ib, ib, -1, w, ib, v.v1, ib, 1, c, ldc)
+	// W op(T) by one product into the second half of w (T's lower
+	// triangle is zero), in place of r*ib short dot products.
+	wt := w[r*ib : 2*r*ib]
+	kernels.Gemm(false, trans, r, ib, ib, 1, w, ib, t, ib, 0, wt, ib)
+	kernels.Gemm(false, false, r, ib, ib, -1, wt, ib, v.v1, ib, 1, c, ldc)
 	if l > ib {
-		kernels.Gemm(false, false, r, l-ib, ib, -1, w, ib, v.v2, v.ld, 1, c[ib:], ldc)
+		kernels.Gemm(false, false, r, l-ib, ib, -1, wt, ib, v.v2, v.ld, 1, c[ib:], ldc)
 	}
 }
 
 // applyLeft sets C = (I - V^T op(T) V) C for the l x r matrix C (row
-// stride ldc) whose rows from lt on are zero. w is scratch of ib*r
+// stride ldc) whose rows from lt on are zero. w is scratch of 2*ib*r
 // elements.
 func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
 	// W = V C (on the first lt rows of C), W = op(T) W, C -= V^T W; each
@@ -279,60 +282,12 @@ func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc in
 	if lt > ib {
 		kernels.Gemm(false, false, ib, r, lt-ib, 1, v.v2, v.ld, c[ib*ldc:], ldc, 1, w, r)
 	}
-	trmmLeft(trans, ib, r, t, w)
-	kernels.Gemm(true, false, ib, r, ib, -1, v.v1, ib, w, r, 1, c, ldc)
+	// op(T) W by one product into the second half of w.
+	tw := w[ib*r : 2*ib*r]
+	kernels.Gemm(trans, false, ib, r, ib, 1, t, ib, w, r, 0, tw, r)
+	kernels.Gemm(true, false, ib, r, ib, -1, v.v1, ib, tw, r, 1, c, ldc)
 	if l > ib {
-		kernels.Gemm(true, false, l-ib, r, ib, -1, v.v2, v.ld, w, r, 1, c[ib*ldc:], ldc)
-	}
-}
-
-// trmmRight sets W = W op(T) in place for the r x ib matrix W and the
-// upper triangular ib x ib T.
-func trmmRight(trans bool, r, ib int, t, w []float64) {
-	for i := 0; i < r; i++ {
-		row := w[i*ib : (i+1)*ib]
-		if !trans {
-			// (W T)_j = sum_{p<=j} w_p T[p][j]: j descending.
-			for j := ib - 1; j >= 0; j-- {
-				s := 0.0
-				for p := 0; p <= j; p++ {
-					s += row[p] * t[p*ib+j]
-				}
-				row[j] = s
-			}
-		} else {
-			// (W T^T)_j = sum_{p>=j} w_p T[j][p]: j ascending.
-			for j := 0; j < ib; j++ {
-				row[j] = kernels.Dot(row[j:], t[j*ib+j:(j+1)*ib])
-			}
-		}
-	}
-}
-
-// trmmLeft sets W = op(T) W in place for the ib x r matrix W.
-func trmmLeft(trans bool, ib, r int, t, w []float64) {
-	if !trans {
-		// Row j of T W is sum_{p>=j} T[j][p] W_p: j ascending.
-		for j := 0; j < ib; j++ {
-			wj := w[j*r : (j+1)*r]
-			kernels.Scal(t[j*ib+j], wj)
-			for p := j + 1; p < ib; p++ {
-				if c := t[j*ib+p]; c != 0 {
-					kernels.Axpy(c, w[p*r:(p+1)*r], wj)
-				}
-			}
-		}
-		return
-	}
-	// Row j of T^T W is sum_{p<=j} T[p][j] W_p: j descending.
-	for j := ib - 1; j >= 0; j-- {
-		wj := w[j*r : (j+1)*r]
-		kernels.Scal(t[j*ib+j], wj)
-		for p := 0; p < j; p++ {
-			if c := t[p*ib+j]; c != 0 {
-				kernels.Axpy(c, w[p*r:(p+1)*r], wj)
-			}
-		}
+		kernels.Gemm(true, false, l-ib, r, ib, -1, v.v2, v.ld, tw, r, 1, c[ib*ldc:], ldc)
 	}
 }
 
@@ -457,7 +412,7 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 		}
 		b, v := f.loadBlock(bi, vw)
 		vw = v.v1
-		w = grow(w, ra*b.ib)
+		w = grow(w, 2*ra*b.ib)
 		applyRight(trans, ra, v, b.t, c[b.i0:], ldc, w)
 	}
 }
@@ -500,7 +455,7 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 		}
 		b, v := f.loadBlock(bi, vw)
 		vw = v.v1
-		w = grow(w, r*b.ib)
+		w = grow(w, 2*r*b.ib)
 		applyLeft(!trans, top-b.i0, r, v, b.t, c[b.i0*ldc:], ldc, w)
 		top = f.N
 	}
