@@ -118,7 +118,8 @@ type Reflectors struct {
 	Tau  []float64
 	// Block is the number of reflectors in the compact WY blocks that
 	// the products form (Factor forms its own, of BlockSize); 0 means
-	// BlockSize.
+	// BlockSize, or one block of all of them when there are at most
+	// UnblockedMax and the factorization formed none.
 	Block int
 	// BlockWork is the least work, k*r*N for k reflectors and r rows or
 	// columns on the other side, at which a product runs blocked; 0
@@ -418,7 +419,9 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 }
 
 // MulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
-// for the n x r matrix C (row stride ldc).
+// for the n x r matrix C (row stride ldc). Trailing rows of C that are
+// zero cost nothing until a reflector reaches them (C = [X; 0], the
+// vectors of a smaller problem, is the case this serves).
 func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
 		return
