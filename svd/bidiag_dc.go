@@ -652,22 +652,39 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 	})
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		i0, i1 := chunk(c)
+		tv := make([]float64, K)
 		for i := i0; i < i1; i++ {
 			ur := uS[i*K : (i+1)*K]
 			vr := vS[i*K : (i+1)*K]
 			doi, ti := do[i], tau[i]
-			var nu, nv float64
-			for j, dj := range d {
-				v := -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
-				u := dj * v
-				if j == 0 {
-					u = -1
+			// v_j = -ẑ_j/(σ_i² - d_j²), u_j = d_j v_j (u_0 = -1, d_0 = 0),
+			// the divisions two at a time as in secularRange, into tv.
+			j := 0
+			for ; j+1 < K; j += 2 {
+				d0, d1 := d[j], d[j+1]
+				p0 := ((doi - d0) + ti) * ((doi + d0) + ti)
+				p1 := ((doi - d1) + ti) * ((doi + d1) + ti)
+				pp := p0 * p1
+				if math.Abs(pp) > 0x1p-900 {
+					q := 1 / pp
+					tv[j], tv[j+1] = -zh[j]*(p1*q), -zh[j+1]*(p0*q)
+				} else {
+					tv[j], tv[j+1] = -zh[j]/p0, -zh[j+1]/p1
 				}
+			}
+			if j < K {
+				dj := d[j]
+				tv[j] = -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
+			}
+			nu, nv := 1.0, 0.0
+			for j, v := range tv {
+				u := d[j] * v
 				vr[posV[j]] = v
 				ur[posU[j]] = u
 				nv += v * v
 				nu += u * u
 			}
+			ur[posU[0]] = -1
 			kernels.Scal(1/math.Sqrt(nu), ur)
 			kernels.Scal(1/math.Sqrt(nv), vr)
 		}

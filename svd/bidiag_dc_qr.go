@@ -136,7 +136,11 @@ func givens(f, g float64) (c, s, r float64) {
 	} else {
 		r = math.Hypot(f, g)
 	}
-	return f / r, g / r, r
+	if r < 0x1p-1000 {
+		return f / r, g / r, r // 1/r could overflow
+	}
+	inv := 1 / r // one division for both
+	return f * inv, g * inv, r
 }
 
 // bdSweep runs one implicit QR sweep with the given shift on the block

@@ -392,10 +392,16 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 				}
 			}
 		}
+		model := true
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
+			model = false
 		}
-		if math.Abs(x-t) <= 2*eps*math.Abs(t) {
+		// A model step this short is deep in the quadratic convergence:
+		// the next would be below eps relative (square of 2^-30, times a
+		// modest constant since t is at most half the gap to the second
+		// pole), so x is kept without the sums' last evaluation.
+		if math.Abs(x-t) <= 2*eps*math.Abs(t) || (model && math.Abs(x-t) <= 0x1p-30*math.Abs(t)) {
 			return orig, x
 		}
 		t = x
@@ -408,17 +414,42 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 // pole differences g[j] = δ_j - δ_o (the differences δ_j - λ formed as
 // g[j] - t).
 func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
-	for j := 0; j <= i; j++ {
-		inv := 1 / (g[j] - t)
-		term := rz2[j] * inv
-		psi += term
-		dpsi += term * inv
-	}
-	for j := i + 1; j < len(g); j++ {
-		inv := 1 / (g[j] - t)
-		term := rz2[j] * inv
-		phi += term
-		dphi += term * inv
-	}
+	psi, dpsi = secularRange(g[:i+1], rz2[:i+1], t)
+	phi, dphi = secularRange(g[i+1:], rz2[i+1:], t)
 	return psi, dpsi, phi, dphi
+}
+
+// secularRange returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)². The
+// reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy), one
+// division for two (division is the bottleneck of the secular equation:
+// its throughput is a fraction of the multiplications'), but for a pair
+// whose product is near the underflow threshold.
+func secularRange(g, r []float64, t float64) (s, ds float64) {
+	n := len(g)
+	r = r[:n]
+	var s2, ds2 float64
+	j := 0
+	for ; j+1 < n; j += 2 {
+		x, y := g[j]-t, g[j+1]-t
+		xy := x * y
+		var ix, iy float64
+		if math.Abs(xy) > 0x1p-900 {
+			q := 1 / xy
+			ix, iy = y*q, x*q
+		} else {
+			ix, iy = 1/x, 1/y
+		}
+		tx, ty := r[j]*ix, r[j+1]*iy
+		s += tx
+		s2 += ty
+		ds += tx * ix
+		ds2 += ty * iy
+	}
+	if j < n {
+		inv := 1 / (g[j] - t)
+		tx := r[j] * inv
+		s += tx
+		ds += tx * inv
+	}
+	return s + s2, ds + ds2
 }

@@ -17,6 +17,7 @@ package house
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/moments-go/moments/kernels"
 )
@@ -117,13 +118,17 @@ type Reflectors struct {
 	Tau  []float64
 	// Block is the number of reflectors in the compact WY blocks that
 	// the products form (Factor forms its own, of BlockSize); 0 means
-	// BlockSize.
+	// BlockSize, or one block of all of them when there are at most
+	// UnblockedMax and the factorization formed none.
 	Block int
 	// BlockWork is the least work, k*r*N for k reflectors and r rows or
 	// columns on the other side, at which a product runs blocked; 0
 	// means 1<<19.
 	BlockWork float64
 	blocks    []block
+	// mu guards the forming of blocks and of their T factors, which the
+	// products do on first use, so that goroutines can share f.
+	mu sync.Mutex
 }
 
 // Factorizations and products with at most UnblockedMax reflectors (or
@@ -171,39 +176,60 @@ func Factor(m, n int, a []float64, lda int) *Reflectors {
 			break
 		}
 		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
-		l := n - i0
-		vw = f.loadV(b, vw)
-		formT(b, vw[:ib*l], l, f.Tau[i0:i0+ib])
+		v := f.loadV(b, vw)
+		vw = v.v1
+		formT(b, v, f.Tau[i0:i0+ib])
 		f.blocks = append(f.blocks, b)
 		// Trailing rows: C = C (I - Vᵀ T V).
 		r := m - i0 - ib
-		ws = grow(ws, r*ib)
-		applyRight(false, r, l, ib, vw[:ib*l], b.t, a[(i0+ib)*lda+i0:], lda, ws)
+		ws = grow(ws, 2*r*ib)
+		applyRight(false, r, v, b.t, a[(i0+ib)*lda+i0:], lda, ws)
 	}
 	return f
 }
 
-// loadV copies the reflectors of block b into dst as an explicit
-// ib x (n-i0) matrix (zeros left of the diagonal, ones on it) and
-// returns dst, grown if needed.
-func (f *Reflectors) loadV(b block, dst []float64) []float64 {
-	l := f.N - b.i0
-	dst = grow(dst, b.ib*l)
-	for j := 0; j < b.ib; j++ {
-		row := dst[j*l : (j+1)*l]
+// vblock is the V of a compact WY block, ib x l: its first ib columns
+// V1 (unit upper triangular) copied out explicitly (ib x ib), the other
+// l - ib columns V2 read in place from the factored matrix (stride ld),
+// so that the products never copy the long part of the reflectors.
+type vblock struct {
+	ib, l int
+	v1    []float64
+	v2    []float64
+	ld    int
+}
+
+// loadV returns the V of block b, V1 written into buf (grown if needed).
+func (f *Reflectors) loadV(b block, buf []float64) vblock {
+	ib := b.ib
+	buf = grow(buf, ib*ib)
+	for j := 0; j < ib; j++ {
+		row := buf[j*ib : (j+1)*ib]
 		clear(row[:j])
 		row[j] = 1
 		i := b.i0 + j
-		copy(row[j+1:], f.A[i*f.Lda+i+1:i*f.Lda+f.N])
+		copy(row[j+1:], f.A[i*f.Lda+i+1:i*f.Lda+b.i0+ib])
 	}
-	return dst
+	v := vblock{ib: ib, l: f.N - b.i0, v1: buf, ld: f.Lda}
+	if v.l > ib {
+		v.v2 = f.A[b.i0*f.Lda+b.i0+ib:]
+	}
+	return v
 }
 
 // formT computes the upper triangular T of the block whose reflectors are
-// the rows of the explicit ib x l matrix v: H_0 H_1 ... H_{ib-1} =
-// I - V^T T V.
-func formT(b block, v []float64, l int, tau []float64) {
+// the rows of V: H_0 H_1 ... H_{ib-1} = I - V^T T V.
+func formT(b block, v vblock, tau []float64) {
 	ib, t := b.ib, b.t
+	// The Gram matrix V Vᵀ = V1 V1ᵀ + V2 V2ᵀ into t's upper triangle by
+	// two products, in place of ib²/2 dot products.
+	kernels.Syrk(false, ib, ib, 1, v.v1, ib, 0, t, ib)
+	if v.l > ib {
+		kernels.Syrk(false, ib, v.l-ib, 1, v.v2, v.ld, 1, t, ib)
+	}
+	for i := 1; i < ib; i++ {
+		clear(t[i*ib : i*ib+i])
+	}
 	for j := 0; j < ib; j++ {
 		t[j*ib+j] = tau[j]
 		if tau[j] == 0 {
@@ -212,10 +238,9 @@ func formT(b block, v []float64, l int, tau []float64) {
 			}
 			continue
 		}
-		vj := v[j*l+j : (j+1)*l]
 		// t[0:j, j] = -tau_j * T[0:j,0:j] * (V[0:j] v_j^T).
 		for i := 0; i < j; i++ {
-			t[i*ib+j] = -tau[j] * kernels.Dot(v[i*l+j:(i+1)*l], vj)
+			t[i*ib+j] *= -tau[j]
 		}
 		for i := 0; i < j; i++ {
 			s := 0.0
@@ -228,71 +253,42 @@ func formT(b block, v []float64, l int, tau []float64) {
 }
 
 // applyRight sets C = C (I - V^T op(T) V) for the r x l matrix C (row
-// stride ldc), where V is ib x l (explicit) and op(T) is T or, with
-// trans, T^T. w is scratch of r*ib elements.
-func applyRight(trans bool, r, l, ib int, v, t []float64, c []float64, ldc int, w []float64) {
-	// W = C V^T, W = W op(T), C -= W V.
-	kernels.Gemm(false, true, r, ib, l, 1, c, ldc, v, l, 0, w, ib)
-	trmmRight(trans, r, ib, t, w)
-	kernels.Gemm(false, false, r, l, ib, -1, w, ib, v, l, 1, c, ldc)
+// stride ldc), where op(T) is T or, with trans, T^T. w is scratch of
+// 2*r*ib elements.
+func applyRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	// W = C V^T, W = W op(T), C -= W V; each product in the parts of V.
+	ib, l := v.ib, v.l
+	kernels.Gemm(false, true, r, ib, ib, 1, c, ldc, v.v1, ib, 0, w, ib)
+	if l > ib {
+		kernels.Gemm(false, true, r, ib, l-ib, 1, c[ib:], ldc, v.v2, v.ld, 1, w, ib)
+	}
+	// W op(T) by one product into the second half of w (T's lower
+	// triangle is zero), in place of r*ib short dot products.
+	wt := w[r*ib : 2*r*ib]
+	kernels.Gemm(false, trans, r, ib, ib, 1, w, ib, t, ib, 0, wt, ib)
+	kernels.Gemm(false, false, r, ib, ib, -1, wt, ib, v.v1, ib, 1, c, ldc)
+	if l > ib {
+		kernels.Gemm(false, false, r, l-ib, ib, -1, wt, ib, v.v2, v.ld, 1, c[ib:], ldc)
+	}
 }
 
 // applyLeft sets C = (I - V^T op(T) V) C for the l x r matrix C (row
-// stride ldc). w is scratch of ib*r elements.
-func applyLeft(trans bool, l, r, ib int, v, t []float64, c []float64, ldc int, w []float64) {
-	// W = V C, W = op(T) W, C -= V^T W.
-	kernels.Gemm(false, false, ib, r, l, 1, v, l, c, ldc, 0, w, r)
-	trmmLeft(trans, ib, r, t, w)
-	kernels.Gemm(true, false, l, r, ib, -1, v, l, w, r, 1, c, ldc)
-}
-
-// trmmRight sets W = W op(T) in place for the r x ib matrix W and the
-// upper triangular ib x ib T.
-func trmmRight(trans bool, r, ib int, t, w []float64) {
-	for i := 0; i < r; i++ {
-		row := w[i*ib : (i+1)*ib]
-		if !trans {
-			// (W T)_j = sum_{p<=j} w_p T[p][j]: j descending.
-			for j := ib - 1; j >= 0; j-- {
-				s := 0.0
-				for p := 0; p <= j; p++ {
-					s += row[p] * t[p*ib+j]
-				}
-				row[j] = s
-			}
-		} else {
-			// (W T^T)_j = sum_{p>=j} w_p T[j][p]: j ascending.
-			for j := 0; j < ib; j++ {
-				row[j] = kernels.Dot(row[j:], t[j*ib+j:(j+1)*ib])
-			}
-		}
+// stride ldc) whose rows from lt on are zero. w is scratch of 2*ib*r
+// elements.
+func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	// W = V C (on the first lt rows of C), W = op(T) W, C -= V^T W; each
+	// product in the parts of V.
+	ib, l := v.ib, v.l
+	kernels.Gemm(false, false, ib, r, min(ib, lt), 1, v.v1, ib, c, ldc, 0, w, r)
+	if lt > ib {
+		kernels.Gemm(false, false, ib, r, lt-ib, 1, v.v2, v.ld, c[ib*ldc:], ldc, 1, w, r)
 	}
-}
-
-// trmmLeft sets W = op(T) W in place for the ib x r matrix W.
-func trmmLeft(trans bool, ib, r int, t, w []float64) {
-	if !trans {
-		// Row j of T W is sum_{p>=j} T[j][p] W_p: j ascending.
-		for j := 0; j < ib; j++ {
-			wj := w[j*r : (j+1)*r]
-			kernels.Scal(t[j*ib+j], wj)
-			for p := j + 1; p < ib; p++ {
-				if c := t[j*ib+p]; c != 0 {
-					kernels.Axpy(c, w[p*r:(p+1)*r], wj)
-				}
-			}
-		}
-		return
-	}
-	// Row j of T^T W is sum_{p<=j} T[p][j] W_p: j descending.
-	for j := ib - 1; j >= 0; j-- {
-		wj := w[j*r : (j+1)*r]
-		kernels.Scal(t[j*ib+j], wj)
-		for p := 0; p < j; p++ {
-			if c := t[p*ib+j]; c != 0 {
-				kernels.Axpy(c, w[p*r:(p+1)*r], wj)
-			}
-		}
+	// op(T) W by one product into the second half of w.
+	tw := w[ib*r : 2*ib*r]
+	kernels.Gemm(trans, false, ib, r, ib, 1, t, ib, w, r, 0, tw, r)
+	kernels.Gemm(true, false, ib, r, ib, -1, v.v1, ib, tw, r, 1, c, ldc)
+	if l > ib {
+		kernels.Gemm(true, false, l-ib, r, ib, -1, v.v2, v.ld, tw, r, 1, c[ib*ldc:], ldc)
 	}
 }
 
@@ -313,30 +309,49 @@ func (f *Reflectors) useBlocks(r int) bool {
 	if k < 16 || r <= 16 || float64(k)*float64(r)*float64(f.N) < least {
 		return false
 	}
+	f.mu.Lock()
 	f.buildBlocks()
+	f.mu.Unlock()
 	return true
 }
 
-// buildBlocks forms the compact WY blocks of all the reflectors, those
-// the factorization did not form already.
+// buildBlocks lists the compact WY blocks of all the reflectors, those
+// the factorization did not form already; their T factors are formed by
+// loadBlock, on first use. The caller holds f.mu.
 func (f *Reflectors) buildBlocks() {
 	k := len(f.Tau)
 	next := 0
 	if nb := len(f.blocks); nb > 0 {
 		next = f.blocks[nb-1].i0 + f.blocks[nb-1].ib
 	}
-	var vw []float64
 	nb := f.Block
 	if nb <= 0 {
 		nb = BlockSize
+		if next == 0 && k <= UnblockedMax {
+			// Few reflectors (of a tall and skinny factor): one block,
+			// whose product is two GEMMs on all of C (the first of them
+			// only on C's rows that are not zero: MulLeft).
+			nb = k
+		}
 	}
 	for i0 := next; i0 < k; i0 += nb {
-		b := block{i0: i0, ib: min(nb, k-i0)}
-		b.t = make([]float64, b.ib*b.ib)
-		vw = f.loadV(b, vw)
-		formT(b, vw, f.N-i0, f.Tau[i0:i0+b.ib])
-		f.blocks = append(f.blocks, b)
+		f.blocks = append(f.blocks, block{i0: i0, ib: min(nb, k-i0)})
 	}
+}
+
+// loadBlock loads block s's reflectors (loadV, V1 into buf) and returns
+// them with the block, whose T the first product to use it forms.
+func (f *Reflectors) loadBlock(s int, buf []float64) (block, vblock) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.blocks[s]
+	v := f.loadV(b, buf)
+	if b.t == nil {
+		b.t = make([]float64, b.ib*b.ib)
+		formT(b, v, f.Tau[b.i0:b.i0+b.ib])
+		f.blocks[s].t = b.t
+	}
+	return b, v
 }
 
 // vector copies reflector i into v[:n-i] as a full vector (v[0] = 1, then
@@ -388,22 +403,25 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 	var vw, w []float64
 	nb := len(f.blocks)
 	for s := 0; s < nb; s++ {
-		b := f.blocks[s]
+		bi := s
 		if trans {
-			b = f.blocks[nb-1-s]
+			bi = nb - 1 - s
 		}
-		ra := rows(b.i0)
+		ra := rows(f.blocks[bi].i0)
 		if ra == 0 {
 			continue
 		}
-		vw = f.loadV(b, vw)
-		w = grow(w, ra*b.ib)
-		applyRight(trans, ra, f.N-b.i0, b.ib, vw, b.t, c[b.i0:], ldc, w)
+		b, v := f.loadBlock(bi, vw)
+		vw = v.v1
+		w = grow(w, 2*ra*b.ib)
+		applyRight(trans, ra, v, b.t, c[b.i0:], ldc, w)
 	}
 }
 
 // MulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
-// for the n x r matrix C (row stride ldc).
+// for the n x r matrix C (row stride ldc). Trailing rows of C that are
+// zero cost nothing until a reflector reaches them (C = [X; 0], the
+// vectors of a smaller problem, is the case this serves).
 func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
 		return
@@ -424,17 +442,40 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	}
 	var vw, w []float64
 	nb := len(f.blocks)
+	// C = [X; 0] (vectors of a smaller problem, say) with X top rows:
+	// a block acting on rows that are all zero leaves them so, and the
+	// first one to reach X reads only X's rows; after it C is full.
+	top := nonzeroRows(f.N, r, c, ldc)
 	for s := 0; s < nb; s++ {
 		// Q_full C applies H_0 first: blocks in order, each as
 		// H_{i0+ib-1}...H_{i0} = I - V^T T^T V.
-		b := f.blocks[s]
+		bi := s
 		if trans {
-			b = f.blocks[nb-1-s]
+			bi = nb - 1 - s
 		}
-		vw = f.loadV(b, vw)
-		w = grow(w, r*b.ib)
-		applyLeft(!trans, f.N-b.i0, r, b.ib, vw, b.t, c[b.i0*ldc:], ldc, w)
+		if top <= f.blocks[bi].i0 {
+			continue
+		}
+		b, v := f.loadBlock(bi, vw)
+		vw = v.v1
+		w = grow(w, 2*r*b.ib)
+		applyLeft(!trans, top-b.i0, r, v, b.t, c[b.i0*ldc:], ldc, w)
+		top = f.N
 	}
+}
+
+// nonzeroRows returns the number of rows of the l x r matrix C (row
+// stride ldc) up to its last row that is not zero (NaN counts as not
+// zero).
+func nonzeroRows(l, r int, c []float64, ldc int) int {
+	for i := l - 1; i >= 0; i-- {
+		for _, x := range c[i*ldc : i*ldc+r] {
+			if x != 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 // FormQ writes the first p rows of Q_full (p <= n) into the p x n matrix
