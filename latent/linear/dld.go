@@ -348,6 +348,18 @@ func DLDSearch(ctx context.Context, c *mat.Dense, k int, opts *DLDOptions) (*Dec
 
 // dldSearch is DLDSearch drawing the partitions from rng.
 func dldSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions) (*Decomposition, error) {
+	top, err := dldSearchTop(ctx, c, k, rng, opts, 1)
+	if err != nil {
+		return nil, err
+	}
+	return top[0], nil
+}
+
+// dldSearchTop is dldSearch returning the decompositions of the m
+// partitions with the smallest off-diagonal ratios (fewer when fewer
+// partitions work; only the best when it reaches opts.StopRatio), best
+// first, ties to the partition drawn first.
+func dldSearchTop(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *DLDOptions, m int) ([]*Decomposition, error) {
 	n := checkSquare("DLDSearch", c)
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -363,22 +375,22 @@ func dldSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 	e := scaleExp(c)
 	cs := scaled(c, e)
 	const batch = 8
-	var best *Decomposition
+	var top []*Decomposition // sorted by OffDiagRatio, at most m
 	var firstErr error
 	results := make([]*Decomposition, batch)
 	errs := make([]error, batch)
 	for start := 0; start < o.Partitions; start += batch {
-		m := min(batch, o.Partitions-start)
-		parts := make([]Partition, m)
+		b := min(batch, o.Partitions-start)
+		parts := make([]Partition, b)
 		for i := range parts {
 			parts[i] = randomPartition(rng, n)
 		}
-		if err := par.For(ctx, m, workers(o.Workers), func(i int) {
+		if err := par.For(ctx, b, workers(o.Workers), func(i int) {
 			results[i], errs[i] = dld(cs, k, parts[i], &o, sym)
 		}); err != nil {
 			return nil, err
 		}
-		for i := 0; i < m; i++ {
+		for i := 0; i < b; i++ {
 			if errs[i] != nil {
 				if firstErr == nil {
 					firstErr = errs[i]
@@ -388,16 +400,35 @@ func dldSearch(ctx context.Context, c *mat.Dense, k int, rng *rand.Rand, opts *D
 				}
 				continue
 			}
-			if best == nil || results[i].OffDiagRatio < best.OffDiagRatio {
-				best = results[i]
+			at := len(top)
+			for at > 0 && results[i].OffDiagRatio < top[at-1].OffDiagRatio {
+				at--
+			}
+			if at < m {
+				top = slices.Insert(top, at, results[i])
+				if len(top) > m {
+					top = top[:m]
+				}
 			}
 		}
-		if best != nil && best.OffDiagRatio <= o.StopRatio {
+		if len(top) > 0 && top[0].OffDiagRatio <= o.StopRatio {
+			top = top[:1]
 			break
 		}
 	}
-	if best == nil {
+	if len(top) == 0 {
 		return nil, fmt.Errorf("linear: DLDSearch: no partition of %d tried gives blocks of rank k = %d: %w", o.Partitions, k, firstErr)
 	}
-	return best.scaleUp(c, e)
+	out := make([]*Decomposition, 0, len(top))
+	for i, d := range top {
+		sd, err := d.scaleUp(c, e)
+		if err != nil {
+			if i == 0 {
+				return nil, err
+			}
+			break // only the best one's failure is the search's
+		}
+		out = append(out, sd)
+	}
+	return out, nil
 }

@@ -46,7 +46,11 @@
 //
 // exact when each block has rank k; the parts take turns. DLDSearch
 // tries random partitions and keeps the one whose diagonal blocks
-// C[I,I] - L[I,I] are most nearly diagonal.
+// C[I,I] - L[I,I] are most nearly diagonal. With Options.RefineNoise
+// (off by default) the learners then refine D by the EM steps of
+// Gaussian factor analysis from the best few partitions and keep the
+// best fit to all of C (see its documentation for what it gains and
+// why it is not the default).
 //
 // LearnTWM recovers the columns from L. With B = L^{1/2} (n x k, from
 // the top k eigenpairs), every vector of the column space is B w, and

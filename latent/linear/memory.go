@@ -13,10 +13,15 @@ import (
 // matrices (n = 300 and 600, one and two goroutines, synth.RandomDAG
 // with k = n/10), most of it the garbage of the partition search's
 // decompositions awaiting collection, which the process holds all the
-// same.
+// same. Options.RefineNoise adds 10: the decompositions of its starts
+// and the work of its steps and of the discrepancy's eigenvalues.
 func (o *Options) coefNeed(n int) int64 {
 	w := max(workers(o.DLD.Workers), workers(o.TWM.Workers))
-	return size.Scale(60+10*w, size.Float64s(n, n))
+	base := 60
+	if o.RefineNoise {
+		base += 10
+	}
+	return size.Scale(base+10*w, size.Float64s(n, n))
 }
 
 // CheckMemory returns the *mat.MemoryError (matching mat.ErrTooLarge)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/moments-go/moments/internal/assign"
 	"github.com/moments-go/moments/kernels"
@@ -76,7 +77,7 @@ func learnHalves(ctx context.Context, src moments.Samples, passes moments.Option
 		if sigma == nil {
 			continue
 		}
-		a, err := halfCoefficients(ctx, sigma, coef.DLD.Partition, k, o)
+		a, err := halfCoefficients(ctx, sigma, coef.DLD, k, o)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -113,12 +114,25 @@ func otherHalfSigma(full, first *moments.SampleMoments) *mat.Dense {
 	return out
 }
 
-// halfCoefficients returns the canonical A learned from a half's Sigma
-// with the DLD partition p.
-func halfCoefficients(ctx context.Context, sigma *mat.Dense, p Partition, k int, o *Options) (*mat.Dense, error) {
-	dec, err := DLD(sigma, k, p, &o.DLD)
-	if err != nil {
-		return nil, err
+// halfCoefficients returns the canonical A learned from a half's Sigma:
+// without the noise refinement (Options.RefineNoise), DLD on
+// the partition of the full estimate's decomposition full (no search);
+// with it, the coefficient step's own search (the DLD partitions with
+// the smallest off-diagonal ratios, drawn from o.Seed, each refined, the
+// best fit kept), so that each half is estimated as the full data are.
+func halfCoefficients(ctx context.Context, sigma *mat.Dense, full *Decomposition, k int, o *Options) (*mat.Dense, error) {
+	var dec *Decomposition
+	if !o.RefineNoise {
+		var err error
+		if dec, err = DLD(sigma, k, full.Partition, &o.DLD); err != nil {
+			return nil, err
+		}
+	} else {
+		decs, err := dldSearchTop(ctx, sigma, k, rand.New(rand.NewPCG(o.Seed, 0xc0ef)), &o.DLD, noiseStarts)
+		if err != nil {
+			return nil, err
+		}
+		dec = bestRefined(sigma, k, decs)
 	}
 	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 	"github.com/moments-go/moments/latent/moments"
 	"github.com/moments-go/moments/latent/synth"
 	"github.com/moments-go/moments/mat"
+	"github.com/moments-go/moments/svd"
+	"github.com/moments-go/moments/tensor3"
 )
 
 // verdictModel is a model of a family of the verdict tests with its
@@ -79,8 +81,14 @@ func truthClass(m *synth.DAG) string {
 // learnVerdict runs LearnDAG on the population moments of m (N = 0) or
 // on N samples.
 func learnVerdict(m *synth.DAG, N int, seed uint64) (*DAG, error) {
+	return learnVerdictRefine(m, N, seed, false)
+}
+
+// learnVerdictRefine is learnVerdict with Options.RefineNoise set to
+// refine.
+func learnVerdictRefine(m *synth.DAG, N int, seed uint64, refine bool) (*DAG, error) {
 	_, k := m.Dims()
-	opts := &DAGOptions{Options: Options{Seed: seed}}
+	opts := &DAGOptions{Options: Options{Seed: seed, RefineNoise: refine}}
 	if N == 0 {
 		return LearnDAG(context.Background(), m.Sigma(), PsiFunc(m.Psi), k, opts)
 	}
@@ -110,6 +118,9 @@ func verdictLine(m *synth.DAG, d *DAG) string {
 	tm, _, _ := ExpansionMargin(ta, 0)
 	_, k := d.A.Dims()
 	fmt.Fprintf(&b, " k=%d", k)
+	if c := d.Coefficients; c != nil && c.DLD != nil {
+		fmt.Fprintf(&b, " gapL=%.3g gapDLD=%.3g", c.TWM.EigenGap, c.DLD.Gap)
+	}
 	fmt.Fprintf(&b, " | true-exp %d", tm)
 	ea, el := alignDAG(ta, d, d.Lambda)
 	fmt.Fprintf(&b, " | distA %.3f relA %.3f relL %.3f warnings %d", eval.Dist(ta, ea), relFrob(ta, ea), relFrob(tl, el), len(d.Warnings))
@@ -119,11 +130,15 @@ func verdictLine(m *synth.DAG, d *DAG) string {
 // TestVerdictSweep prints the measures behind the thresholds of the
 // checks (MinSpectrumGap and the others): for small random models
 // (most fail the conditions) on population moments and on samples, and
-// for conditioned models on samples. Run with -v to see them.
+// for conditioned models on samples (gapL and gapDLD are the spectrum
+// gaps of L and of the DLD blocks, whose least is spectrum_gap). Run
+// with -v to see them; with MOMENTS_VERDICT_REFINE set the learner runs
+// with Options.RefineNoise.
 func TestVerdictSweep(t *testing.T) {
 	if !testing.Verbose() {
 		t.Skip("the sweep only prints measures: run it with -v")
 	}
+	refine := os.Getenv("MOMENTS_VERDICT_REFINE") != ""
 	small := smallModels(t, 30)
 	small = append(small, randomModels(t, "dense", 15, 0.5)...)
 	cond, seeds := conditionedDAGs(t, 24, 4, 0.5, 5, false)
@@ -145,7 +160,7 @@ func TestVerdictSweep(t *testing.T) {
 			if vm.family == "paper" && N < 10000 {
 				continue // the sweep is about N >= 10k; population moments at this size take long
 			}
-			d, err := learnVerdict(vm.m, N, vm.seed)
+			d, err := learnVerdictRefine(vm.m, N, vm.seed, refine)
 			head := fmt.Sprintf("%-8s seed %2d %2dx%d pass=%-5v cls %s N=%-6d", vm.family, vm.seed, n, k, vm.passes, cls, N)
 			if err != nil {
 				t.Logf("%s error: %v", head, err)
@@ -219,13 +234,14 @@ type verdictException struct {
 }
 
 // verdictExceptions are the estimates of passing models (class PPPP) at
-// N >= 10k that carry a warning, all measured by TestVerdictSweep.
+// N >= 10k that carry a warning, all measured by TestVerdictSweep; why
+// each warning is right is checked by TestVerdictExceptionEvidence.
 var verdictExceptions = []verdictException{
-	{"cond24x4", 19, 10000, "the estimate is wrong (rel F of A above 0.3)",
+	{"cond24x4", 19, 10000, "the estimate is wrong (rel F of A above 0.3): a hidden variable with three small coefficients, which the second moments at 10k do not resolve",
 		func(_ *DAG, relA, _ float64) bool { return relA > 0.3 }},
-	{"cond24x4", 19, 100000, "the halves of the samples (50k each) disagree: one gives a wrong estimate (split ratio above 50)",
+	{"cond24x4", 19, 100000, "the halves of the samples (50k each) disagree: DLD on the full estimate's partition gives one a wrong A (split ratio above 50); the estimate also carries the spectrum gap of a DLD block (1.21), which Options.RefineNoise keeps while it makes the halves agree",
 		func(d *DAG, _, _ float64) bool { return checkValue(d, "split stability") > 50 }},
-	{"paper", 2, 10000, "Lambda is wrong (rel F above 0.5)",
+	{"paper", 2, 10000, "Lambda is wrong (rel F above 0.5): seven hidden variables owe under 5% of their standard deviation to their own noise, and their order is below the sampling error of the noise directions at 10k",
 		func(_ *DAG, _, relL float64) bool { return relL > 0.5 }},
 }
 
@@ -306,6 +322,7 @@ func TestVerdictFamilies(t *testing.T) {
 	}
 	failing, warned, passing = 0, 0, 0
 	excepted := 0
+	var single []string // failing estimates warned by one check alone
 	for _, vm := range models {
 		cls := truthClass(vm.m)
 		for _, N := range []int{10000, 100000} {
@@ -319,6 +336,15 @@ func TestVerdictFamilies(t *testing.T) {
 			switch cls {
 			case "FFFF":
 				failing++
+				var fails []string
+				for _, c := range d.Checks {
+					if !c.Holds {
+						fails = append(fails, fmt.Sprintf("%s (margin %.3g)", c.Name, c.Margin))
+					}
+				}
+				if len(fails) == 1 {
+					single = append(single, fmt.Sprintf("%s seed %d N=%d: %s", vm.family, vm.seed, N, fails[0]))
+				}
 				if len(d.Warnings) == 0 {
 					t.Errorf("%s seed %d N=%d fails the conditions: an estimate without a warning (%s)", vm.family, vm.seed, N, verdictLine(vm.m, d))
 				} else {
@@ -345,6 +371,12 @@ func TestVerdictFamilies(t *testing.T) {
 		}
 	}
 	t.Logf("samples, N = 10k and 100k: %d estimates of failing models, %d warned; %d of passing models, %d of them the listed exceptions", failing, warned, passing, excepted)
+	// The failing side's margins: the estimates that one check alone
+	// warns, with that check's margin.
+	t.Logf("estimates of failing models warned by one check alone: %d", len(single))
+	for _, s := range single {
+		t.Logf("  %s", s)
+	}
 	if failing < 60 || passing < 15 {
 		t.Errorf("%d estimates of failing models and %d of passing ones: too few to test", failing, passing)
 	}
@@ -451,5 +483,251 @@ func TestExpansionMargin(t *testing.T) {
 	}
 	if c := atMost("x", 0.3, 0.25, ""); c.Holds || math.Abs(c.Margin+0.05) > 1e-15 {
 		t.Errorf("atMost(0.3, 0.25): %+v", c)
+	}
+}
+
+// aFromNoise returns the rel F error (after alignment) of the canonical
+// A that LearnTWM finds in sigma - diag(d), against ta.
+func aFromNoise(t *testing.T, sigma *mat.Dense, d []float64, ta *mat.Dense) float64 {
+	_, k := ta.Dims()
+	l := sigma.Clone()
+	for i, v := range d {
+		l.Set(i, i, l.At(i, i)-v)
+	}
+	tw, err := LearnTWM(context.Background(), l, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := UnitVariance(tw.A, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, _, _ := alignCols(ta, a)
+	return relFrob(ta, est)
+}
+
+// TestVerdictExceptionEvidence checks the evidence that the warnings of
+// verdictExceptions are right: that the data at that N do not resolve
+// what the estimate gets wrong.
+//
+// The 24 x 4 model of seed 19 has a hidden variable with three small
+// coefficients (0.16, 0.07 and -0.09, against noise variances near 1),
+// whose footprint on Sigma is near its sampling noise. At N = 10k the
+// Gaussian factor-analysis likelihood has two fixed points, reached by
+// its EM steps (Options.RefineNoise) from DLD's noise variances and from
+// the true ones, whose A differ (rel F 0.05 and 0.40) while their
+// discrepancies differ by less than 1/N (the wrong one fits a little
+// better): the second moments do not tell them apart; and with the right
+// A (RefineNoise) the estimate is warned all the same, rightly, because
+// that variable's noise is not measurably non-Gaussian at 10k (check
+// "noise non-Gaussianity" below 1). At 100k the data resolve it:
+// RefineNoise gives the right A and halves that agree (split ratio
+// below MaxSplitRatio; the default's DLD on the full estimate's
+// partition gives one wrong half, ratio 91); the warning left is the
+// spectrum gap of a DLD block (1.2 to 1.3: that column's share of the
+// blocks is near their sampling noise), with either estimator.
+//
+// The 150 x 25 model of seed 2 (with MOMENTS_VERDICT_PAPER set, about
+// a minute): at N = 10k its hidden noise directions are all within
+// |cos| 0.99 of the truth and fit the sample's third cumulant better
+// than the true directions do (no better optimum to find), yet with
+// the true A in place of the learned one they still give a wrong order
+// (triangularity above 0.5): seven of its hidden variables owe 0.8% to
+// 4.3% of their standard deviation to their own noise, so the columns
+// of C that place them are of the size of the directions' sampling
+// error. The fourth cumulant and both (DAGOptions.Cumulants) give
+// wrong orders too (triangularity above 0.5).
+func TestVerdictExceptionEvidence(t *testing.T) {
+	if testutil.SlowTarget() {
+		t.Skip("minutes on slow targets")
+	}
+	ctx := context.Background()
+	ms, seeds := conditionedDAGs(t, 24, 4, 0.5, 5, false)
+	i := slices.Index(seeds, 19)
+	if i < 0 {
+		t.Fatalf("seed 19 is not among the conditioned 24 x 4 models %v", seeds)
+	}
+	m := ms[i]
+	ta, _ := dagTruth(m)
+	trueVar := make([]float64, len(m.Eps))
+	for j, e := range m.Eps {
+		trueVar[j] = e.Var
+	}
+	src := m.Samples(10000, 1019)
+	sm, err := moments.NewSampleMoments(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LearnCoefficients(ctx, sm.Sigma, 4, &Options{Seed: 19})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dA, _ := refineNoise(sm.Sigma, c.NoiseVar, 4)
+	dT, _ := refineNoise(sm.Sigma, trueVar, 4)
+	relDLD, relA, relT := aFromNoise(t, sm.Sigma, c.NoiseVar, ta), aFromNoise(t, sm.Sigma, dA, ta), aFromNoise(t, sm.Sigma, dT, ta)
+	fA, fT := faDiscrepancy(sm.Sigma, dA, 4), faDiscrepancy(sm.Sigma, dT, 4)
+	t.Logf("24x4 seed 19, N = 10k: rel F of A from DLD %.3f; EM from DLD %.3f, from the truth %.3f; N x discrepancy %.3f and %.3f", relDLD, relA, relT, 1e4*fA, 1e4*fT)
+	if !(relDLD > 0.3 && relA < 0.1 && relT > 0.3 && 1e4*math.Abs(fA-fT) < 1) {
+		t.Errorf("24x4 seed 19, N = 10k: want two fixed points (rel F < 0.1 and > 0.3) within 1/N of discrepancy, and DLD's A wrong")
+	}
+	d, err := learnRefined(m, 10000, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ea, _ := alignDAG(ta, d, d.Lambda)
+	if ng := checkValue(d, "noise non-Gaussianity"); relFrob(ta, ea) > 0.1 || !(ng < 1) {
+		t.Errorf("24x4 seed 19, N = 10k, RefineNoise: rel F of A %.3f (want < 0.1), non-Gaussianity %.3g (want < 1)", relFrob(ta, ea), ng)
+	}
+	d, err = learnRefined(m, 100000, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ea, _ = alignDAG(ta, d, d.Lambda)
+	split := checkValue(d, "split stability")
+	t.Logf("24x4 seed 19, N = 100k, RefineNoise: rel F of A %.3f, split ratio %.3g, gap of L %.3g and of a DLD block %.3g, warnings %q", relFrob(ta, ea), split, d.Coefficients.TWM.EigenGap, d.Coefficients.DLD.Gap, d.Warnings)
+	if relFrob(ta, ea) > 0.05 || !(split <= MaxSplitRatio) || len(d.Warnings) != 1 || !(d.Coefficients.DLD.Gap < MinSpectrumGap) || !(d.Coefficients.TWM.EigenGap >= MinSpectrumGap) {
+		t.Errorf("24x4 seed 19, N = 100k, RefineNoise: want A right, the halves agreeing and the DLD block's gap the one warning")
+	}
+	if os.Getenv("MOMENTS_VERDICT_PAPER") == "" {
+		return
+	}
+	paperEvidence(t)
+}
+
+// learnRefined is learnVerdict on N samples with Options.RefineNoise.
+func learnRefined(m *synth.DAG, N int, seed uint64) (*DAG, error) {
+	_, k := m.Dims()
+	src := m.Samples(N, 1000+seed)
+	sm, err := moments.NewSampleMoments(context.Background(), src, nil)
+	if err != nil {
+		return nil, err
+	}
+	return LearnDAG(context.Background(), sm.Sigma, &SampleThird{Moments: sm, Src: src}, k, &DAGOptions{Options: Options{Seed: seed, RefineNoise: true}})
+}
+
+// cumulantObjective is sum_j T(v_j, v_j, v_j)^2 over the columns of v.
+func cumulantObjective(t *tensor3.Sym, v *mat.Dense) float64 {
+	_, k := v.Dims()
+	col := make([]float64, k)
+	var s float64
+	for j := 0; j < k; j++ {
+		v.Col(col, j)
+		x := t.ContractScalar(col)
+		s += x * x
+	}
+	return s
+}
+
+// paperEvidence is the part of TestVerdictExceptionEvidence about the
+// 150 x 25 model of seed 2 at N = 10k.
+func paperEvidence(t *testing.T) {
+	ctx := context.Background()
+	ms, seeds := conditionedDAGs(t, 150, 25, 0.5, 3, false)
+	i := slices.Index(seeds, 2)
+	if i < 0 {
+		t.Fatalf("seed 2 is not among the conditioned 150 x 25 models %v", seeds)
+	}
+	m := ms[i]
+	n, k := m.Dims()
+	ta, _ := dagTruth(m)
+	src := m.Samples(10000, 1002)
+	sm, err := moments.NewSampleMoments(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// LearnDAG's steps up to the noise directions (the third cumulant,
+	// which its default chooses here), with its seeds.
+	o := (&DAGOptions{Options: Options{Seed: 2}}).defaults()
+	o.Samples = 10000
+	coef, err := coefficientMatrix(ctx, sm.Sigma, k, &o.Options, rand.New(rand.NewPCG(2, 0xc0ef)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, winvT, _, err := whiten(coef.DLD.L, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &eca{w: w, winvT: winvT, third: &SampleThird{Moments: sm, Src: src}, opts: &o, noisy: true, noiseVar: coef.DLD.D}
+	v, eig, err := e.tensor(ctx, rand.New(rand.NewPCG(2, 0xda6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, _, err := e.whitenedTensor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt = tt.Clone()
+	tt.AddOuterRows(-1, w, e.noiseThird)
+	// The true directions: W^T (A G) diag(sd(eta)), orthonormalised.
+	mix := m.Mixing()
+	for j := 0; j < k; j++ {
+		sd := math.Sqrt(m.Eta[j].Var)
+		for r := 0; r < n; r++ {
+			mix.Set(r, j, mix.At(r, j)*sd)
+		}
+	}
+	var tv mat.Dense
+	tv.MulAT(w, mix)
+	tvo, err := symOrth(&tv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 1.0
+	col, lc := make([]float64, k), make([]float64, k)
+	for j := 0; j < k; j++ {
+		tvo.Col(col, j)
+		best := 0.0
+		for l := 0; l < k; l++ {
+			v.Col(lc, l)
+			best = math.Max(best, math.Abs(dot(col, lc)))
+		}
+		worst = math.Min(worst, best)
+	}
+	learned, truth := cumulantObjective(tt, v), cumulantObjective(tt, tvo)
+	t.Logf("150x25 seed 2, N = 10k: least |cos| of a true direction with a learned one %.4f; objective learned %.4g, true %.4g", worst, learned, truth)
+	if worst < 0.99 || learned < truth {
+		t.Errorf("150x25 seed 2: want every direction within |cos| 0.99 and the learned ones at least as good for the objective")
+	}
+	// C with the true A (columns in the learned order and signs) and the
+	// learned directions, and with the learned A and the true directions.
+	var s mat.Dense
+	s.Mul(winvT, v)
+	_, perm, signs := alignCols(ta, coef.A)
+	trueA := mat.Zeros(n, k)
+	for j := 0; j < k; j++ {
+		for r := 0; r < n; r++ {
+			trueA.Set(r, perm[j], signs[j]*ta.At(r, j))
+		}
+	}
+	tri := func(a, s *mat.Dense, eig []float64) float64 {
+		var apinv, c mat.Dense
+		if _, err := svd.PseudoInverse(&apinv, a, 1e-12); err != nil {
+			t.Fatal(err)
+		}
+		c.Mul(&apinv, s)
+		d, err := dagFromC(&c, eig, coef.HiddenSigma, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Triangularity
+	}
+	skew := make([]float64, k)
+	for j := range skew {
+		skew[j] = m.Eta[j].ThirdMoment() / math.Pow(m.Eta[j].Var, 1.5)
+	}
+	trueALearnedS, learnedATrueS := tri(trueA, &s, eig), tri(coef.A, mix, skew)
+	t.Logf("150x25 seed 2: triangularity with the true A and the learned directions %.3f, with the learned A and the true directions %.3f", trueALearnedS, learnedATrueS)
+	if !(trueALearnedS > MaxHiddenTriangularity) || !(learnedATrueS < MaxHiddenTriangularity) {
+		t.Errorf("150x25 seed 2: want the learned directions to give a wrong order with the true A, and the true ones a right one with the learned A")
+	}
+	for _, c := range []Cumulants{CumulantsFourth, CumulantsBoth} {
+		d, err := LearnDAG(ctx, sm.Sigma, &SampleThird{Moments: sm, Src: src}, k, &DAGOptions{Options: Options{Seed: 2}, Cumulants: c, SkipSplitCheck: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("150x25 seed 2, %v: triangularity %.3f", c, d.Triangularity)
+		if !(d.Triangularity > MaxHiddenTriangularity) {
+			t.Errorf("150x25 seed 2, %v: triangularity %.3f, want above %g", c, d.Triangularity, MaxHiddenTriangularity)
+		}
 	}
 }
