@@ -57,8 +57,9 @@ func refineLDA(ctx context.Context, train *moments.Corpus, raw *topic.LDAResult,
 // 20000), gives the other 10% (at most 2000) the highest likelihood (the
 // split of topic.SplitAlpha0), and prints the scores. With too few documents to split, or
 // when no alpha0 learns, it leaves alpha0 as it is. Otherwise it sets
-// opts.Eigen.Start to the chosen fit's eigensolver block
-// (Alpha0Score.Basis), which warm-starts the final fit.
+// opts.Eigen.Start to the chosen alpha0's Alpha0Score.Basis (its Ritz
+// vectors in the grid's common basis, then the rest of the eigensolver's
+// block), which warm-starts the final fit.
 func chooseAlpha0(ctx context.Context, stdout io.Writer, train *moments.Corpus, k int, seed uint64, opts *topic.Options, alpha0 *float64) error {
 	fit, valid := topic.SplitAlpha0(train, seed)
 	if fit == nil {
