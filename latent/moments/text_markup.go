@@ -12,6 +12,7 @@ import (
 // the text between them whole.
 func stripMarkup(text, buf []byte) (out, bufOut []byte) {
 	copied := 0 // text[:copied] is accounted for in out
+	var m markupFinds
 	lt := bytes.IndexByte(text, '<')
 	amp := bytes.IndexByte(text, '&')
 	i := 0
@@ -36,7 +37,7 @@ func stripMarkup(text, buf []byte) (out, bufOut []byte) {
 		if i < 0 {
 			break
 		}
-		n := markupAt(text, i)
+		n := m.at(text, i)
 		if n == 0 {
 			i++
 			continue
@@ -64,10 +65,33 @@ func nextByte(text []byte, i int, c byte) int {
 	return -1
 }
 
-// markupAt returns the length of the markup (a character reference, a
-// tag, a comment, a style or script element) that starts at text[i], a
-// '<' or '&', or 0 if none does.
-func markupAt(text []byte, i int) int {
+// markupFinds remembers the searches of markupAt across the calls of
+// one stripMarkup, so that text with many '<' and no '>' (or no "-->",
+// or no closing tag of a style or script element) is scanned once, not
+// once per '<': the time stays linear in the text.
+type markupFinds struct {
+	gt, comment, style, script found
+}
+
+// found is the first match of a pattern at or after from (-1: none).
+type found struct {
+	from, at int
+	valid    bool
+}
+
+// next returns the index of the first match at or after q, searching
+// again only when q lies outside what the last search answered.
+func (f *found) next(q int, search func(from int) int) int {
+	if !f.valid || q < f.from || (f.at >= 0 && q > f.at) {
+		f.from, f.at, f.valid = q, search(q), true
+	}
+	return f.at
+}
+
+// at returns the length of the markup (a character reference, a tag, a
+// comment, a style or script element) that starts at text[i], a '<' or
+// '&', or 0 if none does.
+func (m *markupFinds) at(text []byte, i int) int {
 	if text[i] == '&' {
 		return charRef(text[i:])
 	}
@@ -79,27 +103,38 @@ func markupAt(text []byte, i int) int {
 		return 0
 	}
 	rest := text[i:]
-	var end int
+	end := -1
 	if bytes.HasPrefix(rest, []byte("<!--")) {
-		end = bytes.Index(rest, []byte("-->"))
-		if end >= 0 {
-			end += 3
+		if c := m.comment.next(i, func(from int) int { return index(text, from, []byte("-->")) }); c >= 0 {
+			end = c - i + 3
 		}
-	} else if end = bytes.IndexByte(rest, '>'); end >= 0 {
-		end++
+	} else if gt := m.gt.next(i, func(from int) int { return nextByte(text, from, '>') }); gt >= 0 {
+		end = gt - i + 1
 		// The contents of style and script elements are not text.
-		for _, el := range []string{"style", "script"} {
-			if len(rest) > len(el)+1 && strings.EqualFold(string(rest[1:1+len(el)]), el) &&
-				(rest[1+len(el)] == '>' || byteClass[rest[1+len(el)]] == classSpace) {
-				if close := indexFold(rest[end:], []byte("</"+el)); close >= 0 {
-					if gt := bytes.IndexByte(rest[end+close:], '>'); gt >= 0 {
-						end += close + gt + 1
+		for _, el := range [...]struct {
+			name string
+			f    *found
+		}{{"style", &m.style}, {"script", &m.script}} {
+			if len(rest) > len(el.name)+1 && strings.EqualFold(string(rest[1:1+len(el.name)]), el.name) &&
+				(rest[1+len(el.name)] == '>' || byteClass[rest[1+len(el.name)]] == classSpace) {
+				closeTag := []byte("</" + el.name)
+				if c := el.f.next(i+end, func(from int) int { return indexFold(text, from, closeTag) }); c >= 0 {
+					if gt := m.gt.next(c, func(from int) int { return nextByte(text, from, '>') }); gt >= 0 {
+						end = gt - i + 1
 					}
 				}
 			}
 		}
 	}
 	return max(end, 0)
+}
+
+// index returns the index of the first sub in text at or after from, or -1.
+func index(text []byte, from int, sub []byte) int {
+	if j := bytes.Index(text[from:], sub); j >= 0 {
+		return from + j
+	}
+	return -1
 }
 
 // charRef returns the length of the character reference (&name; &#digits;
@@ -122,9 +157,10 @@ func charRef(s []byte) int {
 	return 0
 }
 
-// indexFold is bytes.Index, ignoring case.
-func indexFold(s, sub []byte) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
+// indexFold returns the index of the first sub (which starts with '<')
+// in s at or after from, ignoring case, or -1.
+func indexFold(s []byte, from int, sub []byte) int {
+	for i := from; i+len(sub) <= len(s); i++ {
 		if s[i] == '<' && bytes.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
