@@ -66,7 +66,19 @@ type docCounter struct {
 	count    []uint32
 	touched  []int32
 	buf      []byte           // a word lower-cased
+	full     bool             // a new word was met with maxWordEntries entries in the table
 	cache    *[4096]tableSlot // the words met last, by bits 16 to 27 of their hash (see addHead)
+}
+
+// maxWordEntries is the most entries (words, stop words and the short
+// words the reader's tokenizers count) the word table may hold: word ids
+// are int32. A variable so that a test can lower it.
+var maxWordEntries = math.MaxInt32 - 1
+
+// tooManyWords is the error of a corpus whose distinct words reach
+// maxWordEntries in the file path.
+func tooManyWords(path string) error {
+	return fmt.Errorf("moments: %s: %w: more distinct words than the reader's 32-bit word ids can number (%d)", path, ErrBadData, maxWordEntries)
 }
 
 // newDocCounter returns a docCounter for the stop words and MinWordLen.
@@ -91,6 +103,10 @@ func (dc *docCounter) add(t []byte) {
 	}
 	e, found := dc.table.find(t, h, head)
 	if !found {
+		if len(dc.table.ends) >= maxWordEntries {
+			dc.full = true
+			return
+		}
 		e = dc.table.insert(t, h, head)
 		dc.count = append(dc.count, 0)
 	}
@@ -162,9 +178,14 @@ func readTextDocs(fsys fs.FS, o *TextOptions, rep *TextReport) (*rawText, error)
 		}
 		words0 := dc.table.words()
 		dc.touched = dc.touched[:0]
+		// Word ids are 32-bit. The reader's own scans find at most one
+		// new word a byte; where that bound could pass the limit, the
+		// file goes through the Tokenizer and add, which stops at it.
 		switch {
-		case !own:
-			tok(data, emit)
+		case !own || len(dc.table.ends)+len(data) > maxWordEntries:
+			if tok(data, emit); dc.full {
+				return tooManyWords(path)
+			}
 		case tagged:
 			dc.countTagged(data, sep)
 		default:
