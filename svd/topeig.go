@@ -386,12 +386,12 @@ func newDirections(x, ax, p *mat.Dense, theta []float64, active []int, c int, bu
 // the columns of s (contiguous) orthogonal to the orthonormal columns of
 // x, dropping the directions that part does not have (so it may have
 // fewer columns than s, even none). Projection and SVQB
-// orthonormalization (Stathopoulos and Wu 2002) keep the result
-// orthogonal to x and to itself to working accuracy; a second round of
-// both follows unless the first was clean: no column lost more than half
-// its norm to the projection (so that rounding in it stays of order eps
-// relative to what remains) and the projected columns, scaled to unit
-// norm, have a condition number below cleanCond (so that SVQB's loss of
+// orthonormalization (Stathopoulos and Wu 2002) make the result
+// orthogonal to x and to itself; a second round of both, which brings
+// that to working accuracy, follows unless the first was clean: no
+// column lost more than half its norm to the projection (so that
+// rounding in it stays of order eps relative to what remains) and the
+// projected columns, scaled to unit norm, have a condition number below cleanCond (so that SVQB's loss of
 // orthogonality, of order eps times its square, stays near 1e-12). The
 // first round writes its basis into spare (at least as long as s; nil:
 // allocated), the second into s's storage; it returns the last. (Always

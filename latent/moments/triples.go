@@ -175,7 +175,7 @@ func (m *DocMoments) TriplesCoef() (c2, c3 float64) {
 func (m *DocMoments) WhitenedRaw(ctx context.Context, w *mat.Dense) (*tensor3.Sym, *mat.Dense, error) {
 	n, k := w.Dims()
 	if n != len(m.M1) {
-		panic(fmt.Sprintf("moments: WhitenedTriples: W is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
+		panic(fmt.Sprintf("moments: WhitenedRaw: W is %dx%d for a vocabulary of %d words", n, k, len(m.M1)))
 	}
 	// Each accumulator holds the packed k x k x k tensor, two n x k
 	// matrices (U and the pairs' sums), two n-vectors and a block of
@@ -183,7 +183,7 @@ func (m *DocMoments) WhitenedRaw(ctx context.Context, w *mat.Dense) (*tensor3.Sy
 	perAcc := size.Add(size.Scale(8, size.Packed3(k)), size.Float64s(n, 2*k+2), size.Float64s(tripleBlock+1, k))
 	if err := m.opts.check(fmt.Sprintf("the whitened third moment (k = %d) of a vocabulary of %d words", k, n),
 		m.opts.docPassNeed(m.src, m.NNZ, n, perAcc, size.Scale(8, size.Packed3(k)))); err != nil {
-		return nil, nil, fmt.Errorf("moments: WhitenedTriples: %w", err)
+		return nil, nil, fmt.Errorf("moments: WhitenedRaw: %w", err)
 	}
 	acc, err := reduceSized(ctx, "triples", m.src.NumDocs(), wideChunk(m.src.NumDocs(), m.NNZ, n), m.opts,
 		func() *TriplesAccumulator { return NewTriplesAccumulator(w) },
@@ -197,7 +197,7 @@ func (m *DocMoments) WhitenedRaw(ctx context.Context, w *mat.Dense) (*tensor3.Sy
 	}
 	t, p, docs3, _ := acc.Finalize()
 	if docs3 == 0 {
-		return nil, nil, fmt.Errorf("moments: WhitenedTriples: %w: no document has three tokens", ErrBadData)
+		return nil, nil, fmt.Errorf("moments: WhitenedRaw: %w: no document has three tokens", ErrBadData)
 	}
 	return t, p, nil
 }

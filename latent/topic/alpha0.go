@@ -94,7 +94,8 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // third moment follows from the moments in Q by algebra (see
 // moments.DocMoments.WhitenedRaw); the tensor is decomposed and the
 // topics un-whitened and normalised as LearnLDA does. For the reference
-// alpha0 the fit is LearnLDA's at that tolerance; for the others the
+// alpha0 the fit is, to the eigensolve's residual, LearnLDA's with
+// Eigen.Tol set to that tolerance; for the others the
 // eigenpairs are approximate, with relative residuals of a few 1e-3 at
 // most on the Brown and State of the Union corpora (k = 10 and 20, grid
 // 0.1 to 3), far below the sampling error of order 1/sqrt(documents) of
