@@ -423,7 +423,7 @@ func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float
 // reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy), one
 // division for two (division is the bottleneck of the secular equation:
 // its throughput is a fraction of the multiplications'), but for a pair
-// whose product is near the underflow threshold.
+// whose product is near the underflow or overflow threshold.
 func secularRange(g, r []float64, t float64) (s, ds float64) {
 	n := len(g)
 	r = r[:n]
@@ -433,7 +433,7 @@ func secularRange(g, r []float64, t float64) (s, ds float64) {
 		x, y := g[j]-t, g[j+1]-t
 		xy := x * y
 		var ix, iy float64
-		if math.Abs(xy) > 0x1p-900 {
+		if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
 			q := 1 / xy
 			ix, iy = y*q, x*q
 		} else {
