@@ -131,7 +131,9 @@ func coefficientMatrix(ctx context.Context, sigma *mat.Dense, k int, o *Options,
 	}
 	dec := decs[0]
 	if o.RefineNoise {
-		dec = bestRefined(sigma, k, decs)
+		if dec, err = bestRefined(ctx, sigma, k, decs); err != nil {
+			return nil, err
+		}
 	}
 	progress(o.Progress, "LearnTWM"+level, 0, 1)
 	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)

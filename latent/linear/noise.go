@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"math"
 
 	"github.com/moments-go/moments/mat"
@@ -31,7 +32,7 @@ const noiseRefineTol = 1e-7
 // sigma_ii (a Heywood case pins them there). When a k x k system turns
 // singular or a value is not finite, the last finite iterate is
 // returned.
-func refineNoise(sigma *mat.Dense, d0 []float64, k int) ([]float64, int) {
+func refineNoise(ctx context.Context, sigma *mat.Dense, d0 []float64, k int) ([]float64, int) {
 	n, _ := sigma.Dims()
 	d := make([]float64, n)
 	for i := range d {
@@ -61,6 +62,9 @@ func refineNoise(sigma *mat.Dense, d0 []float64, k int) ([]float64, int) {
 	ezz := mat.Zeros(k, k)
 	steps := 0
 	for it := 0; it < noiseRefineIters; it++ {
+		if ctx.Err() != nil {
+			break // bestRefined returns the error
+		}
 		for i := 0; i < n; i++ {
 			fr, lr := f.RawRow(i), ld.RawRow(i)
 			for j := range lr {
@@ -137,23 +141,27 @@ const noiseStarts = 5
 // reach a fixed point of the likelihood near their start; two starts
 // can reach different ones, whose columns of A differ, and the
 // likelihood tells them apart once the samples resolve the difference.
-func bestRefined(sigma *mat.Dense, k int, decs []*Decomposition) *Decomposition {
+// It returns ctx's error if ctx ends first.
+func bestRefined(ctx context.Context, sigma *mat.Dense, k int, decs []*Decomposition) (*Decomposition, error) {
 	var best *Decomposition
 	bestF := math.Inf(1)
 	for _, d := range decs {
-		r := d.refined(sigma, k)
+		r := d.refined(ctx, sigma, k)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if f := faDiscrepancy(sigma, r.D, k); best == nil || f < bestF {
 			best, bestF = r, f
 		}
 	}
-	return best
+	return best, nil
 }
 
 // refined returns dec with its noise variances refined by refineNoise
 // on sigma and L = sigma - diag(D) to match; the diagnostics of the
 // partition (OffDiagRatio, Cond, Gap) stay those of DLD.
-func (dec *Decomposition) refined(sigma *mat.Dense, k int) *Decomposition {
-	d, steps := refineNoise(sigma, dec.D, k)
+func (dec *Decomposition) refined(ctx context.Context, sigma *mat.Dense, k int) *Decomposition {
+	d, steps := refineNoise(ctx, sigma, dec.D, k)
 	if steps == 0 {
 		return dec
 	}

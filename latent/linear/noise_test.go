@@ -20,7 +20,7 @@ func TestRefineNoiseExact(t *testing.T) {
 	for i, e := range m.Eps {
 		d0[i] = e.Var
 	}
-	d, _ := refineNoise(sigma, d0, 8)
+	d, _ := refineNoise(context.Background(), sigma, d0, 8)
 	for i := range d {
 		if r := math.Abs(d[i]-d0[i]) / d0[i]; r > 1e-9 {
 			t.Fatalf("noise %d: %v after refinement, want %v", i, d[i], d0[i])

@@ -132,7 +132,9 @@ func halfCoefficients(ctx context.Context, sigma *mat.Dense, full *Decomposition
 		if err != nil {
 			return nil, err
 		}
-		dec = bestRefined(sigma, k, decs)
+		if dec, err = bestRefined(ctx, sigma, k, decs); err != nil {
+			return nil, err
+		}
 	}
 	twm, err := LearnTWM(ctx, dec.L, k, &o.TWM)
 	if err != nil {

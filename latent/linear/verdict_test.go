@@ -562,8 +562,8 @@ func TestVerdictExceptionEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dA, _ := refineNoise(sm.Sigma, c.NoiseVar, 4)
-	dT, _ := refineNoise(sm.Sigma, trueVar, 4)
+	dA, _ := refineNoise(context.Background(), sm.Sigma, c.NoiseVar, 4)
+	dT, _ := refineNoise(context.Background(), sm.Sigma, trueVar, 4)
 	relDLD, relA, relT := aFromNoise(t, sm.Sigma, c.NoiseVar, ta), aFromNoise(t, sm.Sigma, dA, ta), aFromNoise(t, sm.Sigma, dT, ta)
 	fA, fT := faDiscrepancy(sm.Sigma, dA, 4), faDiscrepancy(sm.Sigma, dT, 4)
 	t.Logf("24x4 seed 19, N = 10k: rel F of A from DLD %.3f; EM from DLD %.3f, from the truth %.3f; N x discrepancy %.3f and %.3f", relDLD, relA, relT, 1e4*fA, 1e4*fT)
