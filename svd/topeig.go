@@ -385,22 +385,15 @@ func newDirections(x, ax, p *mat.Dense, theta []float64, active []int, c int, bu
 // orthAgainst returns an orthonormal basis of the part of the span of
 // the columns of s (contiguous) orthogonal to the orthonormal columns of
 // x, dropping the directions that part does not have (so it may have
-// fewer columns than s, even none). Projection and SVQB
-// orthonormalization (Stathopoulos and Wu 2002) make the result
-// orthogonal to x and to itself; a second round of both, which brings
-// that to working accuracy, follows unless the first was clean: no
-// column lost more than half its norm to the projection (so that
-// rounding in it stays of order eps relative to what remains) and the
-// projected columns, scaled to unit norm, have a condition number below cleanCond (so that SVQB's loss of
-// orthogonality, of order eps times its square, stays near 1e-12). The
-// first round writes its basis into spare (at least as long as s; nil:
-// allocated), the second into s's storage; it returns the last. (Always
-// skipping the second round let rounding differences of 1e-15 in the
-// products grow to 1e-11 in the basis, which changed the factors ECA
-// learned from a corpus with three near-equal eigenvalues; the clean
-// test keeps the second round where cancellation or a poorly conditioned
-// block makes it matter, and saves it in most LOBPCG steps on real text,
-// about a tenth of a solve.)
+// fewer columns than s, even none). Two rounds of projection and SVQB
+// orthonormalization (Stathopoulos and Wu 2002) keep the result
+// orthogonal to x and to itself to working accuracy. The first round
+// writes its basis into spare (at least as long as s; nil: allocated),
+// the second into s's storage, which it returns. (Skipping the
+// second round when the first looked well conditioned saved about a
+// tenth of a solve on real text, but let rounding differences of 1e-15
+// in the products grow to 1e-11 in the basis, which changed the factors
+// ECA learned from a corpus with three near-equal eigenvalues.)
 func orthAgainst(s, x *mat.Dense, spare []float64) (*mat.Dense, error) {
 	n, c0 := s.Dims()
 	home := s.RawData()
@@ -413,10 +406,6 @@ func orthAgainst(s, x *mat.Dense, spare []float64) (*mat.Dense, error) {
 		if cols == 0 {
 			return s, nil
 		}
-		var before []float64
-		if pass == 0 {
-			before = colNorms(s)
-		}
 		// Fresh products each round: svqb may have dropped columns.
 		// S -= X C with C = X^T S, formed as C^T = S^T X (the same sums,
 		// bit for bit, with the longer side along the GEMM's rows).
@@ -426,53 +415,20 @@ func orthAgainst(s, x *mat.Dense, spare []float64) (*mat.Dense, error) {
 		if lx > 0 {
 			kernels.Gemm(false, true, n, cols, lx, -1, x.RawData(), x.Stride(), ct.RawData(), ct.Stride(), 1, s.RawData(), s.Stride())
 		}
-		clean := pass == 0
-		if clean {
-			for j, v := range colNorms(s) {
-				if !(v >= 0.5*before[j]) {
-					clean = false
-				}
-			}
-		}
-		var cond float64
 		var err error
-		if s, cond, err = svqb(s, bufs[pass]); err != nil {
+		if s, err = svqb(s, bufs[pass]); err != nil {
 			return nil, err
-		}
-		if clean && cond < cleanCond {
-			return s, nil
 		}
 	}
 	return s, nil
-}
-
-// cleanCond bounds the condition number of a block that orthAgainst
-// orthonormalizes in one round.
-const cleanCond = 100
-
-// colNorms returns the Euclidean norms of the columns of s.
-func colNorms(s *mat.Dense) []float64 {
-	n, c := s.Dims()
-	out := make([]float64, c)
-	for i := 0; i < n; i++ {
-		for j, v := range s.RawRow(i) {
-			out[j] += v * v
-		}
-	}
-	for j := range out {
-		out[j] = math.Sqrt(out[j])
-	}
-	return out
 }
 
 // svqb returns S D V Lambda^{-1/2} for the eigendecomposition
 // V Lambda V^T of D S^T S D, D the diagonal that scales the columns of s
 // to unit norm, keeping the eigenvalues above 1e-12 times the largest:
 // an orthonormal basis of the numerical span of s, written contiguously
-// into dst (at least as long as s, sharing no memory with it). cond is
-// the condition number of S D, sqrt(Lambda_max / Lambda_min), or +Inf
-// when a direction was dropped.
-func svqb(s *mat.Dense, dst []float64) (out *mat.Dense, cond float64, err error) {
+// into dst (at least as long as s, sharing no memory with it).
+func svqb(s *mat.Dense, dst []float64) (*mat.Dense, error) {
 	n, m := s.Dims()
 	var g mat.Dense
 	g.GramCols(s)
@@ -490,17 +446,13 @@ func svqb(s *mat.Dense, dst []float64) (out *mat.Dense, cond float64, err error)
 	}
 	e, err := EigSym(&g, nil)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	keep := 0
 	for _, v := range e.Values {
 		if v > 1e-12*e.Values[0] {
 			keep++
 		}
-	}
-	cond = math.Inf(1)
-	if keep == m && keep > 0 {
-		cond = math.Sqrt(e.Values[0] / e.Values[keep-1])
 	}
 	t := mat.Zeros(m, keep)
 	for i := 0; i < m; i++ {
@@ -509,11 +461,11 @@ func svqb(s *mat.Dense, dst []float64) (out *mat.Dense, cond float64, err error)
 			row[j] = d[i] * e.Vectors.At(i, j) / math.Sqrt(e.Values[j])
 		}
 	}
-	out = mat.New(n, keep, dst[:n*keep])
+	out := mat.New(n, keep, dst[:n*keep])
 	if keep > 0 {
 		out.Mul(s, t)
 	}
-	return out, cond, nil
+	return out, nil
 }
 
 // hcat returns [a b].
