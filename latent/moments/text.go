@@ -27,20 +27,11 @@ func Words(text []byte, emit func(token []byte)) {
 			i++
 			continue
 		}
-		// A run of ASCII letters, passed as it is when it is lower case
-		// and ends before an ASCII byte or the end.
-		j, and := i, byte(0xff)
-		for j < n && isLetter(text[j]) {
-			and &= text[j]
-			j++
-		}
+		// A run of ASCII letters, whole when it ends before an ASCII
+		// byte or the end.
+		j, lower := letterRun(text, i)
 		if j == n || text[j] < utf8.RuneSelf {
-			if and&0x20 != 0 {
-				emit(text[i:j])
-			} else {
-				buf = appendLower(buf[:0], text[i:j])
-				emit(buf)
-			}
+			buf = emitLower(emit, buf, text[i:j], lower)
 			i = j
 			continue
 		}
@@ -80,6 +71,29 @@ func appendLower(buf, w []byte) []byte {
 	return buf
 }
 
+// letterRun returns the end of the run of ASCII letters at text[i:] and
+// whether they are all lower case.
+func letterRun(text []byte, i int) (end int, lower bool) {
+	and := byte(0xff)
+	for i < len(text) && isLetter(text[i]) {
+		and &= text[i]
+		i++
+	}
+	return i, and&0x20 != 0
+}
+
+// emitLower emits the ASCII letters w lower-cased: w itself when lower
+// says it already is, else a copy in buf, which it returns.
+func emitLower(emit func([]byte), buf, w []byte, lower bool) []byte {
+	if lower {
+		emit(w)
+		return buf
+	}
+	buf = appendLower(buf[:0], w)
+	emit(buf)
+	return buf
+}
+
 // Tagged returns a Tokenizer for tagged text such as the Brown corpus
 // ("The/at jury/nn said/vbd"): tokens are separated by white space, the
 // tag after the last sep is removed, and a token is kept only if what
@@ -97,11 +111,7 @@ func Tagged(sep byte) Tokenizer {
 			}
 			// The field's leading ASCII letters: the word when the field
 			// ends there or at a sep that is its only one.
-			j, and := i, byte(0xff)
-			for j < n && isLetter(text[j]) {
-				and &= text[j]
-				j++
-			}
+			j, lower := letterRun(text, i)
 			if j < n && text[j] >= utf8.RuneSelf {
 				// Not ASCII: the field rune by rune.
 				var word []byte
@@ -125,12 +135,7 @@ func Tagged(sep byte) Tokenizer {
 				}
 			}
 			if word {
-				if and&0x20 != 0 {
-					emit(text[i:letters])
-				} else {
-					buf = appendLower(buf[:0], text[i:letters])
-					emit(buf)
-				}
+				buf = emitLower(emit, buf, text[i:letters], lower)
 			}
 			i = j
 		}
