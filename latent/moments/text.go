@@ -36,28 +36,35 @@ func Words(text []byte, emit func(token []byte)) {
 			continue
 		}
 		// The word goes on past ASCII: decode it rune by rune.
-		buf = appendLower(buf[:0], text[i:j])
-		i = j
-		for i < n {
-			if c := text[i]; c < utf8.RuneSelf {
-				if !isLetter(c) {
-					break // the caller's loop skips c
-				}
-				buf = append(buf, c|0x20)
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRune(text[i:])
-			i += size
-			if !unicode.IsLetter(r) {
-				break
-			}
-			buf = utf8.AppendRune(buf, unicode.ToLower(r))
-		}
+		buf, i = appendWord(appendLower(buf[:0], text[i:j]), text, j)
 		if len(buf) > 0 {
 			emit(buf)
 		}
 	}
+}
+
+// appendWord appends to buf, lower-cased, the letters of text from i up
+// to the first rune that is not a letter, and returns buf and where it
+// stopped: at that rune if it is ASCII (Words' loop skips it), past it
+// otherwise.
+func appendWord(buf, text []byte, i int) ([]byte, int) {
+	for i < len(text) {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !isLetter(c) {
+				break
+			}
+			buf = append(buf, c|0x20)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		i += size
+		if !unicode.IsLetter(r) {
+			break
+		}
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf, i
 }
 
 // isLetter says whether c is an ASCII letter.

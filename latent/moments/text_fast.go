@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"reflect"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -341,22 +340,11 @@ func (dc *docCounter) word(text []byte, s, e int) {
 		return
 	}
 	// Runes past ASCII, as Words reads them: a word goes up to the first
-	// rune that is not a letter, which it takes.
+	// rune that is not a letter, which it takes (the run's ASCII bytes
+	// are all letters, so appendWord always moves on).
 	for i := s; i < e; {
-		buf := dc.buf[:0]
-		for i < e {
-			if c := text[i]; c < utf8.RuneSelf {
-				buf = append(buf, c|0x20)
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRune(text[i:e])
-			i += size
-			if !unicode.IsLetter(r) {
-				break
-			}
-			buf = utf8.AppendRune(buf, unicode.ToLower(r))
-		}
+		var buf []byte
+		buf, i = appendWord(dc.buf[:0], text[:e], i)
 		if len(buf) > 0 {
 			dc.add(buf)
 		}
