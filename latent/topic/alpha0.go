@@ -296,7 +296,10 @@ func (cb *commonBasis) fit(ctx context.Context, a0 float64, k int, o Options) (*
 	if err != nil {
 		return nil, nil, fmt.Errorf("topic: SelectAlpha0: eigenpairs of Pairs in the common basis: %w", err)
 	}
-	white := smallWhitening(e.Values, k, cb.eig)
+	// The Ritz values of a Pairs in the common basis, with the
+	// reference eigensolve's products, residuals and convergence.
+	vals := e.Values
+	white := whiteningOf(vals, math.Max(math.Abs(vals[0]), math.Abs(vals[len(vals)-1])), k, cb.eig)
 	if err := white.check(k, o.MaxCond); err != nil {
 		return nil, nil, err
 	}
@@ -353,27 +356,6 @@ func (cb *commonBasis) fit(ctx context.Context, a0 float64, k int, o Options) (*
 		basis.Slice(0, n, m, m+r0).Copy(cb.rest)
 	}
 	return r, basis, nil
-}
-
-// smallWhitening returns the whitening diagnostics of the Ritz values
-// vals (decreasing) of a Pairs in the common basis, with the products,
-// residual and convergence of the reference eigensolve eig.
-func smallWhitening(vals []float64, k int, eig *svd.TopEigen) Whitening {
-	spec := vals[:min(k+1, len(vals))]
-	w := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1], Block: vals, Products: eig.Products, Converged: eig.Converged}
-	norm := math.Max(math.Abs(vals[0]), math.Abs(vals[len(vals)-1]))
-	for _, v := range vals {
-		if v > 64*epsilon*norm {
-			w.Positive++
-		}
-	}
-	w.PositiveAtLeast = w.Positive == len(vals)
-	for _, r := range eig.Residuals {
-		if eig.Norm > 0 {
-			w.Residual = math.Max(w.Residual, r/eig.Norm)
-		}
-	}
-	return w
 }
 
 // orthonormalAppend returns basis (orthonormal columns) followed by the

@@ -657,16 +657,23 @@ func (w *Whitening) check(k int, maxCond float64) error {
 
 // whitening returns the diagnostics of the eigenpairs found.
 func whitening(eig *svd.TopEigen, k int) Whitening {
-	spec := eig.Block[:min(k+1, len(eig.Block))]
-	w := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1], Block: eig.Block, Products: eig.Products, Converged: eig.Converged}
+	return whiteningOf(eig.Block, eig.Norm, k, eig)
+}
+
+// whiteningOf returns the whitening diagnostics of the eigenvalues block
+// (decreasing) of an operator of norm norm, with the products, residuals
+// and convergence of the eigensolve eig.
+func whiteningOf(block []float64, norm float64, k int, eig *svd.TopEigen) Whitening {
+	spec := block[:min(k+1, len(block))]
+	w := Whitening{Spectrum: spec, Cond: spec[0] / spec[k-1], Block: block, Products: eig.Products, Converged: eig.Converged}
 	// Eigenvalues within rounding of zero (a model of rank below k) are
 	// not counted as positive.
-	for _, v := range eig.Block {
-		if v > 64*epsilon*eig.Norm {
+	for _, v := range block {
+		if v > 64*epsilon*norm {
 			w.Positive++
 		}
 	}
-	w.PositiveAtLeast = w.Positive == len(eig.Block)
+	w.PositiveAtLeast = w.Positive == len(block)
 	for _, r := range eig.Residuals {
 		if eig.Norm > 0 {
 			w.Residual = math.Max(w.Residual, r/eig.Norm)
