@@ -664,13 +664,8 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 				d0, d1 := d[j], d[j+1]
 				p0 := ((doi - d0) + ti) * ((doi + d0) + ti)
 				p1 := ((doi - d1) + ti) * ((doi + d1) + ti)
-				pp := p0 * p1
-				if a := math.Abs(pp); a > 0x1p-900 && a < 0x1p900 {
-					q := 1 / pp
-					tv[j], tv[j+1] = -zh[j]*(p1*q), -zh[j+1]*(p0*q)
-				} else {
-					tv[j], tv[j+1] = -zh[j]/p0, -zh[j+1]/p1
-				}
+				r0, r1 := recipPair(p0, p1)
+				tv[j], tv[j+1] = -zh[j]*r0, -zh[j+1]*r1
 			}
 			if j < K {
 				dj := d[j]

@@ -430,15 +430,7 @@ func secularRange(g, r []float64, t float64) (s, ds float64) {
 	var s2, ds2 float64
 	j := 0
 	for ; j+1 < n; j += 2 {
-		x, y := g[j]-t, g[j+1]-t
-		xy := x * y
-		var ix, iy float64
-		if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
-			q := 1 / xy
-			ix, iy = y*q, x*q
-		} else {
-			ix, iy = 1/x, 1/y
-		}
+		ix, iy := recipPair(g[j]-t, g[j+1]-t)
 		tx, ty := r[j]*ix, r[j+1]*iy
 		s += tx
 		s2 += ty
@@ -452,4 +444,15 @@ func secularRange(g, r []float64, t float64) (s, ds float64) {
 		ds += tx * inv
 	}
 	return s + s2, ds + ds2
+}
+
+// recipPair returns 1/x and 1/y by one division, y/(xy) and x/(xy),
+// or by two when xy nears the underflow or overflow threshold.
+func recipPair(x, y float64) (float64, float64) {
+	xy := x * y
+	if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
+		q := 1 / xy
+		return y * q, x * q
+	}
+	return 1 / x, 1 / y
 }
