@@ -27,127 +27,40 @@ type tridiag struct {
 	tau  []float64
 }
 
-// reduceTridiag reduces the symmetric n x n matrix held in the upper
-// triangle of a (row stride n; overwritten: the strict lower triangle is
-// used as scratch and destroyed) to tridiagonal form.
+// reduceTridiag reduces the symmetric n x n matrix a (row stride n, both
+// triangles stored; overwritten) to tridiagonal form, in panels of
+// tridiagBlock steps as LAPACK's dsytrd with dlatrd.
 //
 // Step k takes the reflector H_k from row k right of its diagonal
-// neighbour and updates the trailing matrix A22 (rows and columns k+1 on)
-// by the rank-two update A22 - v*wᵀ - w*vᵀ with p = tau*A22*v and
-// w = p - (tau/2)*(pᵀv)*v. Above order tridiagBlockMin, reduceBlocked
-// does the first steps in panels; the rest is unblocked, the update of
-// step k and the product A22'*v of step k+1 fused in one pass over the
-// rows of the upper triangle, so that each step reads the trailing
-// triangle once.
+// neighbour. Within a panel the trailing matrix is not updated: step j
+// (k = k0+j) updates row k alone by the panel's earlier reflectors v_q
+// and vectors w_q, forms v_j from it, and computes
+// w_j = tau*p - (tau²/2)(pᵀv_j)*v_j from p = A22*v_j, the product with
+// the trailing matrix as it was at the panel's start, corrected by
+// Σ_q v_q*(w_qᵀv_j) + w_q*(v_qᵀv_j). The product reads the full square
+// A22 (one matrix-vector product over contiguous rows, several times
+// faster than a symmetric product from one triangle row by row). After
+// the panel the rank-2nb update A22 - V*Wᵀ - W*Vᵀ is one matrix product
+// per block of rows of the upper triangle, with [V; W] against [W; V],
+// and the strict lower triangle is then copied from the upper one, so
+// that A22 stays exactly symmetric. V and W are kept as rows (nb x n,
+// zero left of their support).
 func reduceTridiag(a []float64, n int) *tridiag {
 	t := &tridiag{n: n, a: a, d: make([]float64, n), e: make([]float64, n), tau: make([]float64, max(n, 1))}
 	if n == 0 {
 		return t
 	}
-	k0 := 0
-	if n > tridiagBlockMin {
-		k0 = t.reduceBlocked(tridiagBlockMin)
-	}
-	buf := make([]float64, 4*n)
-	v := buf[:n]         // the current reflector, indexed like A's columns
-	w := buf[n : 2*n]    // its update vector
-	vn := buf[2*n : 3*n] // the next reflector
-	p := buf[3*n : 4*n]  // A22'*vn, accumulated
-	have := false        // whether v, w hold the previous step's update
-	for k := k0; k+2 < n; k++ {
-		// Rows k..n-1 of the trailing upper triangle: update row k with
-		// the previous reflector (if any), build the reflector of row k,
-		// then update the remaining rows and accumulate the product.
-		rowk := a[k*n+k : k*n+n]
-		if have {
-			kernels.Axpy(-v[k], w[k:n], rowk)
-			kernels.Axpy(-w[k], v[k:n], rowk)
-		}
-		t.d[k] = rowk[0]
-		tau := house.House(rowk[1:])
-		beta := rowk[1]
-		t.e[k] = beta
-		t.tau[k] = tau
-		// vn: 1 at k+1, rowk[2:] after.
-		vn[k+1] = 1
-		copy(vn[k+2:n], rowk[2:])
-		clear(p[k+1 : n])
-		for i := k + 1; i < n; i++ {
-			row := a[i*n+i : i*n+n]
-			if have {
-				kernels.Axpy(-v[i], w[i:n], row)
-				kernels.Axpy(-w[i], v[i:n], row)
-			}
-			if tau != 0 {
-				// Symmetric product from the upper triangle: row i
-				// contributes row·vn[i:] to p[i] and vn[i]*row[1:] to
-				// p[i+1:].
-				p[i] += kernels.Dot(row, vn[i:n])
-				kernels.Axpy(vn[i], row[1:], p[i+1:n])
-			}
-		}
-		if tau == 0 {
-			have = false
-			continue
-		}
-		// w = tau*p - (tau²/2)(pᵀvn)*vn.
-		kernels.Scal(tau, p[k+1:n])
-		alpha := -0.5 * tau * kernels.Dot(p[k+1:n], vn[k+1:n])
-		copy(w[k+1:n], p[k+1:n])
-		kernels.Axpy(alpha, vn[k+1:n], w[k+1:n])
-		copy(v[k+1:n], vn[k+1:n])
-		have = true
-	}
-	// The last 2x2 block.
-	k := max(n-2, 0)
-	for i := k; i < n; i++ {
-		row := a[i*n+i : i*n+n]
-		if have {
-			kernels.Axpy(-v[i], w[i:n], row)
-			kernels.Axpy(-w[i], v[i:n], row)
-		}
-	}
-	t.d[k] = a[k*n+k]
-	if n > 1 {
-		t.e[n-2] = a[(n-2)*n+n-1]
-		t.d[n-1] = a[(n-1)*n+n-1]
-		t.tau[n-2] = 0
-	}
-	t.e[n-1] = 0
-	return t
-}
-
-// tridiagBlock is the panel width of the blocked reduction, and
-// tridiagBlockMin the order of the trailing matrix below which the
-// unblocked reduction finishes the job.
-const (
-	tridiagBlock    = 32
-	tridiagBlockMin = 128
-)
-
-// reduceBlocked reduces the rows of t.a in panels of tridiagBlock while
-// more than minRest rows remain after a panel (as LAPACK's dsytrd with
-// dlatrd), and returns the first row left to the unblocked reduction.
-//
-// Within a panel the trailing matrix is not updated: step j updates row
-// k = k0+j alone by the panel's earlier reflectors v_q and vectors w_q,
-// forms v_j from it, and computes w_j from the product of the trailing
-// matrix as it was at the panel's start, corrected by
-// Σ_q v_q*(w_qᵀv_j) + w_q*(v_qᵀv_j). After the panel, the rank-2nb update
-// A22 - V*Wᵀ - W*Vᵀ is done by matrix products, on the upper triangle in
-// blocks of rows. V and W are kept as rows (nb x n, zero left of their
-// support).
-func (t *tridiag) reduceBlocked(minRest int) int {
-	n, a := t.n, t.a
 	const nb = tridiagBlock
-	vt := make([]float64, nb*n)
-	wt := make([]float64, nb*n)
+	vw := make([]float64, 2*nb*n) // [V; W], 2jb x n
+	wv := make([]float64, 2*nb*n) // [W; V], for the update
 	cv := make([]float64, nb)
 	cw := make([]float64, nb)
 	x := make([]float64, nb)
-	k0 := 0
-	for ; n-(k0+nb) > minRest; k0 += nb {
-		for j := 0; j < nb; j++ {
+	for k0 := 0; k0+2 < n; k0 += nb {
+		jb := min(nb, n-2-k0)
+		vt := vw[:jb*n]
+		wt := vw[jb*n : 2*jb*n]
+		for j := 0; j < jb; j++ {
 			k := k0 + j
 			row := a[k*n+k : k*n+n]
 			if j > 0 {
@@ -160,28 +73,23 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 			}
 			t.d[k] = row[0]
 			tau := house.House(row[1:])
-			beta := row[1]
-			t.e[k] = beta
+			t.e[k] = row[1]
 			t.tau[k] = tau
 			vj := vt[j*n : (j+1)*n]
 			clear(vj[:k+1])
 			vj[k+1] = 1
 			copy(vj[k+2:], row[2:])
 			wj := wt[j*n : (j+1)*n]
-			clear(wj)
-			if tau == 0 {
-				continue
-			}
-			// p = A22*v from the upper triangle of rows k+1 on.
+			clear(wj[:k+1])
 			vv := vj[k+1:]
 			p := wj[k+1:]
-			for i := k + 1; i < n; i++ {
-				r := a[i*n+i : i*n+n]
-				p[i-k-1] += kernels.Dot(r, vj[i:])
-				kernels.Axpy(vj[i], r[1:], wj[i+1:])
+			if tau == 0 {
+				clear(p)
+				continue
 			}
+			m := n - k - 1
+			kernels.Gemv(false, m, m, 1, a[(k+1)*n+k+1:], n, vv, 0, p)
 			if j > 0 {
-				m := n - k - 1
 				kernels.Gemv(false, j, m, 1, wt[k+1:], n, vv, 0, x[:j])
 				kernels.Gemv(true, j, m, -1, vt[k+1:], n, x[:j], 1, p)
 				kernels.Gemv(false, j, m, 1, vt[k+1:], n, vv, 0, x[:j])
@@ -191,17 +99,59 @@ func (t *tridiag) reduceBlocked(minRest int) int {
 			alpha := -0.5 * tau * kernels.Dot(p, vv)
 			kernels.Axpy(alpha, vv, p)
 		}
-		// A22 -= Vᵀ*W + Wᵀ*V on the upper triangle of rows r0 on, in
-		// blocks of rows (the strict lower triangle is scratch).
-		const rb = 64
-		for r0 := k0 + nb; r0 < n; r0 += rb {
-			mb := min(rb, n-r0)
-			c := a[r0*n+r0:]
-			kernels.Gemm(true, false, mb, n-r0, nb, -1, vt[r0:], n, wt[r0:], n, 1, c, n)
-			kernels.Gemm(true, false, mb, n-r0, nb, -1, wt[r0:], n, vt[r0:], n, 1, c, n)
+		r0 := k0 + jb
+		m := n - r0
+		// [W; V] on the trailing columns.
+		for q := 0; q < jb; q++ {
+			copy(wv[q*n+r0:(q+1)*n], wt[q*n+r0:(q+1)*n])
+			copy(wv[(jb+q)*n+r0:(jb+q+1)*n], vt[q*n+r0:(q+1)*n])
+		}
+		// A22 -= [V; W]ᵀ*[W; V] on the upper triangle, in blocks of
+		// rows (each with its full diagonal square), then the strict
+		// lower triangle from the upper one.
+		for i0 := r0; i0 < n; i0 += tridiagRows {
+			mb := min(tridiagRows, n-i0)
+			kernels.Gemm(true, false, mb, n-i0, 2*jb, -1, vw[i0:], n, wv[i0:], n, 1, a[i0*n+i0:], n)
+		}
+		mirrorBlocks(a[r0*n+r0:], n, m, tridiagRows)
+	}
+	// The last 2x2 block, updated by the last panel.
+	k := max(n-2, 0)
+	t.d[k] = a[k*n+k]
+	if n > 1 {
+		t.e[n-2] = a[(n-2)*n+n-1]
+		t.d[n-1] = a[(n-1)*n+n-1]
+		t.tau[n-2] = 0
+	}
+	t.e[n-1] = 0
+	return t
+}
+
+// tridiagBlock is the panel width of the reduction, and tridiagRows the
+// height of the blocks of rows of its trailing update.
+const (
+	tridiagBlock = 32
+	tridiagRows  = 48
+)
+
+// mirrorBlocks copies the upper triangle of the m x m matrix a (row
+// stride lda) to the lower one, except within the diagonal squares of the
+// blocks of rb rows (which the caller has filled).
+func mirrorBlocks(a []float64, lda, m, rb int) {
+	const tile = 16
+	for i0 := 0; i0 < m; i0 += rb {
+		i1 := min(i0+rb, m)
+		// Rows i0..i1-1, columns i1..m-1, into rows i1.., columns i0..i1-1.
+		for c0 := i1; c0 < m; c0 += tile {
+			c1 := min(c0+tile, m)
+			for r := i0; r < i1; r++ {
+				src := a[r*lda+c0 : r*lda+c1]
+				for c, v := range src {
+					a[(c0+c)*lda+r] = v
+				}
+			}
 		}
 	}
-	return k0
 }
 
 // reflectors returns the reflectors in the form of package house, on
@@ -241,17 +191,11 @@ const tqlMaxIter = 60
 // eigTridiagonal is EigSym's EigTridiagonal method.
 func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	n, _ := a.Dims()
-	// The upper triangle, which is all the reduction reads.
-	s := mat.Zeros(n, n)
-	sd := s.RawData()
-	for i := 0; i < n; i++ {
-		row := a.RawRow(i)[i:]
-		for _, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, ErrNotFinite
-			}
-		}
-		copy(sd[i*n+i:(i+1)*n], row)
+	// The symmetric matrix of the upper triangle: the reduction works on
+	// both triangles.
+	s, ok := symmetricCopy(a, 0)
+	if !ok {
+		return nil, ErrNotFinite
 	}
 	res := &Eigen{Values: make([]float64, n)}
 	// Scale by a power of two so that the largest magnitude is in
