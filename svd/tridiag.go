@@ -154,36 +154,6 @@ func mirrorBlocks(a []float64, lda, m, rb int) {
 	}
 }
 
-// reflectors returns the reflectors in the form of package house, on
-// the view of a that starts at column 1: reflector k's implicit 1 at
-// column k+1 is the view's column k, its v_k[k+2:] the view's row k
-// right of that. Its Q_full is H_{n-3}*...*H_0 = Qᵀ.
-func (t *tridiag) reflectors() *house.Reflectors {
-	n := t.n
-	return &house.Reflectors{A: t.a[1:], Lda: n, M: n - 2, N: n - 1, Tau: t.tau[:n-2], Block: 64}
-}
-
-// applyRight overwrites the r x n row-major c (row stride ldc) with
-// c*H_{n-3}*...*H_0 = c*Qᵀ (the reflectors are symmetric), which for
-// c = Zᵀ gives (Q*Z)ᵀ, the reflectors applied in compact WY blocks (see
-// package house). If ends is not nil, it is non-increasing and row i of
-// c is zero from column ends[i] on; the rows that a block of reflectors
-// leaves alone (zero from the block's first column on) are skipped.
-func (t *tridiag) applyRight(r int, c []float64, ldc int, ends []int) {
-	n := t.n
-	if n <= 2 || r == 0 {
-		return
-	}
-	var e []int // ends in the columns of the view c[1:]
-	if ends != nil {
-		e = make([]int, r)
-		for i, v := range ends[:r] {
-			e[i] = max(v-1, 0)
-		}
-	}
-	t.reflectors().MulRightRows(true, r, c[1:], ldc, e)
-}
-
 // tqlMaxIter caps the QL iterations per eigenvalue (tql2 uses 30; two or
 // three are usual).
 const tqlMaxIter = 60
