@@ -391,3 +391,53 @@ func TestSecularScaled(t *testing.T) {
 		t.Errorf("orthogonality ratio %.3g; scaled: values differ by %.3g eps, vectors by %.3g eps", orth, dl/eps, dv/eps)
 	}
 }
+
+// TestReduceTridiagPanels checks the reduction and the back-transformation
+// directly at orders around the panel width (tridiagBlock) and the block
+// of the back-transformation (tridiagBackBlock), where the last panel or
+// block is partial or empty: with Qᵀ = I*Qᵀ from applyRight,
+// ||QᵀQ - I||_1 / (n eps) and ||Qᵀ*A*Q - T||_1 / (n eps ||A||_1) must be
+// at most tridiagLimit; and applyRight told of rows with trailing zeros
+// (ends) must give what it gives without being told, to within rounding.
+func TestReduceTridiagPanels(t *testing.T) {
+	for _, n := range []int{3, 4, 5, 31, 32, 33, 34, 35, 36, 64, 66, 67, 98, 129} {
+		rnd := rand.New(rand.NewPCG(uint64(n), 23))
+		a := symmetricFromUpper(mattest.RandDense(rnd, n, n))
+		tr := reduceTridiag(a.Clone().RawData(), n)
+		qt := mat.Identity(n)
+		tr.applyRight(n, qt.RawData(), n, nil)
+		var aq, qaq mat.Dense
+		aq.Mul(a, qt.T())
+		qaq.Mul(qt, &aq)
+		for i := 0; i < n; i++ {
+			qaq.Set(i, i, qaq.At(i, i)-tr.d[i])
+			if i+1 < n {
+				qaq.Set(i, i+1, qaq.At(i, i+1)-tr.e[i])
+				qaq.Set(i+1, i, qaq.At(i+1, i)-tr.e[i])
+			}
+		}
+		res := qaq.Norm1() / a.Norm1() / float64(n) / eps
+		orth := mattest.OrthColsRatio(qt)
+		record("tridiag reduction residual", res)
+		if !(res <= tridiagLimit) || !(orth <= tridiagLimit) {
+			t.Errorf("n = %d: ||QᵀAQ - T|| ratio %.3g, ||QᵀQ - I|| ratio %.3g", n, res, orth)
+		}
+		// Rows with trailing zeros: row i ends at n - i*n/(n+1) (non-increasing).
+		c := mat.Zeros(n, n)
+		ends := make([]int, n)
+		for i := range ends {
+			ends[i] = n - i*n/(n+1)
+			for j := 0; j < ends[i]; j++ {
+				c.Set(i, j, rnd.NormFloat64())
+			}
+		}
+		c2 := c.Clone()
+		tr.applyRight(n, c.RawData(), n, ends)
+		tr.applyRight(n, c2.RawData(), n, nil)
+		var diff mat.Dense
+		diff.Sub(c, c2)
+		if d := diff.NormMax() / c2.NormMax(); !(d <= float64(n)*eps) {
+			t.Errorf("n = %d: applyRight with ends differs by %.3g relative", n, d)
+		}
+	}
+}
