@@ -37,14 +37,16 @@ type tridiag struct {
 // and vectors w_q, forms v_j from it, and computes
 // w_j = tau*p - (tau²/2)(pᵀv_j)*v_j from p = A22*v_j, the product with
 // the trailing matrix as it was at the panel's start, corrected by
-// Σ_q v_q*(w_qᵀv_j) + w_q*(v_qᵀv_j). The product reads the full square
-// A22 (one matrix-vector product over contiguous rows, several times
-// faster than a symmetric product from one triangle row by row). After
-// the panel the rank-2nb update A22 - V*Wᵀ - W*Vᵀ is one matrix product
-// per block of rows of the upper triangle, with [V; W] against [W; V],
-// and the strict lower triangle is then copied from the upper one, so
-// that A22 stays exactly symmetric. V and W are kept as rows (nb x n,
-// zero left of their support).
+// Σ_q v_q*(w_qᵀv_j) + w_q*(v_qᵀv_j). The product (symv) reads the full
+// square A22 while it is small enough to stay in the cache (one
+// matrix-vector product over contiguous rows, several times faster than a
+// symmetric product from one triangle row by row), and otherwise the
+// upper triangle in blocks of rows. After the panel the rank-2nb update
+// A22 - V*Wᵀ - W*Vᵀ is one matrix product per block of rows of the upper
+// triangle, with [V; W] against [W; V], and the lower triangle (or the
+// band of it that symv reads) is then copied from the upper one, so that
+// A22 stays exactly symmetric. V and W are kept as rows (nb x n, zero
+// left of their support).
 func reduceTridiag(a []float64, n int) *tridiag {
 	t := &tridiag{n: n, a: a, d: make([]float64, n), e: make([]float64, n), tau: make([]float64, max(n, 1))}
 	if n == 0 {
@@ -58,6 +60,9 @@ func reduceTridiag(a []float64, n int) *tridiag {
 	x := make([]float64, nb)
 	for k0 := 0; k0+2 < n; k0 += nb {
 		jb := min(nb, n-2-k0)
+		// Whether the lower triangle of the trailing matrix is valid
+		// (see the copy after the update): symv then reads the square.
+		full := n-k0 <= symvFull
 		vt := vw[:jb*n]
 		wt := vw[jb*n : 2*jb*n]
 		for j := 0; j < jb; j++ {
@@ -88,7 +93,7 @@ func reduceTridiag(a []float64, n int) *tridiag {
 				continue
 			}
 			m := n - k - 1
-			kernels.Gemv(false, m, m, 1, a[(k+1)*n+k+1:], n, vv, 0, p)
+			symv(m, a[(k+1)*n+k+1:], n, vv, p, full)
 			if j > 0 {
 				kernels.Gemv(false, j, m, 1, wt[k+1:], n, vv, 0, x[:j])
 				kernels.Gemv(true, j, m, -1, vt[k+1:], n, x[:j], 1, p)
@@ -113,7 +118,15 @@ func reduceTridiag(a []float64, n int) *tridiag {
 			mb := min(tridiagRows, n-i0)
 			kernels.Gemm(true, false, mb, n-i0, 2*jb, -1, vw[i0:], n, wv[i0:], n, 1, a[i0*n+i0:], n)
 		}
-		mirrorBlocks(a[r0*n+r0:], n, m, tridiagRows)
+		if m <= symvFull {
+			mirrorBlocks(a[r0*n+r0:], n, m, tridiagRows)
+		} else {
+			// The band that symv reads, and that the update's diagonal
+			// squares read (they are updated whole, and are copied
+			// from the upper triangle no more once the trailing matrix
+			// gets small enough for mirrorBlocks).
+			mirrorBand(a[r0*n+r0:], n, m, max(symvRows, tridiagRows))
+		}
 	}
 	// The last 2x2 block, updated by the last panel.
 	k := max(n-2, 0)
@@ -133,6 +146,55 @@ const (
 	tridiagBlock = 32
 	tridiagRows  = 48
 )
+
+// symvFull is the order up to which symv reads the full square (one
+// matrix-vector product); above it, where the square no longer stays in
+// the cache between steps, symv reads the upper triangle, in blocks of
+// symvRows rows, which halves the memory traffic. The reduction then
+// copies only a band of the upper triangle to the lower one, all that
+// the diagonal squares of the blocks read (copying the whole triangle
+// after every panel took a third of the reduction at order 2000, the
+// matrix being too large for the cache).
+const (
+	symvFull = 400
+	symvRows = 32
+)
+
+// symv sets p = A*v for the symmetric m x m matrix a (row stride lda).
+// With full (both triangles stored) it is one matrix-vector product over
+// the full square; otherwise (the upper triangle and the band of the
+// lower one within symvRows-1 of the diagonal stored) block of rows
+// i0..i1-1 gives its diagonal square's product and its part of the
+// upper triangle right of that, R, gives R*v[i1:] to p[i0:i1] and
+// Rᵀ*v[i0:i1] to p[i1:], the second product reading R from the cache.
+func symv(m int, a []float64, lda int, v, p []float64, full bool) {
+	if full {
+		kernels.Gemv(false, m, m, 1, a, lda, v, 0, p)
+		return
+	}
+	clear(p[:m])
+	for i0 := 0; i0 < m; i0 += symvRows {
+		i1 := min(i0+symvRows, m)
+		mb := i1 - i0
+		kernels.Gemv(false, mb, mb, 1, a[i0*lda+i0:], lda, v[i0:], 1, p[i0:])
+		if i1 < m {
+			r := a[i0*lda+i1:]
+			kernels.Gemv(false, mb, m-i1, 1, r, lda, v[i1:], 1, p[i0:])
+			kernels.Gemv(true, mb, m-i1, 1, r, lda, v[i0:], 1, p[i1:])
+		}
+	}
+}
+
+// mirrorBand copies the band of width w of the upper triangle of the
+// m x m matrix a (row stride lda) to the lower one: a[j][i] = a[i][j]
+// for i < j < i+w.
+func mirrorBand(a []float64, lda, m, w int) {
+	for i := 0; i < m; i++ {
+		for j := i + 1; j < min(i+w, m); j++ {
+			a[j*lda+i] = a[i*lda+j]
+		}
+	}
+}
 
 // mirrorBlocks copies the upper triangle of the m x m matrix a (row
 // stride lda) to the lower one, except within the diagonal squares of the

@@ -395,12 +395,14 @@ func TestSecularScaled(t *testing.T) {
 // TestReduceTridiagPanels checks the reduction and the back-transformation
 // directly at orders around the panel width (tridiagBlock) and the block
 // of the back-transformation (tridiagBackBlock), where the last panel or
-// block is partial or empty: with Qᵀ = I*Qᵀ from applyRight,
+// block is partial or empty, and at 450, where the product with the
+// trailing matrix switches from its upper triangle and band to the full
+// square (symvFull): with Qᵀ = I*Qᵀ from applyRight,
 // ||QᵀQ - I||_1 / (n eps) and ||Qᵀ*A*Q - T||_1 / (n eps ||A||_1) must be
 // at most tridiagLimit; and applyRight told of rows with trailing zeros
 // (ends) must give what it gives without being told, to within rounding.
 func TestReduceTridiagPanels(t *testing.T) {
-	for _, n := range []int{3, 4, 5, 31, 32, 33, 34, 35, 36, 64, 66, 67, 98, 129} {
+	for _, n := range []int{3, 4, 5, 31, 32, 33, 34, 35, 36, 64, 66, 67, 98, 129, 450} {
 		rnd := rand.New(rand.NewPCG(uint64(n), 23))
 		a := symmetricFromUpper(mattest.RandDense(rnd, n, n))
 		tr := reduceTridiag(a.Clone().RawData(), n)
