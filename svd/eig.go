@@ -244,26 +244,45 @@ func scaleToUnit(a *mat.Dense, even bool) (e int, zero bool) {
 }
 
 // symmetricCopy returns the symmetric matrix whose upper triangle is that
-// of a, times 2^e, and whether a's upper triangle is finite.
+// of a, times 2^e, and whether a's upper triangle is finite. The rows of
+// the triangle are copied whole and tested at once (x*0 is 0 for finite
+// x, NaN otherwise), and the lower triangle is filled by a transposition
+// in tiles (writing it column by column crosses a cache line per element).
 func symmetricCopy(a *mat.Dense, e int) (*mat.Dense, bool) {
 	n, _ := a.Dims()
 	s := mat.Zeros(n, n)
 	sd := s.RawData()
 	for i := 0; i < n; i++ {
-		row := a.RawRow(i)
-		for j := i; j < n; j++ {
-			v := row[j]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, false
-			}
-			sd[i*n+j] = v
-			sd[j*n+i] = v
+		row := sd[i*n+i : (i+1)*n]
+		copy(row, a.RawRow(i)[i:])
+		var z float64
+		for _, v := range row {
+			z += v * 0
+		}
+		if z != 0 {
+			return nil, false
 		}
 	}
+	mirrorUpper(sd, n, n)
 	if e != 0 {
 		s.ScalePow2(e, s)
 	}
 	return s, true
+}
+
+// mirrorUpper copies the strict upper triangle of the m x m matrix a (row
+// stride lda) to the lower one, in square tiles.
+func mirrorUpper(a []float64, lda, m int) {
+	const tile = 32
+	mirrorBlocks(a, lda, m, tile)
+	for i0 := 0; i0 < m; i0 += tile {
+		i1 := min(i0+tile, m)
+		for i := i0; i < i1; i++ {
+			for j := i + 1; j < i1; j++ {
+				a[j*lda+i] = a[i*lda+j]
+			}
+		}
+	}
 }
 
 // eigIndefinite fills res for the symmetric, indefinite s (full storage,

@@ -229,6 +229,7 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 	if !ok {
 		return nil, ErrNotFinite
 	}
+	sd := s.RawData()
 	res := &Eigen{Values: make([]float64, n)}
 	// Scale by a power of two so that the largest magnitude is in
 	// [0.5, 1): no norm of the reduction can overflow or underflow
@@ -287,22 +288,20 @@ func eigTridiagonal(a *mat.Dense, o *EigOptions) (*Eigen, error) {
 		ends[i] = e
 	}
 	slices.SortStableFunc(rows, func(p, q int) int { return cmp.Compare(ends[q], ends[p]) })
-	c := mat.Zeros(n, n)
-	cd := c.RawData()
-	at := make([]int, n) // at[p]: the row of c that holds row p of zt
+	at := make([]int, n) // at[p]: the row that holds row p of zt after sorting
 	sorted := make([]int, n)
 	for i, p := range rows {
-		copy(cd[i*n:(i+1)*n], zd[p*n:(p+1)*n])
 		at[p] = i
 		sorted[i] = ends[p]
 	}
-	t.applyRight(n, cd, n, sorted)
+	permuteRows(zt, at)
+	t.applyRight(n, zd, n, sorted)
 	for i, p := range order {
 		order[i] = at[p]
 	}
-	v := zt // reused: zt is no longer needed
-	transposeRows(v.RawData(), cd, n, order)
-	res.Vectors = v
+	// The reduced matrix is no longer needed: it takes V.
+	transposeRows(sd, zd, n, order)
+	res.Vectors = s
 	return res, nil
 }
 
