@@ -25,6 +25,10 @@ type tridiag struct {
 	a    []float64 // n x n, row stride n: the reflectors
 	d, e []float64
 	tau  []float64
+	// tl holds, for each panel of tridiagBlock reflectors from k0 on,
+	// the transpose of the T of their compact WY form (see
+	// compactWYLower), tridiagBlock x tridiagBlock from tl[k0*nb:].
+	tl []float64
 }
 
 // reduceTridiag reduces the symmetric n x n matrix a (row stride n, both
@@ -53,38 +57,42 @@ func reduceTridiag(a []float64, n int) *tridiag {
 		return t
 	}
 	const nb = tridiagBlock
-	vw := make([]float64, 2*nb*n) // [V; W], 2jb x n
-	wv := make([]float64, 2*nb*n) // [W; V], for the update
-	cv := make([]float64, nb)
-	cw := make([]float64, nb)
-	x := make([]float64, nb)
+	// The panel's v_q and w_q interleaved as rows 2q and 2q+1 (zero left
+	// of their support), so that every sum Σ_q v_q*(...) + w_q*(...) is
+	// one matrix-vector product over 2j rows; wv pairs them the other way
+	// round (w_q, v_q) for the trailing update.
+	vw := make([]float64, 2*nb*n)
+	wv := make([]float64, 2*nb*n)
+	c := make([]float64, 2*nb)
+	x := make([]float64, 2*nb)
+	g := make([]float64, nb*nb) // the panel's Gram matrix v_qᵀv_j
+	nblk := (max(n-2, 0) + nb - 1) / nb
+	t.tl = make([]float64, nblk*nb*nb)
 	for k0 := 0; k0+2 < n; k0 += nb {
 		jb := min(nb, n-2-k0)
 		// Whether the lower triangle of the trailing matrix is valid
 		// (see the copy after the update): symv then reads the square.
 		full := n-k0 <= symvFull
-		vt := vw[:jb*n]
-		wt := vw[jb*n : 2*jb*n]
 		for j := 0; j < jb; j++ {
 			k := k0 + j
 			row := a[k*n+k : k*n+n]
 			if j > 0 {
+				// row -= Σ_q v_q[k]*w_q + w_q[k]*v_q.
 				for q := 0; q < j; q++ {
-					cv[q] = vt[q*n+k]
-					cw[q] = wt[q*n+k]
+					c[2*q] = vw[(2*q+1)*n+k]
+					c[2*q+1] = vw[2*q*n+k]
 				}
-				kernels.Gemv(true, j, n-k, -1, wt[k:], n, cv[:j], 1, row)
-				kernels.Gemv(true, j, n-k, -1, vt[k:], n, cw[:j], 1, row)
+				kernels.Gemv(true, 2*j, n-k, -1, vw[k:], n, c[:2*j], 1, row)
 			}
 			t.d[k] = row[0]
 			tau := house.House(row[1:])
 			t.e[k] = row[1]
 			t.tau[k] = tau
-			vj := vt[j*n : (j+1)*n]
+			vj := vw[2*j*n : (2*j+1)*n]
 			clear(vj[:k+1])
 			vj[k+1] = 1
 			copy(vj[k+2:], row[2:])
-			wj := wt[j*n : (j+1)*n]
+			wj := vw[(2*j+1)*n : (2*j+2)*n]
 			clear(wj[:k+1])
 			vv := vj[k+1:]
 			p := wj[k+1:]
@@ -95,23 +103,30 @@ func reduceTridiag(a []float64, n int) *tridiag {
 			m := n - k - 1
 			symv(m, a[(k+1)*n+k+1:], n, vv, p, full)
 			if j > 0 {
-				kernels.Gemv(false, j, m, 1, wt[k+1:], n, vv, 0, x[:j])
-				kernels.Gemv(true, j, m, -1, vt[k+1:], n, x[:j], 1, p)
-				kernels.Gemv(false, j, m, 1, vt[k+1:], n, vv, 0, x[:j])
-				kernels.Gemv(true, j, m, -1, wt[k+1:], n, x[:j], 1, p)
+				// x = (v_qᵀv_j, w_qᵀv_j)_q; p -= Σ_q v_q*(w_qᵀv_j) +
+				// w_q*(v_qᵀv_j). The v_qᵀv_j are the Gram matrix of the
+				// panel's reflectors, which gives the T of their compact
+				// WY form.
+				kernels.Gemv(false, 2*j, m, 1, vw[k+1:], n, vv, 0, x[:2*j])
+				for q := 0; q < j; q++ {
+					g[q*nb+j] = x[2*q]
+					c[2*q], c[2*q+1] = x[2*q+1], x[2*q]
+				}
+				kernels.Gemv(true, 2*j, m, -1, vw[k+1:], n, c[:2*j], 1, p)
 			}
 			kernels.Scal(tau, p)
 			alpha := -0.5 * tau * kernels.Dot(p, vv)
 			kernels.Axpy(alpha, vv, p)
 		}
+		compactWYLower(jb, nb, g, t.tau[k0:k0+jb], t.tl[k0*nb:])
 		r0 := k0 + jb
 		m := n - r0
-		// [W; V] on the trailing columns.
+		// (w_q, v_q) on the trailing columns.
 		for q := 0; q < jb; q++ {
-			copy(wv[q*n+r0:(q+1)*n], wt[q*n+r0:(q+1)*n])
-			copy(wv[(jb+q)*n+r0:(jb+q+1)*n], vt[q*n+r0:(q+1)*n])
+			copy(wv[2*q*n+r0:(2*q+1)*n], vw[(2*q+1)*n+r0:(2*q+2)*n])
+			copy(wv[(2*q+1)*n+r0:(2*q+2)*n], vw[2*q*n+r0:(2*q+1)*n])
 		}
-		// A22 -= [V; W]ᵀ*[W; V] on the upper triangle, in blocks of
+		// A22 -= Σ_q v_q*w_qᵀ + w_q*v_qᵀ on the upper triangle, in blocks of
 		// rows (each with its full diagonal square), then the strict
 		// lower triangle from the upper one.
 		for i0 := r0; i0 < n; i0 += tridiagRows {

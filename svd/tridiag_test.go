@@ -393,9 +393,9 @@ func TestSecularScaled(t *testing.T) {
 }
 
 // TestReduceTridiagPanels checks the reduction and the back-transformation
-// directly at orders around the panel width (tridiagBlock) and the block
-// of the back-transformation (tridiagBackBlock), where the last panel or
-// block is partial or empty, and at 450, where the product with the
+// directly at orders around the panel width (tridiagBlock, also the
+// block of the back-transformation), where the last panel is partial or
+// empty, and at 450, where the product with the
 // trailing matrix switches from its upper triangle and band to the full
 // square (symvFull): with Qᵀ = I*Qᵀ from applyRight,
 // ||QᵀQ - I||_1 / (n eps) and ||Qᵀ*A*Q - T||_1 / (n eps ||A||_1) must be
