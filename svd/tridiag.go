@@ -13,7 +13,8 @@ import (
 // This file holds the tridiagonal path of EigSym: Householder reduction of
 // a symmetric matrix to tridiagonal form, the eigendecomposition of the
 // tridiagonal matrix (divide and conquer in dc.go, the implicit QL method
-// in tql.go), and the back-transformation of the eigenvectors.
+// in tql.go), and the back-transformation of the eigenvectors (in
+// tridiag_back.go).
 
 // tridiag holds the reduction A = Q*T*Qᵀ of a symmetric n x n matrix:
 // T has diagonal d and off-diagonal e (e[i] couples d[i] and d[i+1]; e has
