@@ -48,10 +48,10 @@ type tridiag struct {
 // symmetric product from one triangle row by row), and otherwise the
 // upper triangle in blocks of rows. After the panel the rank-2nb update
 // A22 - V*Wᵀ - W*Vᵀ is one matrix product per block of rows of the upper
-// triangle, with [V; W] against [W; V], and the lower triangle (or the
-// band of it that symv reads) is then copied from the upper one, so that
-// A22 stays exactly symmetric. V and W are kept as rows (nb x n, zero
-// left of their support).
+// triangle, and the lower triangle (or the band of it that symv reads)
+// is then copied from the upper one, so that A22 stays exactly
+// symmetric. The panel also yields the T of its reflectors' compact WY
+// form, for the back-transformation (applyRight).
 func reduceTridiag(a []float64, n int) *tridiag {
 	t := &tridiag{n: n, a: a, d: make([]float64, n), e: make([]float64, n), tau: make([]float64, max(n, 1))}
 	if n == 0 {
@@ -127,8 +127,8 @@ func reduceTridiag(a []float64, n int) *tridiag {
 			copy(wv[2*q*n+r0:(2*q+1)*n], vw[(2*q+1)*n+r0:(2*q+2)*n])
 			copy(wv[(2*q+1)*n+r0:(2*q+2)*n], vw[2*q*n+r0:(2*q+1)*n])
 		}
-		// A22 -= Σ_q v_q*w_qᵀ + w_q*v_qᵀ on the upper triangle, in blocks of
-		// rows (each with its full diagonal square), then the strict
+		// A22 -= Σ_q v_q*w_qᵀ + w_q*v_qᵀ on the upper triangle, in
+		// blocks of rows (each with its full diagonal square), then the
 		// lower triangle from the upper one.
 		for i0 := r0; i0 < n; i0 += tridiagRows {
 			mb := min(tridiagRows, n-i0)
