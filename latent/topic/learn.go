@@ -552,9 +552,14 @@ func duplicateTopics(topics *mat.Dense, lda bool) []string {
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
 			if lda {
+				// The sum only grows: stop once it rules the pair out.
 				var d float64
-				for w, v := range cols[i] {
-					d += math.Abs(v - cols[j][w])
+				ci, cj := cols[i], cols[j][:len(cols[i])]
+				for w := 0; w < len(ci) && d < MinTopicL1; {
+					end := min(w+256, len(ci))
+					for ; w < end; w++ {
+						d += math.Abs(ci[w] - cj[w])
+					}
 				}
 				if d < MinTopicL1 {
 					out = append(out, fmt.Sprintf("topics %d and %d are near duplicates (l1 distance %.3g, below %g)", i+1, j+1, d, MinTopicL1))
@@ -798,15 +803,38 @@ func ProjectSimplex(v []float64) float64 {
 		sum += x - top
 	}
 	lb := (sum - 1) / float64(len(v))
+	// The bound only rises, and so does the cut, so each pass keeps a
+	// subset of the entries the last one kept: the passes after the first
+	// run over those (cand, in the order of v, so that every sum adds the
+	// same terms in the same order as a pass over v would).
+	var cand []float64
 	count := len(v)
 	for pass := 0; pass < 64; pass++ {
 		cut := lb - 1e-9*math.Max(1, math.Abs(lb))
 		var s float64
 		c := 0
-		for _, x := range v {
-			if x-top > cut {
-				s += x - top
-				c++
+		if cand == nil {
+			for _, x := range v {
+				if x-top > cut {
+					s += x - top
+					c++
+				}
+			}
+			if c > 0 && c < len(v) {
+				cand = make([]float64, 0, c)
+				for _, x := range v {
+					if x-top > cut {
+						cand = append(cand, x)
+					}
+				}
+			}
+		} else {
+			for _, x := range cand {
+				if x-top > cut {
+					cand[c] = x
+					s += x - top
+					c++
+				}
 			}
 		}
 		if c == 0 {
@@ -817,10 +845,14 @@ func ProjectSimplex(v []float64) float64 {
 			break
 		}
 		count = c
+		cand = cand[:c]
+	}
+	if cand == nil {
+		cand = v
 	}
 	cut := lb - 1e-9*math.Max(1, math.Abs(lb))
-	u := make([]float64, 0, count)
-	for _, x := range v {
+	u := make([]float64, 0, len(cand))
+	for _, x := range cand {
 		if x-top > cut {
 			u = append(u, x)
 		}
