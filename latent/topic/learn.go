@@ -41,8 +41,8 @@ type Options struct {
 	// Eigen configures the block eigensolver (svd.TopEigSym) that finds
 	// the k algebraically largest eigenpairs of Pairs, each block product
 	// a pass over the documents; nil means svd's defaults (oversampling
-	// max(10, k/2), relative residual 1e-6, at most 60 products after
-	// the first). The empirical Pairs of real text is indefinite, often
+	// max(10, k/2), or max(5, k/4) from a Start, relative residual 1e-6,
+	// at most 60 products after the first). The empirical Pairs of real text is indefinite, often
 	// with negative eigenvalues larger in magnitude than the positive
 	// ones whitening needs, so the largest eigenvalues in magnitude will
 	// not do. On a corpus (LearnLDA, LearnECA) an Eigen.Tol of 0 means
