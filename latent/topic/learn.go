@@ -763,6 +763,60 @@ func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64
 	return sv, sorted, fit.NormFrob(), nil
 }
 
+// sortFloats sorts u (no NaN) increasingly, as slices.Sort does, by a
+// radix sort of the bits when u is long: the candidates of ProjectSimplex
+// on a spectral topic are thousands of words, and their sort was most of
+// its time. Equal values (and -0, +0) are interchangeable in the sums that
+// follow, so the order of the values is what matters, and it is the same.
+func sortFloats(u []float64) {
+	if len(u) < 512 {
+		slices.Sort(u)
+		return
+	}
+	// Keys that order as the values do: negative values with every bit
+	// flipped, the others with the sign bit set.
+	keys := make([]uint64, 2*len(u))
+	a, b := keys[:len(u)], keys[len(u):]
+	for i, x := range u {
+		k := math.Float64bits(x)
+		if k>>63 != 0 {
+			k = ^k
+		} else {
+			k |= 1 << 63
+		}
+		a[i] = k
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range a {
+			count[(k>>shift)&0xff]++
+		}
+		if count[(a[0]>>shift)&0xff] == len(a) {
+			continue // every key has this digit: the pass would not move them
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, k := range a {
+			d := (k >> shift) & 0xff
+			b[count[d]] = k
+			count[d]++
+		}
+		a, b = b, a
+	}
+	for i, k := range a {
+		if k>>63 != 0 {
+			k &^= 1 << 63
+		} else {
+			k = ^k
+		}
+		u[i] = math.Float64frombits(k)
+	}
+}
+
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
 // moved. If v holds NaN or an infinity, every entry becomes NaN and so
@@ -862,7 +916,7 @@ func ProjectSimplex(v []float64) float64 {
 		// keep the full sort as the definition.
 		u = append(u, v...)
 	}
-	slices.Sort(u)
+	sortFloats(u)
 	// tau is (sum of the j largest - 1)/j for the largest j at which the
 	// j-th largest value still exceeds it (all less top).
 	var cum, tau float64

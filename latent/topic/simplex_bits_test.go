@@ -127,3 +127,44 @@ func projectSimplexRef(v []float64) float64 {
 	}
 	return moved
 }
+
+// TestSortFloats checks the radix sort of ProjectSimplex against
+// slices.Sort on long vectors of mixed signs, zeros of both signs,
+// repeated values, infinities and subnormals.
+func TestSortFloats(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 200; trial++ {
+		n := r.IntN(5000)
+		u := make([]float64, n)
+		for i := range u {
+			switch r.IntN(12) {
+			case 0:
+				u[i] = 0
+			case 1:
+				u[i] = math.Copysign(0, -1)
+			case 2:
+				u[i] = math.Inf(1 - 2*r.IntN(2))
+			case 3:
+				u[i] = 5e-324 * float64(r.IntN(100)-50)
+			case 4:
+				u[i] = float64(r.IntN(7)) // repeats
+			default:
+				u[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+			}
+		}
+		got, want := slices.Clone(u), slices.Clone(u)
+		sortFloats(got)
+		slices.Sort(want)
+		for i := range got {
+			// -0 and +0 compare equal and may come in either order.
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (n = %d): entry %d is %v, slices.Sort gives %v", trial, n, i, got[i], want[i])
+			}
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i] < got[i-1] {
+				t.Fatalf("trial %d: not sorted at %d", trial, i)
+			}
+		}
+	}
+}
