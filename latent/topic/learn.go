@@ -58,7 +58,8 @@ type Options struct {
 	// NaN and infinities are errors (ErrBadOption).
 	MaxCond float64
 	// Seed seeds every random choice: the eigensolver's starting block
-	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed), the power
+	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed; SelectAlpha0's
+	// sketch of the documents), the power
 	// method's starts (tensor3.PowerMethod runs with PowerOptions.Seed =
 	// Seed + 0x9e3779b97f4a7c15, the golden-ratio step, so that the two
 	// calls get seeds of their own) and the random theta of SingleTheta.
