@@ -157,7 +157,9 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 		eo.Oversample = max(5, k/4)
 	}
 	if eo.Start == nil {
-		eo.Start = docSketch(src, min(k+max(eo.Oversample, 0), nc), o.Seed)
+		if eo.Start, err = docSketch(ctx, src, min(k+max(eo.Oversample, 0), nc), o.Seed); err != nil {
+			return 0, nil, err
+		}
 	}
 	eig, err := svd.TopEigSym(ctx, svd.SymOperator(nc, dm.PairsTimes), k, &eo)
 	if errors.Is(err, svd.ErrBadOption) {
@@ -478,13 +480,14 @@ func completionLogLik(r *Model, src moments.Source) (ll float64, tokens int) {
 // cost of half a product with Pairs, in one serial pass. As the eigensolver's starting block
 // it saved up to two of SelectAlpha0's products (and one or two of the
 // final LearnLDA's, warm-started from it) on Brown and SOTU at k = 10
-// and 20, against a Gaussian block.
-func docSketch(src moments.Source, l int, seed uint64) *mat.Dense {
+// and 20, against a Gaussian block. It returns ctx.Err() once ctx is
+// done (checked every 1024 documents).
+func docSketch(ctx context.Context, src moments.Source, l int, seed uint64) (*mat.Dense, error) {
 	out := mat.Zeros(src.VocabSize(), l)
 	g := make([]float64, l)
 	var pcg rand.PCG
 	rnd := rand.New(&pcg)
-	src.Range(0, src.NumDocs(), func(i int, d moments.Doc) {
+	add := func(i int, d moments.Doc) {
 		pcg.Seed(seed, sketchStream+uint64(i)*powerSeedStep)
 		for j := range g {
 			g[j] = rnd.NormFloat64()
@@ -493,8 +496,15 @@ func docSketch(src moments.Source, l int, seed uint64) *mat.Dense {
 		for j, w := range d.Words {
 			kernels.Axpy(float64(d.Counts[j])*inv, g, out.RawRow(int(w)))
 		}
-	})
-	return out
+	}
+	const chunk = 1024 // documents between checks of ctx
+	for lo := 0; lo < src.NumDocs(); lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		src.Range(lo, min(lo+chunk, src.NumDocs()), add)
+	}
+	return out, nil
 }
 
 // sketchStream is the second PCG word of docSketch's generator for the

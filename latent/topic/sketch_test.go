@@ -1,10 +1,13 @@
 package topic
 
 import (
+	"context"
+	"errors"
 	"math"
 	"testing"
 
 	"github.com/moments-go/moments/latent/moments"
+	"github.com/moments-go/moments/mat"
 )
 
 // TestDocSketch checks SelectAlpha0's starting block: the same seed gives
@@ -30,7 +33,8 @@ func TestDocSketch(t *testing.T) {
 	}
 	b.SetVocabSize(7)
 	c := b.Corpus()
-	a, a2, o := docSketch(c, 4, 1), docSketch(c, 4, 1), docSketch(c, 4, 2)
+	ctx := context.Background()
+	a, a2, o := sketch(t, ctx, c, 4, 1), sketch(t, ctx, c, 4, 1), sketch(t, ctx, c, 4, 2)
 	same, other := true, false
 	for i := 0; i < 7; i++ {
 		for j := 0; j < 4; j++ {
@@ -53,7 +57,7 @@ func TestDocSketch(t *testing.T) {
 		}
 	}
 	one := c.Subset([]int{0})
-	s := docSketch(one, 3, 5)
+	s := sketch(t, ctx, one, 3, 5)
 	// Words 0, 2, 5 with counts 3, 1, 4: rows 3g/8, g/8, 4g/8.
 	for j := 0; j < 3; j++ {
 		g := s.At(2, j) * 8
@@ -65,5 +69,28 @@ func TestDocSketch(t *testing.T) {
 		if g == 0 {
 			t.Fatalf("column %d of a one-document sketch is zero", j)
 		}
+	}
+}
+
+func sketch(t *testing.T, ctx context.Context, src moments.Source, l int, seed uint64) *mat.Dense {
+	t.Helper()
+	s, err := docSketch(ctx, src, l, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDocSketchCanceled checks that a done ctx stops the sketch with its
+// error.
+func TestDocSketchCanceled(t *testing.T) {
+	var b moments.Builder
+	if err := b.Add([]int32{0, 1}, []uint32{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := docSketch(ctx, b.Corpus(), 2, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
