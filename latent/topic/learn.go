@@ -869,19 +869,18 @@ func ProjectSimplex(v []float64) float64 {
 		var s float64
 		c := 0
 		if cand == nil {
+			// Every entry is written and the kept ones advance c (no
+			// branch to mispredict on entries near the cut); their sum
+			// is taken from cand, the same terms in the same order.
+			cand = make([]float64, len(v))
 			for _, x := range v {
+				cand[c] = x
 				if x-top > cut {
-					s += x - top
 					c++
 				}
 			}
-			if c > 0 && c < len(v) {
-				cand = make([]float64, 0, c)
-				for _, x := range v {
-					if x-top > cut {
-						cand = append(cand, x)
-					}
-				}
+			for _, x := range cand[:c] {
+				s += x - top
 			}
 		} else {
 			for _, x := range cand {
@@ -902,7 +901,7 @@ func ProjectSimplex(v []float64) float64 {
 		count = c
 		cand = cand[:c]
 	}
-	if cand == nil {
+	if cand == nil || count == len(v) {
 		cand = v
 	}
 	cut := lb - 1e-9*math.Max(1, math.Abs(lb))
