@@ -14,8 +14,14 @@ import (
 // nil options mean the zero value.
 type TopEigOptions struct {
 	// Oversample is the number of block columns beyond the k requested:
-	// 0 means max(10, k/2); a negative value means none. A larger block
-	// converges in fewer products when eigenvalues crowd near the k-th.
+	// 0 means max(10, k/2), or max(5, k/4) when Start is set; a negative
+	// value means none. A larger block converges in fewer products when
+	// eigenvalues crowd near the k-th, but every step's work outside the
+	// products grows with the square of the block's width: from a warm
+	// start, which needs far fewer steps, the narrower block is cheaper
+	// (on the Brown and State of the Union corpora, k = 10 and 20, started
+	// from the basis of 90% of the documents, it made 0 to 1 more products
+	// and took about a quarter less time).
 	Oversample int
 	// MaxIter caps the block products with A after the first; 0 means
 	// 60. A negative value is an error (ErrBadOption).
@@ -116,6 +122,9 @@ func TopEigSym(ctx context.Context, op Operator, k int, opts *TopEigOptions) (*T
 	over := o.Oversample
 	if over == 0 {
 		over = max(10, k/2)
+		if o.Start != nil {
+			over = max(5, k/4)
+		}
 	}
 	l := min(k+max(over, 0), n)
 	if err := optcheck.First(

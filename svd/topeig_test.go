@@ -350,6 +350,11 @@ func TestTopEigSymWarmStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("products: cold %d, warm %d", cold.Products, warm.Products)
+	// The default block: k + max(10, k/2) columns cold, k + max(5, k/4)
+	// from a Start.
+	if len(cold.Block) != k+10 || len(warm.Block) != k+5 {
+		t.Errorf("block widths: cold %d, warm %d, want %d and %d", len(cold.Block), len(warm.Block), k+10, k+5)
+	}
 	if !warm.Converged || warm.Products >= cold.Products {
 		t.Errorf("warm start: converged %v in %d products, cold %d", warm.Converged, warm.Products, cold.Products)
 	}

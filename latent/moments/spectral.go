@@ -12,8 +12,8 @@ import (
 // (0 means GOMAXPROCS) and the eigensolver options eigen (nil means
 // svd's defaults): the larger of two peaks. The first is the
 // eigensolver's twelve n x l blocks (svd.TopEigSym, l = min(k +
-// oversampling, n), oversampling max(10, k/2) unless eigen says
-// otherwise) with the accumulators of a PairsTimes pass, n x (l+1) each;
+// oversampling, n), oversampling max(10, k/2), or max(5, k/4) with a
+// Start, unless eigen says otherwise) with the accumulators of a PairsTimes pass, n x (l+1) each;
 // the second is the whitening, its pseudo-inverse and the components
 // (three n x k matrices), the packed k x k x k tensor, and the
 // accumulators of a WhitenedTriples pass. A pass holds up to 1 + 2
@@ -22,6 +22,9 @@ import (
 // pass.
 func SpectralMemory(n, k, workers int, eigen *svd.TopEigOptions) int64 {
 	over := max(10, k/2)
+	if eigen != nil && eigen.Start != nil {
+		over = max(5, k/4)
+	}
 	if eigen != nil && eigen.Oversample != 0 {
 		over = max(eigen.Oversample, 0)
 	}

@@ -109,7 +109,8 @@
 // a negative value no limit. Before their first pass the learners
 // estimate the largest allocations the job needs
 // (moments.SpectralMemory: the eigensolver's blocks, n x l with
-// l = min(k + max(10, k/2), n), and the accumulators of the passes,
+// l = min(k + max(10, k/2), n), or k + max(5, k/4) from a warm start,
+// and the accumulators of the passes,
 // n x (l + 1) each and up to 1 + 2 workers of them; no learner forms an
 // n x n matrix) and refuse a job over the limit with a
 // *mat.MemoryError matching mat.ErrTooLarge. LearnLDA and LearnECA learn

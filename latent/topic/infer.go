@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/latent/moments"
 )
 
@@ -25,13 +26,13 @@ func (m *Model) Infer(d moments.Doc, iters int) []float64 {
 
 // inferScratch holds the work space of infer, reused across documents.
 type inferScratch struct {
-	rows                 []float64
-	next, expPsi, counts []float64
+	rows                          []float64
+	next, expPsi, counts, weights []float64
 }
 
 // infer is Infer with work space from s (nil: allocated). The topic rows
-// of d's words are gathered into one contiguous block first, so that the
-// iterations read them in order; the arithmetic is Infer's, term by term.
+// of d's words are gathered into one contiguous block first, so that each
+// iteration is two matrix-vector products with it (kernels.Gemv).
 // The result is a new slice.
 func (m *Model) infer(d moments.Doc, iters int, s *inferScratch) []float64 {
 	if _, k := m.Topics.Dims(); len(m.Alpha) != k {
@@ -53,8 +54,9 @@ func (m *Model) infer(d moments.Doc, iters int, s *inferScratch) []float64 {
 	}
 	next := slices.Grow(s.next[:0], 2*k)[:2*k]
 	expPsi := slices.Grow(s.expPsi[:0], k)[:k]
-	s.rows, s.counts, s.next, s.expPsi = rows, counts, next, expPsi
-	phi := next[k:]
+	weights := slices.Grow(s.weights[:0], nw)[:nw]
+	s.rows, s.counts, s.next, s.expPsi, s.weights = rows, counts, next, expPsi, weights
+	acc := next[k:]
 	next = next[:k]
 	gamma := make([]float64, k)
 	l := float64(d.Len())
@@ -65,21 +67,29 @@ func (m *Model) infer(d moments.Doc, iters int, s *inferScratch) []float64 {
 		for j, g := range gamma {
 			expPsi[j] = math.Exp(digamma(g))
 		}
-		copy(next, m.Alpha)
-		for t := 0; t < nw; t++ {
-			row := rows[t*k : (t+1)*k : (t+1)*k]
-			var sum float64
-			for j, b := range row {
-				phi[j] = b * expPsi[j]
-				sum += phi[j]
-			}
+		// sum_t c_t phi_t with phi_tj = b_tj e_j / (b_t . e), e =
+		// exp(digamma(gamma)), is e times sum_t (c_t / (b_t . e)) b_t:
+		// two matrix-vector products with the gathered rows. A word
+		// whose b_t . e is not positive (every topic gives it 0) counts
+		// for nothing: its row is zeroed, which keeps it at 0 later too.
+		if nw > 0 {
+			kernels.Gemv(false, nw, k, 1, rows, k, expPsi, 0, weights)
+		}
+		for t, sum := range weights {
 			if !(sum > 0) {
+				clear(rows[t*k : (t+1)*k])
+				weights[t] = 0
 				continue
 			}
-			c := counts[t] / sum
-			for j := range next {
-				next[j] += c * phi[j]
-			}
+			weights[t] = counts[t] / sum
+		}
+		if nw > 0 {
+			kernels.Gemv(true, nw, k, 1, rows, k, weights, 0, acc)
+		} else {
+			clear(acc)
+		}
+		for j := range next {
+			next[j] = m.Alpha[j] + expPsi[j]*acc[j]
 		}
 		var change float64
 		for j := range gamma {

@@ -41,8 +41,8 @@ type Options struct {
 	// Eigen configures the block eigensolver (svd.TopEigSym) that finds
 	// the k algebraically largest eigenpairs of Pairs, each block product
 	// a pass over the documents; nil means svd's defaults (oversampling
-	// max(10, k/2), relative residual 1e-6, at most 60 products after
-	// the first). The empirical Pairs of real text is indefinite, often
+	// max(10, k/2), or max(5, k/4) from a Start, relative residual 1e-6,
+	// at most 60 products after the first). The empirical Pairs of real text is indefinite, often
 	// with negative eigenvalues larger in magnitude than the positive
 	// ones whitening needs, so the largest eigenvalues in magnitude will
 	// not do. On a corpus (LearnLDA, LearnECA) an Eigen.Tol of 0 means
@@ -58,7 +58,8 @@ type Options struct {
 	// NaN and infinities are errors (ErrBadOption).
 	MaxCond float64
 	// Seed seeds every random choice: the eigensolver's starting block
-	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed), the power
+	// (svd.TopEigSym runs with TopEigOptions.Seed = Seed; SelectAlpha0's
+	// sketch of the documents), the power
 	// method's starts (tensor3.PowerMethod runs with PowerOptions.Seed =
 	// Seed + 0x9e3779b97f4a7c15, the golden-ratio step, so that the two
 	// calls get seeds of their own) and the random theta of SingleTheta.
@@ -552,9 +553,14 @@ func duplicateTopics(topics *mat.Dense, lda bool) []string {
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
 			if lda {
+				// The sum only grows: stop once it rules the pair out.
 				var d float64
-				for w, v := range cols[i] {
-					d += math.Abs(v - cols[j][w])
+				ci, cj := cols[i], cols[j][:len(cols[i])]
+				for w := 0; w < len(ci) && d < MinTopicL1; {
+					end := min(w+256, len(ci))
+					for ; w < end; w++ {
+						d += math.Abs(ci[w] - cj[w])
+					}
 				}
 				if d < MinTopicL1 {
 					out = append(out, fmt.Sprintf("topics %d and %d are near duplicates (l1 distance %.3g, below %g)", i+1, j+1, d, MinTopicL1))
@@ -758,6 +764,60 @@ func decompose(ctx context.Context, t *tensor3.Sym, k int, o Options) ([]float64
 	return sv, sorted, fit.NormFrob(), nil
 }
 
+// sortFloats sorts u (no NaN) increasingly, as slices.Sort does, by a
+// radix sort of the bits when u is long: the candidates of ProjectSimplex
+// on a spectral topic are thousands of words, and their sort was most of
+// its time. Equal values (and -0, +0) are interchangeable in the sums that
+// follow, so the order of the values is what matters, and it is the same.
+func sortFloats(u []float64) {
+	if len(u) < 512 {
+		slices.Sort(u)
+		return
+	}
+	// Keys that order as the values do: negative values with every bit
+	// flipped, the others with the sign bit set.
+	keys := make([]uint64, 2*len(u))
+	a, b := keys[:len(u)], keys[len(u):]
+	for i, x := range u {
+		k := math.Float64bits(x)
+		if k>>63 != 0 {
+			k = ^k
+		} else {
+			k |= 1 << 63
+		}
+		a[i] = k
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range a {
+			count[(k>>shift)&0xff]++
+		}
+		if count[(a[0]>>shift)&0xff] == len(a) {
+			continue // every key has this digit: the pass would not move them
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, k := range a {
+			d := (k >> shift) & 0xff
+			b[count[d]] = k
+			count[d]++
+		}
+		a, b = b, a
+	}
+	for i, k := range a {
+		if k>>63 != 0 {
+			k &^= 1 << 63
+		} else {
+			k = ^k
+		}
+		u[i] = math.Float64frombits(k)
+	}
+}
+
 // ProjectSimplex replaces v by its Euclidean projection onto the
 // probability simplex {x >= 0, sum x = 1} and returns the l1 distance it
 // moved. If v holds NaN or an infinity, every entry becomes NaN and so
@@ -798,15 +858,37 @@ func ProjectSimplex(v []float64) float64 {
 		sum += x - top
 	}
 	lb := (sum - 1) / float64(len(v))
+	// The bound only rises, and so does the cut, so each pass keeps a
+	// subset of the entries the last one kept: the passes after the first
+	// run over those (cand, in the order of v, so that every sum adds the
+	// same terms in the same order as a pass over v would).
+	var cand []float64
 	count := len(v)
 	for pass := 0; pass < 64; pass++ {
 		cut := lb - 1e-9*math.Max(1, math.Abs(lb))
 		var s float64
 		c := 0
-		for _, x := range v {
-			if x-top > cut {
+		if cand == nil {
+			// Every entry is written and the kept ones advance c (no
+			// branch to mispredict on entries near the cut); their sum
+			// is taken from cand, the same terms in the same order.
+			cand = make([]float64, len(v))
+			for _, x := range v {
+				cand[c] = x
+				if x-top > cut {
+					c++
+				}
+			}
+			for _, x := range cand[:c] {
 				s += x - top
-				c++
+			}
+		} else {
+			for _, x := range cand {
+				if x-top > cut {
+					cand[c] = x
+					s += x - top
+					c++
+				}
 			}
 		}
 		if c == 0 {
@@ -817,10 +899,14 @@ func ProjectSimplex(v []float64) float64 {
 			break
 		}
 		count = c
+		cand = cand[:c]
+	}
+	if cand == nil || count == len(v) {
+		cand = v
 	}
 	cut := lb - 1e-9*math.Max(1, math.Abs(lb))
-	u := make([]float64, 0, count)
-	for _, x := range v {
+	u := make([]float64, 0, len(cand))
+	for _, x := range cand {
 		if x-top > cut {
 			u = append(u, x)
 		}
@@ -830,7 +916,7 @@ func ProjectSimplex(v []float64) float64 {
 		// keep the full sort as the definition.
 		u = append(u, v...)
 	}
-	slices.Sort(u)
+	sortFloats(u)
 	// tau is (sum of the j largest - 1)/j for the largest j at which the
 	// j-th largest value still exceeds it (all less top).
 	var cum, tau float64

@@ -105,6 +105,8 @@ func main() {
 	compare := flag.Bool("compare", true, "run the comparison with scikit-learn")
 	genDocs := flag.Int("gen-docs", 50000, "documents of the generated LDA corpus in the defaults check")
 	work := flag.String("work", "", "scratch directory (default: a temporary one)")
+	stages := flag.Int("stages", 0, "only time our pipeline's stages, this many interleaved rounds (no scikit-learn, no defaults check)")
+	cpuprofile := flag.String("cpuprofile", "", "with -stages: write a CPU profile of our rounds to this file")
 	flag.Parse()
 	log.SetFlags(0)
 	if *work == "" {
@@ -132,6 +134,10 @@ func main() {
 	}
 	if len(specs) == 0 && *compare {
 		log.Fatal("ldareal: give -brown DIR and/or -sotu DIR")
+	}
+	if *stages > 0 {
+		runStages(specs, ks, *stages, *seed, *cpuprofile)
+		return
 	}
 	fmt.Printf("issue 13 benchmark: %s; GOMAXPROCS 1 for our runs, OMP/OPENBLAS/MKL_NUM_THREADS 1 for scikit-learn; %d rounds, medians\n", time.Now().UTC().Format(time.RFC3339), *rounds)
 	fmt.Printf("machine: %d cores; load before: %s\n", runtime.NumCPU(), loadAvg())
@@ -275,6 +281,49 @@ func runCompare(specs []corpusSpec, ks []int, rounds int, seed uint64, python, s
 	fmt.Printf("\ntargets met: %d of %d\n", met, len(verdicts))
 	fmt.Println("Times: CPU seconds (user+system of the process; scikit-learn: time.process_time), medians of the rounds, one core. NPMI: mean over topics of the top 10 words' NPMI, document co-occurrence in the training documents.")
 	fmt.Println("Perplexity: per held-out word, topic.Model.Perplexity for every model (theta inferred from the whole held-out document, topics mixed with 1e-3 uniform).")
+}
+
+// runStages times our pipeline alone, stage by stage (CPU seconds,
+// medians of interleaved rounds), with its quality, for iterating on
+// speed without scikit-learn's minutes; with profile set it writes a
+// CPU profile of all the rounds.
+func runStages(specs []corpusSpec, ks []int, rounds int, seed uint64, profile string) {
+	if profile != "" {
+		stop, err := cputime.StartProfile(profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				log.Fatal(err)
+			}
+		}()
+	}
+	runs := map[string][]ourRun{}
+	for r := 0; r < rounds; r++ {
+		for _, s := range specs {
+			for _, k := range ks {
+				key := fmt.Sprintf("%s/%d", s.name, k)
+				runs[key] = append(runs[key], pipeline(s, k, seed))
+			}
+		}
+	}
+	fmt.Printf("%-9s %7s %7s %7s %7s %7s %7s %8s %7s %9s %8s %9s\n", "cell", "read", "alpha0", "learn", "refine", "raw", "refined", "alpha0", "NPMI", "perp", "refNPMI", "refPerp")
+	for _, s := range specs {
+		for _, k := range ks {
+			key := fmt.Sprintf("%s/%d", s.name, k)
+			rs := runs[key]
+			o := rs[0]
+			med := func(f func(ourRun) time.Duration) float64 {
+				return median(mapD(rs, func(r ourRun) float64 { return f(r).Seconds() }))
+			}
+			fmt.Printf("%-9s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %8g %7.4f %9.1f %8.4f %9.1f\n", key,
+				med(func(r ourRun) time.Duration { return r.readT }), med(func(r ourRun) time.Duration { return r.alphaT }),
+				med(func(r ourRun) time.Duration { return r.learnT }), med(func(r ourRun) time.Duration { return r.refineT }),
+				med(func(r ourRun) time.Duration { return r.raw }), med(func(r ourRun) time.Duration { return r.refined }),
+				o.alpha0, o.rawQ.npmi, o.rawQ.perplexity, o.refQ.npmi, o.refQ.perplexity)
+		}
+	}
 }
 
 func metStr(ok bool) string {
