@@ -507,9 +507,10 @@ func (p *bidiagPath) back() *SVD {
 			vz = mat.Zeros(c, r)
 			vd := vz.RawData()
 			transposeCopy(vd, p.ut, r)
-			p.b.rightReflectors().MulLeft(true, r, vd, r)
+			// Rows r on are zero (MulLeftTop saves the scan for them).
+			p.b.rightReflectors().MulLeftTop(true, r, r, vd, r)
 			if p.f0 != nil {
-				p.f0.MulLeft(true, r, vd, r)
+				p.f0.MulLeftTop(true, r, r, vd, r)
 			}
 		})
 	}

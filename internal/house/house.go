@@ -421,11 +421,31 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 // MulLeft sets C = Q_full C (trans false) or C = Q_full^T C (trans true)
 // for the n x r matrix C (row stride ldc). Trailing rows of C that are
 // zero cost nothing until a reflector reaches them (C = [X; 0], the
-// vectors of a smaller problem, is the case this serves).
+// vectors of a smaller problem, is the case this serves); MulLeft finds
+// them by a scan of C, which MulLeftTop saves.
 func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 	if r == 0 {
 		return
 	}
+	f.mulLeft(trans, -1, r, c, ldc)
+}
+
+// MulLeftTop is MulLeft for a C whose rows from top on are known to be
+// zero (top <= n; n means no such knowledge): the caller's knowledge
+// replaces MulLeft's scan, which reads all of C.
+func (f *Reflectors) MulLeftTop(trans bool, top, r int, c []float64, ldc int) {
+	if r == 0 {
+		return
+	}
+	if top < 0 || top > f.N {
+		panic("house: MulLeftTop: top out of range")
+	}
+	f.mulLeft(trans, top, r, c, ldc)
+}
+
+// mulLeft is MulLeft with C's rows from top on zero; top < 0 means
+// unknown (the blocked product then scans C for it).
+func (f *Reflectors) mulLeft(trans bool, top, r int, c []float64, ldc int) {
 	k := len(f.Tau)
 	if !f.useBlocks(r) {
 		// Q_full C applies H_0 first; Q_fullᵀ C applies H_{k-1} first.
@@ -436,16 +456,22 @@ func (f *Reflectors) MulLeft(trans bool, r int, c []float64, ldc int) {
 			if trans {
 				i = k - 1 - s
 			}
+			if top >= 0 && i >= top {
+				continue // H_i acts on zero rows only
+			}
 			ReflectLeft(f.Tau[i], f.vector(i, vb), r, c[i*ldc:], ldc, w)
+			top = -1
 		}
 		return
+	}
+	if top < 0 {
+		top = nonzeroRows(f.N, r, c, ldc)
 	}
 	var vw, w []float64
 	nb := len(f.blocks)
 	// C = [X; 0] (vectors of a smaller problem, say) with X top rows:
 	// a block acting on rows that are all zero leaves them so, and the
 	// first one to reach X reads only X's rows; after it C is full.
-	top := nonzeroRows(f.N, r, c, ldc)
 	for s := 0; s < nb; s++ {
 		// Q_full C applies H_0 first: blocks in order, each as
 		// H_{i0+ib-1}...H_{i0} = I - V^T T^T V.
