@@ -423,6 +423,20 @@ type bidiagPath struct {
 	f0          *house.Reflectors // Z = L*Q0 when Z is much wider; else nil
 	b           *bidiagReduction
 	ut, vt      []float64
+	// slab is the pooled scratch (getScratch) that holds Z, L, ut, vt
+	// and the divide and conquer's scratch, in that order.
+	slab []float64
+}
+
+// slabParts returns the parts of the slab of an r x c path: Z, L (r x r,
+// when Z is factored first), ut, vt and the divide and conquer's scratch
+// (4r², the most its merges use).
+func slabParts(slab []float64, r, c int) (z, l, ut, vt, dc []float64) {
+	z, slab = slab[:r*c:r*c], slab[r*c:]
+	l, slab = slab[:r*r:r*r], slab[r*r:]
+	ut, slab = slab[:r*r:r*r], slab[r*r:]
+	vt, slab = slab[:r*r:r*r], slab[r*r:]
+	return z, l, ut, vt, slab[:4*r*r]
 }
 
 // newBidiagPath prepares the bidiagonal path for an m x n a that is not
@@ -434,14 +448,20 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 	if p.tall {
 		p.r, p.c = n, m
 	}
-	// T and Clone return new contiguous matrices: one allocation and one
-	// pass, where a zeroed Z and a copy into it took two (and, for a tall
-	// A, a third for the transpose).
+	// Z and the scratch in one pooled slab (see scratchPool: fresh
+	// memory costs its page faults at every call), not cleared: Z is
+	// written whole here, the rest before use.
+	r, c := p.r, p.c
+	p.slab = getScratch(r*c + 8*r*r)
+	zd, _, _, _, _ := slabParts(p.slab, r, c)
 	if p.tall {
-		p.z = a.T()
+		gatherRowsT(zd, a, nil)
 	} else {
-		p.z = a.Clone()
+		for i := 0; i < m; i++ {
+			copy(zd[i*n:(i+1)*n], a.RawRow(i))
+		}
 	}
+	p.z = mat.New(r, c, zd)
 	p.shift, _ = scaleToUnit(p.z, false)
 	p.left = (wantU && !p.tall) || (wantV && p.tall)
 	p.right = (wantV && !p.tall) || (wantU && p.tall)
@@ -456,7 +476,8 @@ func (p *bidiagPath) reduce() {
 	w, lw := zd, c
 	if float64(c) > lqFirstRatio*float64(r) {
 		p.f0 = house.Factor(r, c, zd, c)
-		w = make([]float64, r*r)
+		_, w, _, _, _ = slabParts(p.slab, r, c)
+		clear(w)
 		for i := 0; i < r; i++ {
 			copy(w[i*r:i*r+i+1], zd[i*c:i*c+i+1])
 		}
@@ -469,13 +490,12 @@ func (p *bidiagPath) reduce() {
 // reports false if that did not converge.
 func (p *bidiagPath) solve() bool {
 	r := p.r
-	if p.right {
-		p.ut = make([]float64, r*r)
+	var dc []float64
+	if p.left || p.right {
+		// Both sides (bidiagSVD computes both when either is wanted).
+		_, _, p.ut, p.vt, dc = slabParts(p.slab, r, p.c)
 	}
-	if p.left {
-		p.vt = make([]float64, r*r)
-	}
-	return bidiagSVD(p.b.d, p.b.e, p.ut, p.vt, r)
+	return bidiagSVDBuf(p.b.d, p.b.e, p.ut, p.vt, r, dc)
 }
 
 // back is the third stage: the singular vectors of A from those of the
@@ -531,7 +551,9 @@ func factorizeBidiag(a *mat.Dense, wantU, wantV bool) (*SVD, error) {
 	if !p.solve() {
 		return nil, &ConvergenceError{Method: "bidiagonal SVD"}
 	}
-	return p.back(), nil
+	res := p.back()
+	putScratch(p.slab)
+	return res, nil
 }
 
 // transposeCopy sets the top n x n block of dst (row stride n) to the

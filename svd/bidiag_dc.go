@@ -50,6 +50,12 @@ const (
 // products use GEMM's workers; the result has the same bits for any
 // number of workers.
 func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
+	return bidiagSVDBuf(d, e, ut, vt, n, nil)
+}
+
+// bidiagSVDBuf is bidiagSVD with buf (nil, or 4n² floats, not cleared)
+// as the scratch of the merges.
+func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 	if n == 0 {
 		return true
 	}
@@ -105,7 +111,7 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
 	} else {
-		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt}
+		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}
 		if !w.solve(0, n, 0) {
 			return false
 		}

@@ -753,7 +753,8 @@ func prepareTall(a *mat.Dense) (z *mat.Dense, cperm []int, shift int, finite boo
 		return nil, nil, 0, true
 	}
 	cperm = sortedOrder(rowMax)
-	z = gatherRowsT(a, cperm)
+	z = mat.New(n, m, getScratch(n*m)) // gatherRowsT writes every element
+	gatherRowsT(z.RawData(), a, cperm)
 	colMax := make([]float64, n)
 	for j := range colMax {
 		colMax[j] = vec.MaxAbsAt(lv, z.RawRow(j))
@@ -804,14 +805,14 @@ func sortedOrder(big []float64) []int {
 	return perm
 }
 
-// gatherRowsT returns Aᵀ with its columns in the order perm: column i
-// is row perm[i] of A (row i when perm is nil). Four rows of A at a time
+// gatherRowsT sets zd (n x m, row stride m) to Aᵀ with its columns in
+// the order perm: column i is row perm[i] of the m x n A (row i when
+// perm is nil). Four rows of A at a time
 // in tiles of 64 of its columns, so that each row of the result takes
 // four contiguous elements per write and the rows written stay in cache.
-func gatherRowsT(a *mat.Dense, perm []int) *mat.Dense {
+func gatherRowsT(zd []float64, a *mat.Dense, perm []int) {
 	m, n := a.Dims()
-	z := mat.New(n, m, getScratch(n*m)) // every element is written below
-	zd := z.RawData()
+	zd = zd[:n*m]
 	src := func(i int) []float64 {
 		if perm == nil {
 			return a.RawRow(i)
@@ -840,7 +841,6 @@ func gatherRowsT(a *mat.Dense, perm []int) *mat.Dense {
 			}
 		}
 	}
-	return z
 }
 
 // scaleZ multiplies z by 2^e (exact unless entries underflow or
