@@ -123,3 +123,18 @@ func GemvTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y [
 	}
 	gemvTGeneric(m, n, alpha, a, lda, x, y)
 }
+
+// GerAt computes a[i*lda+j] += (alpha*x[i]) * y[j], i < m, j < n, on
+// level l's routine: the same bits as AxpyAt(l, alpha*x[i], y[:n],
+// a[i*lda:i*lda+n]) for each row, without a call per row.
+func GerAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []float64) {
+	switch l {
+	case simd.AVX512:
+		gerAVX512(m, n, alpha, a, lda, x, y)
+		return
+	case simd.AVX2:
+		gerAVX2(m, n, alpha, a, lda, x, y)
+		return
+	}
+	gerRows(l, m, n, alpha, a, lda, x, y)
+}

@@ -63,3 +63,10 @@ func GemvTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y [
 	_ = l
 	gemvTGeneric(m, n, alpha, a, lda, x, y)
 }
+
+// GerAt computes a[i*lda+j] += (alpha*x[i]) * y[j], i < m, j < n, on
+// level l's routine: AxpyAt(l, alpha*x[i], y[:n], a[i*lda:i*lda+n]) for
+// each row.
+func GerAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []float64) {
+	gerRows(l, m, n, alpha, a, lda, x, y)
+}

@@ -117,3 +117,18 @@ func gemvTAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
 
 //go:noescape
 func gemvTAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+// gerAVX512 and gerAVX2 compute
+//
+//	for i := 0; i < m; i++ {
+//		t := alpha * x[i]
+//		for j := 0; j < n; j++ { a[i*lda+j] += t * y[j] }
+//	}
+//
+// with each update one fused multiply-add, as axpy's.
+//
+//go:noescape
+func gerAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+//go:noescape
+func gerAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)

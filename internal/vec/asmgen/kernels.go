@@ -361,3 +361,50 @@ func gemvT(l *level) {
 		}, advance(RBX))
 	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
 }
+
+// ger adds alpha*x[i] times y to row i of a, four rows at a time so that
+// each vector of y is loaded once for them, two vectors at a time: y in
+// V8-V9, alpha*x[i] for row r in V(4+r), row r's two vectors in V(r)
+// and V(10+r). Each element is one fused multiply-add of alpha*x[i]
+// (rounded first) and y[j] into a[i][j], as axpy makes it.
+func ger(l *level) {
+	l.text("ger", "func(m, n int, alpha float64, a []float64, lda int, x, y []float64)")
+	gemvSetup(l)
+	VBROADCASTSD(addr(Param("alpha")), l.V(15))
+	gemvRows(func(p string, rows []GPPhysical) {
+		for r := range rows {
+			VBROADCASTSD(Mem{Base: RDI, Disp: 8 * r}, l.V(4+r))
+		}
+		for r := range rows {
+			VMULPD(l.V(15), l.V(4+r), l.V(4+r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		l.span(p, 2, l.indexed, false, p+"next", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDX, j, l.V(8+j))
+			}
+			reg := func(r, j int) VecPhysical {
+				if j == 0 {
+					return l.V(r)
+				}
+				return l.V(10 + r)
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					a.load(row, j, reg(r, j))
+				}
+			}
+			for r := range rows {
+				for j := 0; j < k; j++ {
+					VFMADD231PD(l.V(8+j), l.V(4+r), reg(r, j))
+				}
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					a.store(reg(r, j), row, j)
+				}
+			}
+		}, advance(RBX))
+	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
+}

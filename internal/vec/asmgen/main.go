@@ -32,6 +32,7 @@ func main() {
 		rot(l)
 		gemvN(l)
 		gemvT(l)
+		ger(l)
 	}
 	Generate()
 }
