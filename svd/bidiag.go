@@ -475,7 +475,7 @@ func (p *bidiagPath) reduce() {
 	zd := p.z.RawData()
 	w, lw := zd, c
 	if float64(c) > lqFirstRatio*float64(r) {
-		p.f0 = house.Factor(r, c, zd, c)
+		p.f0 = house.FactorT(r, c, zd, c)
 		_, w, _, _, _ = slabParts(p.slab, r, c)
 		clear(w)
 		for i := 0; i < r; i++ {
