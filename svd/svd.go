@@ -779,6 +779,9 @@ func sortedOrder(big []float64) []int {
 	if sorted {
 		return nil
 	}
+	if len(big) >= radixMin {
+		return radixOrder(big)
+	}
 	type col struct {
 		big float64
 		j   int
@@ -801,6 +804,53 @@ func sortedOrder(big []float64) []int {
 	perm := make([]int, len(big))
 	for j := range perm {
 		perm[j] = cols[j].j
+	}
+	return perm
+}
+
+// radixMin is the least length that sortedOrder sorts by radixOrder (a
+// fixed cost of 256 counters a pass, against about log2(n) comparisons an
+// element: at 1000 rows the comparison sort took 45 us, 4% of a 1000 x 50
+// SVD).
+const radixMin = 128
+
+// radixOrder is sortedOrder's sort for long inputs: a least significant
+// digit radix sort of the bits of the values, which order as the values
+// do for finite values that are not negative, complemented for a
+// decreasing order, a byte at a time (the bytes that all the values
+// share are skipped). It is stable, so ties stay in index order.
+func radixOrder(big []float64) []int {
+	n := len(big)
+	buf := make([]uint64, 2*n)
+	keys, tmpKeys := buf[:n], buf[n:]
+	perm, tmpPerm := make([]int, n), make([]int, n)
+	for j, v := range big {
+		keys[j] = ^math.Float64bits(v)
+		perm[j] = j
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range keys {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(keys[0]>>shift)] == n {
+			continue // every key has this byte
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for i, k := range keys {
+			d := byte(k >> shift)
+			p := count[d]
+			count[d]++
+			tmpKeys[p] = k
+			tmpPerm[p] = perm[i]
+		}
+		keys, tmpKeys = tmpKeys, keys
+		perm, tmpPerm = tmpPerm, perm
 	}
 	return perm
 }
@@ -955,27 +1005,34 @@ func transposeSquare(a *mat.Dense) {
 	}
 }
 
-// permuteRows moves row i of a to row perm[i], in place (following the
-// cycles of the permutation with one spare row).
+// permuteRows moves row i of a to row perm[i], in place: along each
+// cycle of the permutation, each row is copied once into the row it
+// belongs in (which takes the row that belongs there from the inverse
+// permutation), with one spare row for the first.
 func permuteRows(a *mat.Dense, perm []int) {
 	r, c := a.Dims()
+	inv := make([]int, r)
+	for i, p := range perm {
+		inv[p] = i
+	}
 	done := make([]bool, r)
 	tmp := make([]float64, c)
 	for s := range perm {
 		if done[s] || perm[s] == s {
 			continue
 		}
-		// The cycle s -> perm[s] -> ...: carry row s along it.
+		// Row s goes to perm[s]; row pos takes row inv[pos].
 		copy(tmp, a.RawRow(s))
-		for i := perm[s]; ; i = perm[i] {
-			row := a.RawRow(i)
-			for j := range row {
-				row[j], tmp[j] = tmp[j], row[j]
-			}
-			done[i] = true
-			if i == s {
+		pos := s
+		for {
+			done[pos] = true
+			src := inv[pos]
+			if src == s {
+				copy(a.RawRow(pos), tmp)
 				break
 			}
+			copy(a.RawRow(pos), a.RawRow(src))
+			pos = src
 		}
 	}
 }
