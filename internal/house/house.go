@@ -285,6 +285,7 @@ func formT(b block, v vblock, tau []float64) {
 // finishT turns the Gram matrix V Vᵀ of a block's reflectors, in the
 // strictly upper triangle of the ib x ib t, into the block's T.
 func finishT(t []float64, ib int, tau []float64) {
+	col := make([]float64, ib)
 	for i := 1; i < ib; i++ {
 		clear(t[i*ib : i*ib+i])
 	}
@@ -296,16 +297,16 @@ func finishT(t []float64, ib int, tau []float64) {
 			}
 			continue
 		}
-		// t[0:j, j] = -tau_j * T[0:j,0:j] * (V[0:j] v_j^T).
-		for i := 0; i < j; i++ {
-			t[i*ib+j] *= -tau[j]
+		// t[0:j, j] = -tau_j * T[0:j,0:j] * (V[0:j] v_j^T): the column
+		// copied out, then a dot product with each row of the upper
+		// triangle (a sum down the column was bound by the latency of
+		// its additions).
+		u := col[:j]
+		for i := range u {
+			u[i] = -tau[j] * t[i*ib+j]
 		}
 		for i := 0; i < j; i++ {
-			s := 0.0
-			for p := i; p < j; p++ {
-				s += t[i*ib+p] * t[p*ib+j]
-			}
-			t[i*ib+j] = s
+			t[i*ib+j] = kernels.Dot(t[i*ib+i:i*ib+j], u[i:])
 		}
 	}
 }
