@@ -6,6 +6,8 @@ import (
 
 	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -229,17 +231,18 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 }
 
 // fusedPass makes the two matrix-vector products of a panel step in one
-// pass over the trailing matrix, by blocks of rows that stay in the cache
-// between the two: the steps are bound by the memory traffic of these
-// products, and the pass halves it.
+// pass over the trailing matrix (vec.GemvNTAt: both products of a few
+// rows while they are in cache): the steps are bound by the memory
+// traffic of these products, and the pass halves it.
 type fusedPass struct {
-	h     []float64 // the second product
-	parts []float64 // per-piece partial second products
+	h     []float64 // the second product, with a leading element
+	parts []float64 // per-piece partial second products, likewise
+	xc    []float64 // the pairs (x, col) of the rows, for GemvNTAt
 }
 
 // fusedPieces is the most pieces a pass is cut into (for the
-// goroutines), and fusedBudget the number of elements of a block of rows
-// that should stay in the cache between its two products.
+// goroutines), and fusedBudget the number of elements of a block of rows,
+// the unit of the cut.
 const (
 	fusedPieces = 8
 	fusedBudget = 1 << 15
@@ -264,37 +267,49 @@ func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, 
 	if cap(f.h) < n {
 		f.h = make([]float64, n)
 	}
-	h := f.h[:n-1]
-	if pieces > 1 && cap(f.parts) < pieces*(n-1) {
-		f.parts = make([]float64, pieces*(n-1))
+	if pieces > 1 && cap(f.parts) < pieces*n {
+		f.parts = make([]float64, pieces*n)
 	}
+	if cap(f.xc) < 2*m {
+		f.xc = make([]float64, 2*m)
+	}
+	lv := simd.Current()
 	work := func(i int) {
-		part := h
+		// hf[1:] is the piece's part of h; hf[0] takes column 0's
+		// products, which h leaves out.
+		hf := f.h[:n]
 		if pieces > 1 {
-			part = f.parts[i*(n-1) : (i+1)*(n-1)]
+			hf = f.parts[i*n : (i+1)*n]
 		}
-		clear(part)
-		for k := i * per; k < min((i+1)*per, blocks); k++ {
-			lo, hi := k*rb, min((k+1)*rb, m)
-			xs := x[lo:hi]
-			kernels.Gemv(false, hi-lo, n, tp, z[lo*ldz:], ldz, p, -tp, xs)
-			kernels.Axpy(-1, xs, col[lo:hi])
-			if lo == 0 {
-				lo = 1
-			}
-			if lo < hi {
-				kernels.Gemv(true, hi-lo, n-1, 1, z[lo*ldz+1:], ldz, col[lo:hi], 1, part)
-			}
+		clear(hf)
+		r0, r1 := i*per*rb, min((i+1)*per*rb, m)
+		if r0 == 0 && r1 > 0 {
+			// Row 0 takes no part in h.
+			x[0] = tp * (kernels.Dot(z[:n], p) - x[0])
+			col[0] -= x[0]
+			r0 = 1
+		}
+		if r0 >= r1 {
+			return
+		}
+		xc := f.xc[2*r0 : 2*r1]
+		for r := r0; r < r1; r++ {
+			xc[2*(r-r0)], xc[2*(r-r0)+1] = x[r], col[r]
+		}
+		vec.GemvNTAt(lv, r1-r0, n, tp, z[r0*ldz:], ldz, p, hf, xc)
+		for r := r0; r < r1; r++ {
+			x[r], col[r] = xc[2*(r-r0)], xc[2*(r-r0)+1]
 		}
 	}
 	if pieces == 1 {
 		work(0)
-		return h
+		return f.h[1:n]
 	}
 	_ = par.For(context.Background(), pieces, kernels.Workers(), work)
-	copy(h, f.parts[:n-1])
+	h := f.h[1:n]
+	copy(h, f.parts[1:n])
 	for i := 1; i < pieces; i++ {
-		kernels.Axpy(1, f.parts[i*(n-1):(i+1)*(n-1)], h)
+		kernels.Axpy(1, f.parts[i*n+1:(i+1)*n], h)
 	}
 	return h
 }

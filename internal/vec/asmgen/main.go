@@ -33,6 +33,7 @@ func main() {
 		gemvN(l)
 		gemvT(l)
 		ger(l)
+		gemvNT(l)
 	}
 	Generate()
 }
