@@ -443,12 +443,26 @@ type bidiagPath struct {
 	slab []float64
 }
 
+// lqFirst reports whether the path factors an r x c Z = L*Q0 first.
+func lqFirst(r, c int) bool { return float64(c) > lqFirstRatio*float64(r) }
+
+// slabSize is the number of floats of the slab of an r x c path.
+func slabSize(r, c int) int {
+	n := r*c + 6*r*r
+	if lqFirst(r, c) {
+		n += r * r
+	}
+	return n
+}
+
 // slabParts returns the parts of the slab of an r x c path: Z, L (r x r,
-// when Z is factored first), ut, vt and the divide and conquer's scratch
-// (4r², the most its merges use).
+// when Z is factored first; else nil), ut, vt and the divide and
+// conquer's scratch (4r², the most its merges use).
 func slabParts(slab []float64, r, c int) (z, l, ut, vt, dc []float64) {
 	z, slab = slab[:r*c:r*c], slab[r*c:]
-	l, slab = slab[:r*r:r*r], slab[r*r:]
+	if lqFirst(r, c) {
+		l, slab = slab[:r*r:r*r], slab[r*r:]
+	}
 	ut, slab = slab[:r*r:r*r], slab[r*r:]
 	vt, slab = slab[:r*r:r*r], slab[r*r:]
 	return z, l, ut, vt, slab[:4*r*r]
@@ -467,7 +481,7 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 	// memory costs its page faults at every call), not cleared: Z is
 	// written whole here, the rest before use.
 	r, c := p.r, p.c
-	p.slab = getScratch(r*c + 8*r*r)
+	p.slab = getScratch(slabSize(r, c))
 	zd, _, _, _, _ := slabParts(p.slab, r, c)
 	if p.tall {
 		gatherRowsT(zd, a, nil)
@@ -489,7 +503,7 @@ func (p *bidiagPath) reduce() {
 	r, c := p.r, p.c
 	zd := p.z.RawData()
 	w, lw := zd, c
-	if float64(c) > lqFirstRatio*float64(r) {
+	if lqFirst(r, c) {
 		p.f0 = house.FactorT(r, c, zd, c)
 		_, w, _, _, _ = slabParts(p.slab, r, c)
 		clear(w)
