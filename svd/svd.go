@@ -140,6 +140,10 @@ type SVD struct {
 // values can differ from those of the full factorization in the last
 // bits.
 //
+// Factorize keeps its largest scratch buffer (up to 32 MiB; that of a
+// 750 x 750 matrix) for later calls, in a sync.Pool, which the garbage
+// collector empties when the buffers go unused.
+//
 // Factorize returns an error wrapping ErrBadOption for an option out of
 // range, ErrNotFinite if a holds NaN or an infinity, and a
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps (or
@@ -968,12 +972,17 @@ func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int
 	return z, perm
 }
 
-// scratchPool holds the buffers of Z for later calls (*[]float64). A
-// matrix of a few hundred kilobytes that is freed and allocated again
+// scratchPool holds Factorize's largest scratch buffers (Z of the Jacobi
+// path, the slab of the bidiagonal path) for later calls (*[]float64).
+// A matrix of a few hundred kilobytes that is freed and allocated again
 // at every call often comes back from the operating system, and
 // faulting its pages in cost as much as the LQ factorization of a
 // 1000 x 50 matrix; a buffer kept here stays mapped.
 var scratchPool sync.Pool
+
+// scratchPoolMax is the largest buffer that scratchPool keeps: 4M floats
+// (32 MiB), the slab of the bidiagonal path of a 750 x 750 matrix.
+const scratchPoolMax = 1 << 22
 
 // getScratch returns n floats from scratchPool, or new ones; they are
 // not cleared.
@@ -984,10 +993,12 @@ func getScratch(n int) []float64 {
 	return make([]float64, n)
 }
 
-// putScratch gives s back to scratchPool; the caller must not use it
-// again.
+// putScratch gives s back to scratchPool, unless it holds more than
+// scratchPoolMax floats (for large matrices the page faults are a small
+// part of the time, and the pool would keep hundreds of megabytes); the
+// caller must not use it again.
 func putScratch(s []float64) {
-	if cap(s) == 0 {
+	if cap(s) == 0 || cap(s) > scratchPoolMax {
 		return
 	}
 	s = s[:0]
