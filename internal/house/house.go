@@ -1,9 +1,11 @@
 // Package house holds the Householder reflectors that act on the rows
 // of row-major matrices, shared by packages lq and svd: the reflector of
 // a row (House), its application to a block of rows or columns, the LQ
-// factorization of a matrix into reflectors stored in place (Factor), and
-// products with the orthogonal matrix they form, applied in blocks of
-// BlockSize reflectors as compact WY transformations.
+// factorization of a matrix into reflectors stored in place (Factor;
+// FactorT also forms the T factor of a single block on the way), and
+// products with the orthogonal matrix they form (MulLeftTop skips the
+// scan for trailing zero rows that the caller knows of), applied in
+// blocks of BlockSize reflectors as compact WY transformations.
 //
 // A reflector is H = I - tau*vᵀ*v for a row vector v with v[0] = 1; the
 // LQ factorization of an m x n matrix stores reflector i in row i of the
