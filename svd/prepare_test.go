@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -84,5 +85,50 @@ func TestPermuteRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFactorizeConcurrent checks that calls of Factorize on several
+// goroutines, which share the pooled scratch buffers (scratchPool), give
+// the bits of the same calls made one at a time, on both paths and both
+// orientations.
+func TestFactorizeConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	shapes := [][2]int{{400, 30}, {30, 400}, {100, 100}, {70, 200}, {200, 70}, {40, 40}}
+	as := make([]*mat.Dense, len(shapes))
+	want := make([]*SVD, len(shapes))
+	for i, s := range shapes {
+		as[i] = mat.New(s[0], s[1], testutil.Normals(r, s[0]*s[1]))
+		var err error
+		if want[i], err = Factorize(as[i], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(a, b *SVD) bool {
+		return slices.Equal(a.S, b.S) && slices.Equal(a.U.RawData(), b.U.RawData()) && slices.Equal(a.V.RawData(), b.V.RawData())
+	}
+	const workers = 6
+	errs := make(chan string, workers*len(shapes)*2)
+	done := make(chan struct{})
+	for w := 0; w < workers; w++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for rep := 0; rep < 2; rep++ {
+				for k := range shapes {
+					i := (k + w + rep) % len(shapes)
+					got, err := Factorize(as[i], nil)
+					if err != nil || !same(got, want[i]) {
+						errs <- fmt.Sprintf("worker %d, %dx%d: err %v or different bits", w, shapes[i][0], shapes[i][1], err)
+					}
+				}
+			}
+		}()
+	}
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
