@@ -504,7 +504,12 @@ func (p *bidiagPath) reduce() {
 	zd := p.z.RawData()
 	w, lw := zd, c
 	if lqFirst(r, c) {
-		p.f0 = house.FactorT(r, c, zd, c)
+		if p.right {
+			// Q0 will be applied to the right vectors.
+			p.f0 = house.FactorT(r, c, zd, c)
+		} else {
+			p.f0 = house.Factor(r, c, zd, c)
+		}
 		_, w, _, _, _ = slabParts(p.slab, r, c)
 		clear(w)
 		for i := 0; i < r; i++ {

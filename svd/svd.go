@@ -333,7 +333,12 @@ func (f *jacobiSVD) precondition() error {
 		// without lq's checks and scaling, each a pass over Z.
 		k := f.k
 		zd := f.z.RawData()
-		f.f0 = house.FactorT(k, q, zd, q)
+		if f.right {
+			// Q0 will be applied to the right vectors.
+			f.f0 = house.FactorT(k, q, zd, q)
+		} else {
+			f.f0 = house.Factor(k, q, zd, q)
+		}
 		l0 := mat.Zeros(k, k)
 		for i := 0; i < k; i++ {
 			copy(l0.RawRow(i)[:i+1], zd[i*q:i*q+i+1])
