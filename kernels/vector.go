@@ -274,10 +274,12 @@ func ger(l simd.Level, m, n int, alpha float64, x, y []float64, a []float64, lda
 	if alpha == 0 {
 		return
 	}
-	y = y[:n]
-	for i := 0; i < m; i++ {
-		vec.AxpyAt(l, alpha*x[i], y, a[i*lda:i*lda+n])
+	if m == 0 || n == 0 {
+		return
 	}
+	// Row i gets AxpyAt(l, alpha*x[i], y, row i)'s bits, without a call
+	// per row where the level has a routine for it.
+	vec.GerAt(l, m, n, alpha, a, lda, x, y[:n])
 }
 
 func checkLen(name string, nx, ny int) {

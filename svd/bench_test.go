@@ -198,3 +198,29 @@ func TestBidiagPhaseTimes(t *testing.T) {
 		fmt.Println()
 	}
 }
+
+// BenchmarkFactorizeShapes times Factorize (U, S and V) on one goroutine
+// on the Gaussian matrices of issue 17's targets, by MethodAuto and by
+// each method forced, reporting the process CPU time per call as well:
+//
+//	go test -run '^$' -bench FactorizeShapes/1000x50 -cpuprofile cpu.out ./svd
+func BenchmarkFactorizeShapes(b *testing.B) {
+	prev := kernels.SetMaxWorkers(1)
+	defer kernels.SetMaxWorkers(prev)
+	for _, s := range [][2]int{{1000, 50}, {100, 100}, {300, 300}, {500, 500}, {1000, 1000}} {
+		a := mat.New(s[0], s[1], testutil.Normals(rand.New(rand.NewPCG(uint64(s[0]), uint64(s[1]))), s[0]*s[1]))
+		for _, m := range []struct {
+			name string
+			m    Method
+		}{{"auto", MethodAuto}, {"jacobi", MethodJacobi}, {"bidiag", MethodBidiagonal}} {
+			b.Run(fmt.Sprintf("%dx%d/%s", s[0], s[1], m.name), func(b *testing.B) {
+				defer cpuMetric(b)()
+				for b.Loop() {
+					if _, err := Factorize(a, &Options{Method: m.m}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -229,17 +231,18 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 }
 
 // fusedPass makes the two matrix-vector products of a panel step in one
-// pass over the trailing matrix, by blocks of rows that stay in the cache
-// between the two: the steps are bound by the memory traffic of these
-// products, and the pass halves it.
+// pass over the trailing matrix (vec.GemvNTAt: both products of a few
+// rows while they are in cache): the steps are bound by the memory
+// traffic of these products, and the pass halves it.
 type fusedPass struct {
-	h     []float64 // the second product
-	parts []float64 // per-piece partial second products
+	h     []float64 // the second product, with a leading element
+	parts []float64 // per-piece partial second products, likewise
+	xc    []float64 // the pairs (x, col) of the rows, for GemvNTAt
 }
 
 // fusedPieces is the most pieces a pass is cut into (for the
-// goroutines), and fusedBudget the number of elements of a block of rows
-// that should stay in the cache between its two products.
+// goroutines), and fusedBudget the number of elements of a block of rows,
+// the unit of the cut.
 const (
 	fusedPieces = 8
 	fusedBudget = 1 << 15
@@ -264,37 +267,49 @@ func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, 
 	if cap(f.h) < n {
 		f.h = make([]float64, n)
 	}
-	h := f.h[:n-1]
-	if pieces > 1 && cap(f.parts) < pieces*(n-1) {
-		f.parts = make([]float64, pieces*(n-1))
+	if pieces > 1 && cap(f.parts) < pieces*n {
+		f.parts = make([]float64, pieces*n)
 	}
+	if cap(f.xc) < 2*m {
+		f.xc = make([]float64, 2*m)
+	}
+	lv := simd.Current()
 	work := func(i int) {
-		part := h
+		// hf[1:] is the piece's part of h; hf[0] takes column 0's
+		// products, which h leaves out.
+		hf := f.h[:n]
 		if pieces > 1 {
-			part = f.parts[i*(n-1) : (i+1)*(n-1)]
+			hf = f.parts[i*n : (i+1)*n]
 		}
-		clear(part)
-		for k := i * per; k < min((i+1)*per, blocks); k++ {
-			lo, hi := k*rb, min((k+1)*rb, m)
-			xs := x[lo:hi]
-			kernels.Gemv(false, hi-lo, n, tp, z[lo*ldz:], ldz, p, -tp, xs)
-			kernels.Axpy(-1, xs, col[lo:hi])
-			if lo == 0 {
-				lo = 1
-			}
-			if lo < hi {
-				kernels.Gemv(true, hi-lo, n-1, 1, z[lo*ldz+1:], ldz, col[lo:hi], 1, part)
-			}
+		clear(hf)
+		r0, r1 := i*per*rb, min((i+1)*per*rb, m)
+		if r0 == 0 && r1 > 0 {
+			// Row 0 takes no part in h.
+			x[0] = tp * (kernels.Dot(z[:n], p) - x[0])
+			col[0] -= x[0]
+			r0 = 1
+		}
+		if r0 >= r1 {
+			return
+		}
+		xc := f.xc[2*r0 : 2*r1]
+		for r := r0; r < r1; r++ {
+			xc[2*(r-r0)], xc[2*(r-r0)+1] = x[r], col[r]
+		}
+		vec.GemvNTAt(lv, r1-r0, n, tp, z[r0*ldz:], ldz, p, hf, xc)
+		for r := r0; r < r1; r++ {
+			x[r], col[r] = xc[2*(r-r0)], xc[2*(r-r0)+1]
 		}
 	}
 	if pieces == 1 {
 		work(0)
-		return h
+		return f.h[1:n]
 	}
 	_ = par.For(context.Background(), pieces, kernels.Workers(), work)
-	copy(h, f.parts[:n-1])
+	h := f.h[1:n]
+	copy(h, f.parts[1:n])
 	for i := 1; i < pieces; i++ {
-		kernels.Axpy(1, f.parts[i*(n-1):(i+1)*(n-1)], h)
+		kernels.Axpy(1, f.parts[i*n+1:(i+1)*n], h)
 	}
 	return h
 }
@@ -423,6 +438,34 @@ type bidiagPath struct {
 	f0          *house.Reflectors // Z = L*Q0 when Z is much wider; else nil
 	b           *bidiagReduction
 	ut, vt      []float64
+	// slab is the pooled scratch (getScratch) that holds Z, L, ut, vt
+	// and the divide and conquer's scratch, in that order.
+	slab []float64
+}
+
+// lqFirst reports whether the path factors an r x c Z = L*Q0 first.
+func lqFirst(r, c int) bool { return float64(c) > lqFirstRatio*float64(r) }
+
+// slabSize is the number of floats of the slab of an r x c path.
+func slabSize(r, c int) int {
+	n := r*c + 6*r*r
+	if lqFirst(r, c) {
+		n += r * r
+	}
+	return n
+}
+
+// slabParts returns the parts of the slab of an r x c path: Z, L (r x r,
+// when Z is factored first; else nil), ut, vt and the divide and
+// conquer's scratch (4r², the most its merges use).
+func slabParts(slab []float64, r, c int) (z, l, ut, vt, dc []float64) {
+	z, slab = slab[:r*c:r*c], slab[r*c:]
+	if lqFirst(r, c) {
+		l, slab = slab[:r*r:r*r], slab[r*r:]
+	}
+	ut, slab = slab[:r*r:r*r], slab[r*r:]
+	vt, slab = slab[:r*r:r*r], slab[r*r:]
+	return z, l, ut, vt, slab[:4*r*r]
 }
 
 // newBidiagPath prepares the bidiagonal path for an m x n a that is not
@@ -434,14 +477,20 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 	if p.tall {
 		p.r, p.c = n, m
 	}
-	// T and Clone return new contiguous matrices: one allocation and one
-	// pass, where a zeroed Z and a copy into it took two (and, for a tall
-	// A, a third for the transpose).
+	// Z and the scratch in one pooled slab (see scratchPool: fresh
+	// memory costs its page faults at every call), not cleared: Z is
+	// written whole here, the rest before use.
+	r, c := p.r, p.c
+	p.slab = getScratch(slabSize(r, c))
+	zd, _, _, _, _ := slabParts(p.slab, r, c)
 	if p.tall {
-		p.z = a.T()
+		gatherRowsT(zd, a, nil)
 	} else {
-		p.z = a.Clone()
+		for i := 0; i < m; i++ {
+			copy(zd[i*n:(i+1)*n], a.RawRow(i))
+		}
 	}
+	p.z = mat.New(r, c, zd)
 	p.shift, _ = scaleToUnit(p.z, false)
 	p.left = (wantU && !p.tall) || (wantV && p.tall)
 	p.right = (wantV && !p.tall) || (wantU && p.tall)
@@ -454,9 +503,15 @@ func (p *bidiagPath) reduce() {
 	r, c := p.r, p.c
 	zd := p.z.RawData()
 	w, lw := zd, c
-	if float64(c) > lqFirstRatio*float64(r) {
-		p.f0 = house.Factor(r, c, zd, c)
-		w = make([]float64, r*r)
+	if lqFirst(r, c) {
+		if p.right {
+			// Q0 will be applied to the right vectors.
+			p.f0 = house.FactorT(r, c, zd, c)
+		} else {
+			p.f0 = house.Factor(r, c, zd, c)
+		}
+		_, w, _, _, _ = slabParts(p.slab, r, c)
+		clear(w)
 		for i := 0; i < r; i++ {
 			copy(w[i*r:i*r+i+1], zd[i*c:i*c+i+1])
 		}
@@ -469,13 +524,12 @@ func (p *bidiagPath) reduce() {
 // reports false if that did not converge.
 func (p *bidiagPath) solve() bool {
 	r := p.r
-	if p.right {
-		p.ut = make([]float64, r*r)
+	var dc []float64
+	if p.left || p.right {
+		// Both sides (bidiagSVD computes both when either is wanted).
+		_, _, p.ut, p.vt, dc = slabParts(p.slab, r, p.c)
 	}
-	if p.left {
-		p.vt = make([]float64, r*r)
-	}
-	return bidiagSVD(p.b.d, p.b.e, p.ut, p.vt, r)
+	return bidiagSVDBuf(p.b.d, p.b.e, p.ut, p.vt, r, dc)
 }
 
 // back is the third stage: the singular vectors of A from those of the
@@ -507,9 +561,10 @@ func (p *bidiagPath) back() *SVD {
 			vz = mat.Zeros(c, r)
 			vd := vz.RawData()
 			transposeCopy(vd, p.ut, r)
-			p.b.rightReflectors().MulLeft(true, r, vd, r)
+			// Rows r on are zero (MulLeftTop saves the scan for them).
+			p.b.rightReflectors().MulLeftTop(true, r, r, vd, r)
 			if p.f0 != nil {
-				p.f0.MulLeft(true, r, vd, r)
+				p.f0.MulLeftTop(true, r, r, vd, r)
 			}
 		})
 	}
@@ -530,7 +585,9 @@ func factorizeBidiag(a *mat.Dense, wantU, wantV bool) (*SVD, error) {
 	if !p.solve() {
 		return nil, &ConvergenceError{Method: "bidiagonal SVD"}
 	}
-	return p.back(), nil
+	res := p.back()
+	putScratch(p.slab)
+	return res, nil
 }
 
 // transposeCopy sets the top n x n block of dst (row stride n) to the

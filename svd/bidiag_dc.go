@@ -50,6 +50,12 @@ const (
 // products use GEMM's workers; the result has the same bits for any
 // number of workers.
 func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
+	return bidiagSVDBuf(d, e, ut, vt, n, nil)
+}
+
+// bidiagSVDBuf is bidiagSVD with buf (nil, or 4n² floats, not cleared)
+// as the scratch of the merges.
+func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 	if n == 0 {
 		return true
 	}
@@ -105,7 +111,7 @@ func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
 	} else {
-		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt}
+		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}
 		if !w.solve(0, n, 0) {
 			return false
 		}
@@ -652,36 +658,42 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 	})
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		i0, i1 := chunk(c)
-		tv := make([]float64, K)
 		for i := i0; i < i1; i++ {
 			ur := uS[i*K : (i+1)*K]
 			vr := vS[i*K : (i+1)*K]
 			doi, ti := do[i], tau[i]
 			// v_j = -ẑ_j/(σ_i² - d_j²), u_j = d_j v_j (u_0 = -1, d_0 = 0),
-			// the divisions two at a time as in secularRange, into tv.
+			// the divisions two at a time as in secularRange, written to
+			// their columns as they come, and the squared norms in two
+			// sums each (one sum was bound by the latency of its
+			// additions).
+			nu0, nu1, nv0, nv1 := 1.0, 0.0, 0.0, 0.0
 			j := 0
 			for ; j+1 < K; j += 2 {
 				d0, d1 := d[j], d[j+1]
 				p0 := ((doi - d0) + ti) * ((doi + d0) + ti)
 				p1 := ((doi - d1) + ti) * ((doi + d1) + ti)
 				r0, r1 := recipPair(p0, p1)
-				tv[j], tv[j+1] = -zh[j]*r0, -zh[j+1]*r1
+				v0, v1 := -zh[j]*r0, -zh[j+1]*r1
+				u0, u1 := d0*v0, d1*v1
+				vr[posV[j]], vr[posV[j+1]] = v0, v1
+				ur[posU[j]], ur[posU[j+1]] = u0, u1
+				nv0 += v0 * v0
+				nv1 += v1 * v1
+				nu0 += u0 * u0
+				nu1 += u1 * u1
 			}
 			if j < K {
 				dj := d[j]
-				tv[j] = -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
-			}
-			nu, nv := 1.0, 0.0
-			for j, v := range tv {
-				u := d[j] * v
-				vr[posV[j]] = v
-				ur[posU[j]] = u
-				nv += v * v
-				nu += u * u
+				v := -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
+				u := dj * v
+				vr[posV[j]], ur[posU[j]] = v, u
+				nv0 += v * v
+				nu0 += u * u
 			}
 			ur[posU[0]] = -1
-			kernels.Scal(1/math.Sqrt(nu), ur)
-			kernels.Scal(1/math.Sqrt(nv), vr)
+			kernels.Scal(1/math.Sqrt(nu0+nu1), ur)
+			kernels.Scal(1/math.Sqrt(nv0+nv1), vr)
 		}
 	})
 	return sig, posU, posV, k1u, k3u, k1v, k3v

@@ -1,13 +1,16 @@
 package svd
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
+	"github.com/moments-go/moments/internal/house"
 	"github.com/moments-go/moments/internal/jacobi"
 	"github.com/moments-go/moments/internal/optcheck"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/lq"
 	"github.com/moments-go/moments/mat"
@@ -137,6 +140,10 @@ type SVD struct {
 // values can differ from those of the full factorization in the last
 // bits.
 //
+// Factorize keeps its largest scratch buffer (up to 32 MiB; that of a
+// 750 x 750 matrix) for later calls, in a sync.Pool, which the garbage
+// collector empties when the buffers go unused.
+//
 // Factorize returns an error wrapping ErrBadOption for an option out of
 // range, ErrNotFinite if a holds NaN or an infinity, and a
 // *ConvergenceError (errors.Is(err, ErrNoConvergence)) if the sweeps (or
@@ -165,29 +172,31 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 func factorizeJacobi(a *mat.Dense, opts *Options) (*SVD, error) {
 	o := *opts
 	m, n := a.Dims()
-	if !a.IsFinite() {
-		return nil, ErrNotFinite
-	}
 	wantU := o.Want == WantUV || o.Want == WantU
 	wantV := o.Want == WantUV || o.Want == WantV
 	k := min(m, n)
-	amax := 0.0
-	var rowMax, colMax []float64
-	if k > 0 {
-		rowMax, colMax, amax = maxima(a)
+	var (
+		z      *mat.Dense
+		cperm  []int
+		shift  int
+		tall   bool
+		finite bool
+	)
+	if k > 0 && m > n {
+		z, cperm, shift, finite = prepareTall(a)
+	} else {
+		z, cperm, shift, tall, finite = prepareWide(a)
 	}
-	if amax == 0 {
+	if !finite {
+		return nil, ErrNotFinite
+	}
+	if z == nil {
 		return identitySVD(m, n, wantU, wantV), nil
 	}
+	tall = tall || m > n
 	if o.Tol <= 0 {
 		o.Tol = math.Sqrt(float64(k)) * eps
 	}
-	shift, tall := scaling(m, n, amax, rowMax, colMax)
-	big := colMax
-	if tall {
-		big = rowMax
-	}
-	z, cperm := prepareZ(a, tall, shift, big)
 	f := &jacobiSVD{k: k, z: z, tol: o.Tol, maxSweeps: o.MaxSweeps,
 		// Which singular vectors of Z are wanted: left (U_Z, k x k) and
 		// right (V_Z, q x k).
@@ -205,6 +214,8 @@ func factorizeJacobi(a *mat.Dense, opts *Options) (*SVD, error) {
 		res.S[i] = math.Ldexp(v, -shift)
 	}
 	uz, vz := f.vectors(cperm)
+	// Z (the reflectors of the factorizations) is spent.
+	putScratch(z.RawData())
 	if tall {
 		res.U, res.V = vz, uz
 	} else {
@@ -293,18 +304,18 @@ type jacobiSVD struct {
 	maxSweeps   int
 	left, right bool // which singular vectors of Z are wanted
 
-	zp     *mat.Dense    // the matrix that f1 factors: Z or L0
-	f0     *lq.LQ        // Z = L0 Q0 when Z is much wider; else nil
-	f1     *lq.PivotedLQ // Pᵀ zp = L1 Q1
-	l1     mat.Dense     // L1, then transposed
-	f2     *lq.LQ        // L1 = Q2 R (as L1ᵀ = Rᵀ Q2ᵀ); nil without the second factorization
-	x      mat.Dense     // X0, then the final rows Σ Wᵀ, then Wᵀ (a value: a pointer to f.l1 here would move f to the heap)
-	x0     *mat.Dense    // a copy of X0 for the solve for J
-	acc    *mat.Dense    // the accumulated rotations, when they are
-	vz     *mat.Dense    // V_Z, whose top k x k block holds acc
-	jm     *mat.Dense    // J, k x k
-	j      rowJacobi     // the sweeps
-	sweeps int           // all the sweeps made
+	zp     *mat.Dense        // the matrix that f1 factors: Z or L0
+	f0     *house.Reflectors // Z = L0 Q0 when Z is much wider; else nil
+	f1     *lq.PivotedLQ     // Pᵀ zp = L1 Q1
+	l1     mat.Dense         // L1, then transposed
+	f2     *lq.LQ            // L1 = Q2 R (as L1ᵀ = Rᵀ Q2ᵀ); nil without the second factorization
+	x      mat.Dense         // X0, then the final rows Σ Wᵀ, then Wᵀ (a value: a pointer to f.l1 here would move f to the heap)
+	x0     *mat.Dense        // a copy of X0 for the solve for J
+	acc    *mat.Dense        // the accumulated rotations, when they are
+	vz     *mat.Dense        // V_Z, whose top k x k block holds acc
+	jm     *mat.Dense        // J, k x k
+	j      rowJacobi         // the sweeps
+	sweeps int               // all the sweeps made
 
 	accumulate bool // the rotations accumulate from the start
 }
@@ -317,11 +328,21 @@ func (f *jacobiSVD) precondition() error {
 	f.zp = f.z
 	var err error
 	if _, q := f.z.Dims(); q > 2*f.k {
-		if f.f0, err = lq.FactorizeInPlace(f.z); err != nil {
-			return err
+		// Z is finite and scaled below lq.MaxSafe (scaling), so the
+		// reflectors of package house factor it as package lq would,
+		// without lq's checks and scaling, each a pass over Z.
+		k := f.k
+		zd := f.z.RawData()
+		if f.right {
+			// Q0 will be applied to the right vectors.
+			f.f0 = house.FactorT(k, q, zd, q)
+		} else {
+			f.f0 = house.Factor(k, q, zd, q)
 		}
-		l0 := &mat.Dense{}
-		f.f0.L(l0)
+		l0 := mat.Zeros(k, k)
+		for i := 0; i < k; i++ {
+			copy(l0.RawRow(i)[:i+1], zd[i*q:i*q+i+1])
+		}
 		f.zp = l0
 	}
 	if f.f1, err = lq.FactorizePivotedInPlace(f.zp); err != nil {
@@ -482,7 +503,8 @@ func (f *jacobiSVD) rightVectors(cperm []int) *mat.Dense {
 	_, q1 := f.zp.Dims()
 	f.f1.MulQT(v.Slice(0, q1, 0, k), v.Slice(0, q1, 0, k))
 	if f.f0 != nil {
-		f.f0.MulQT(v, v)
+		// Q0_fullᵀ [X; 0]: rows k on are zero.
+		f.f0.MulLeftTop(true, k, k, vd, k)
 	}
 	if cperm != nil {
 		// Z = Z_sorted Πᵀ: row cperm[i] of V_Z is row i of V_sorted.
@@ -690,6 +712,209 @@ func completeRows(w *mat.Dense, have []bool) {
 	}
 }
 
+// prepareWide returns Z (see prepareZ), the permutation of its columns
+// and the exponent of its scaling for an A that is not tall (m <= n),
+// and whether A is finite; Z is nil when A is zero or empty.
+func prepareWide(a *mat.Dense) (z *mat.Dense, cperm []int, shift int, tall, finite bool) {
+	m, n := a.Dims()
+	if !a.IsFinite() {
+		return nil, nil, 0, false, false
+	}
+	amax := 0.0
+	var rowMax, colMax []float64
+	if min(m, n) > 0 {
+		rowMax, colMax, amax = maxima(a)
+	}
+	if amax == 0 {
+		return nil, nil, 0, false, true
+	}
+	shift, tall = scaling(m, n, amax, rowMax, colMax)
+	big := colMax
+	if tall {
+		big = rowMax
+	}
+	z, cperm = prepareZ(a, tall, shift, big)
+	return z, cperm, shift, tall, true
+}
+
+// prepareTall is prepareWide for a tall A (m > n > 0), where Z = Aᵀ: the
+// same Z, in passes that suit A's short rows. The row maxima of A (a
+// kernel on each row) check that A is finite and give the order of Z's
+// columns; Z is gathered from A's rows in that order, unscaled, four
+// rows at a time (a scatter into Z's columns in place of the gather
+// misses the cache at every element); A's column maxima are then the
+// row maxima of Z (the kernel again, where an element-wise pass over
+// A's short rows is several times slower), and last Z is scaled.
+func prepareTall(a *mat.Dense) (z *mat.Dense, cperm []int, shift int, finite bool) {
+	m, n := a.Dims()
+	lv := simd.Current()
+	rowMax := make([]float64, m)
+	amax := 0.0
+	for i := range rowMax {
+		v := vec.MaxAbsAt(lv, a.RawRow(i))
+		if !(v <= math.MaxFloat64) {
+			return nil, nil, 0, false // NaN or an infinity
+		}
+		rowMax[i] = v
+		amax = max(amax, v)
+	}
+	if amax == 0 {
+		return nil, nil, 0, true
+	}
+	cperm = sortedOrder(rowMax)
+	z = mat.New(n, m, getScratch(n*m)) // gatherRowsT writes every element
+	gatherRowsT(z.RawData(), a, cperm)
+	colMax := make([]float64, n)
+	for j := range colMax {
+		colMax[j] = vec.MaxAbsAt(lv, z.RawRow(j))
+	}
+	shift, _ = scaling(m, n, amax, rowMax, colMax)
+	scaleZ(z, shift)
+	return z, cperm, shift, true
+}
+
+// sortedOrder returns the permutation that sorts big (finite, not
+// negative) by decreasing value, ties in index order (the order of a
+// stable sort), or nil when big is sorted already: element i of the
+// sorted order is big[perm[i]].
+func sortedOrder(big []float64) []int {
+	sorted := true
+	for j := 1; j < len(big); j++ {
+		if big[j] > big[j-1] {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return nil
+	}
+	if len(big) >= radixMin {
+		return radixOrder(big)
+	}
+	type col struct {
+		big float64
+		j   int
+	}
+	cols := make([]col, len(big))
+	for j := range cols {
+		cols[j] = col{big[j], j}
+	}
+	// Plain comparisons: the values are finite, which cmp.Compare's
+	// handling of NaN does not need to check (a third of the sort).
+	slices.SortFunc(cols, func(a, b col) int {
+		switch {
+		case a.big > b.big:
+			return -1
+		case a.big < b.big:
+			return 1
+		}
+		return a.j - b.j
+	})
+	perm := make([]int, len(big))
+	for j := range perm {
+		perm[j] = cols[j].j
+	}
+	return perm
+}
+
+// radixMin is the least length that sortedOrder sorts by radixOrder (a
+// fixed cost of 256 counters a pass, against about log2(n) comparisons an
+// element: at 1000 rows the comparison sort took 45 us, 4% of a 1000 x 50
+// SVD).
+const radixMin = 128
+
+// radixOrder is sortedOrder's sort for long inputs: a least significant
+// digit radix sort of the bits of the values, which order as the values
+// do for finite values that are not negative, complemented for a
+// decreasing order, a byte at a time (the bytes that all the values
+// share are skipped). It is stable, so ties stay in index order.
+func radixOrder(big []float64) []int {
+	n := len(big)
+	buf := make([]uint64, 2*n)
+	keys, tmpKeys := buf[:n], buf[n:]
+	perm, tmpPerm := make([]int, n), make([]int, n)
+	for j, v := range big {
+		keys[j] = ^math.Float64bits(v)
+		perm[j] = j
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range keys {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(keys[0]>>shift)] == n {
+			continue // every key has this byte
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for i, k := range keys {
+			d := byte(k >> shift)
+			p := count[d]
+			count[d]++
+			tmpKeys[p] = k
+			tmpPerm[p] = perm[i]
+		}
+		keys, tmpKeys = tmpKeys, keys
+		perm, tmpPerm = tmpPerm, perm
+	}
+	return perm
+}
+
+// gatherRowsT sets zd (n x m, row stride m) to Aᵀ with its columns in
+// the order perm: column i is row perm[i] of the m x n A (row i when
+// perm is nil). Four rows of A at a time
+// in tiles of 64 of its columns, so that each row of the result takes
+// four contiguous elements per write and the rows written stay in cache.
+func gatherRowsT(zd []float64, a *mat.Dense, perm []int) {
+	m, n := a.Dims()
+	zd = zd[:n*m]
+	src := func(i int) []float64 {
+		if perm == nil {
+			return a.RawRow(i)
+		}
+		return a.RawRow(perm[i])
+	}
+	const tile = 64
+	for j0 := 0; j0 < n; j0 += tile {
+		j1 := min(j0+tile, n)
+		i := 0
+		for ; i+4 <= m; i += 4 {
+			s0 := src(i)[j0:j1]
+			s1 := src(i + 1)[j0:j1]
+			s2 := src(i + 2)[j0:j1]
+			s3 := src(i + 3)[j0:j1]
+			s1, s2, s3 = s1[:len(s0)], s2[:len(s0)], s3[:len(s0)]
+			for j, x := range s0 {
+				d := zd[(j0+j)*m+i : (j0+j)*m+i+4]
+				d[0], d[1], d[2], d[3] = x, s1[j], s2[j], s3[j]
+			}
+		}
+		for ; i < m; i++ {
+			s := src(i)
+			for j := j0; j < j1; j++ {
+				zd[j*m+i] = s[j]
+			}
+		}
+	}
+}
+
+// scaleZ multiplies z by 2^e (exact unless entries underflow or
+// overflow).
+func scaleZ(z *mat.Dense, e int) {
+	if e == 0 {
+		return
+	}
+	if e >= -1022 && e <= 1023 {
+		kernels.Scal(math.Ldexp(1, e), z.RawData())
+		return
+	}
+	z.ScalePow2(e, z)
+}
+
 // prepareZ returns Z = A (or Aᵀ if trans) times 2^e with its columns
 // sorted by decreasing largest magnitude (a stable sort; big[j] is the
 // largest magnitude in column j of Z), in one pass over A, and the
@@ -702,33 +927,8 @@ func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int
 	if trans {
 		r, c = n, m
 	}
-	var perm []int
-	for j := 1; j < c; j++ {
-		if big[j] > big[j-1] {
-			// Sort (magnitude, index) pairs: decreasing magnitude, ties
-			// in index order (the order of a stable sort).
-			type col struct {
-				big float64
-				j   int
-			}
-			cols := make([]col, c)
-			for j := range cols {
-				cols[j] = col{big[j], j}
-			}
-			slices.SortFunc(cols, func(a, b col) int {
-				if c := cmp.Compare(b.big, a.big); c != 0 {
-					return c
-				}
-				return a.j - b.j
-			})
-			perm = make([]int, c)
-			for j := range perm {
-				perm[j] = cols[j].j
-			}
-			break
-		}
-	}
-	z := mat.Zeros(r, c)
+	perm := sortedOrder(big)
+	z := mat.New(r, c, getScratch(r*c)) // every element is written below
 	zd := z.RawData()
 	scale := math.Ldexp(1, max(e, -1022))
 	exact := e >= -1022 && e <= 1023
@@ -777,6 +977,39 @@ func prepareZ(a *mat.Dense, trans bool, e int, big []float64) (*mat.Dense, []int
 	return z, perm
 }
 
+// scratchPool holds Factorize's largest scratch buffers (Z of the Jacobi
+// path, the slab of the bidiagonal path) for later calls (*[]float64).
+// A matrix of a few hundred kilobytes that is freed and allocated again
+// at every call often comes back from the operating system, and
+// faulting its pages in cost as much as the LQ factorization of a
+// 1000 x 50 matrix; a buffer kept here stays mapped.
+var scratchPool sync.Pool
+
+// scratchPoolMax is the largest buffer that scratchPool keeps: 4M floats
+// (32 MiB), the slab of the bidiagonal path of a 750 x 750 matrix.
+const scratchPoolMax = 1 << 22
+
+// getScratch returns n floats from scratchPool, or new ones; they are
+// not cleared.
+func getScratch(n int) []float64 {
+	if p, ok := scratchPool.Get().(*[]float64); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]float64, n)
+}
+
+// putScratch gives s back to scratchPool, unless it holds more than
+// scratchPoolMax floats (for large matrices the page faults are a small
+// part of the time, and the pool would keep hundreds of megabytes); the
+// caller must not use it again.
+func putScratch(s []float64) {
+	if cap(s) == 0 || cap(s) > scratchPoolMax {
+		return
+	}
+	s = s[:0]
+	scratchPool.Put(&s)
+}
+
 // transposeSquare transposes the square matrix a in place.
 func transposeSquare(a *mat.Dense) {
 	n, _ := a.Dims()
@@ -788,27 +1021,34 @@ func transposeSquare(a *mat.Dense) {
 	}
 }
 
-// permuteRows moves row i of a to row perm[i], in place (following the
-// cycles of the permutation with one spare row).
+// permuteRows moves row i of a to row perm[i], in place: along each
+// cycle of the permutation, each row is copied once into the row it
+// belongs in (which takes the row that belongs there from the inverse
+// permutation), with one spare row for the first.
 func permuteRows(a *mat.Dense, perm []int) {
 	r, c := a.Dims()
+	inv := make([]int, r)
+	for i, p := range perm {
+		inv[p] = i
+	}
 	done := make([]bool, r)
 	tmp := make([]float64, c)
 	for s := range perm {
 		if done[s] || perm[s] == s {
 			continue
 		}
-		// The cycle s -> perm[s] -> ...: carry row s along it.
+		// Row s goes to perm[s]; row pos takes row inv[pos].
 		copy(tmp, a.RawRow(s))
-		for i := perm[s]; ; i = perm[i] {
-			row := a.RawRow(i)
-			for j := range row {
-				row[j], tmp[j] = tmp[j], row[j]
-			}
-			done[i] = true
-			if i == s {
+		pos := s
+		for {
+			done[pos] = true
+			src := inv[pos]
+			if src == s {
+				copy(a.RawRow(pos), tmp)
 				break
 			}
+			copy(a.RawRow(pos), a.RawRow(src))
+			pos = src
 		}
 	}
 }

@@ -346,6 +346,20 @@ func TestNotFinite(t *testing.T) {
 		if _, err := Values(a); !errors.Is(err, ErrNotFinite) {
 			t.Errorf("%v: err = %v", v, err)
 		}
+		// Tall (whose row maxima find it) and wide, the value in the
+		// first and in the last row.
+		for _, s := range [][2]int{{5, 3}, {3, 5}, {200, 40}} {
+			for _, i := range []int{0, s[0] - 1} {
+				b := mat.Zeros(s[0], s[1])
+				b.Set(0, 0, 1)
+				b.Set(i, s[1]-1, v)
+				for _, method := range []Method{MethodJacobi, MethodBidiagonal} {
+					if _, err := Factorize(b, &Options{Method: method}); !errors.Is(err, ErrNotFinite) {
+						t.Errorf("%v at (%d, %d) of %dx%d, method %d: err = %v", v, i, s[1]-1, s[0], s[1], method, err)
+					}
+				}
+			}
+		}
 	}
 }
 

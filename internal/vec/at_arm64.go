@@ -98,3 +98,21 @@ func GemvTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y [
 	}
 	gemvTGeneric(m, n, alpha, a, lda, x, y)
 }
+
+// GerAt computes a[i*lda+j] += (alpha*x[i]) * y[j], i < m, j < n, on
+// level l's routine: AxpyAt(l, alpha*x[i], y[:n], a[i*lda:i*lda+n]) for
+// each row.
+func GerAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []float64) {
+	gerRows(l, m, n, alpha, a, lda, x, y)
+}
+
+// GemvNTAt makes two products with each row i < m of the m x n matrix
+// a (row stride lda), on level l's routine: with d the dot product of
+// row i with x, and (t, c) = (xc[2i], xc[2i+1]), it sets
+// xc[2i] = t' = alpha*(d - t), xc[2i+1] = c' = c - t', and adds c' times
+// row i to y (n elements). The assembly routines make both products of a
+// group of rows while the rows are in cache: one pass over a where a
+// matrix-vector product and a transposed one take two.
+func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y, xc []float64) {
+	gemvNTRows(l, m, n, alpha, a, lda, x, y, xc)
+}

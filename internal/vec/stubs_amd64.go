@@ -117,3 +117,28 @@ func gemvTAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
 
 //go:noescape
 func gemvTAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+// gerAVX512 and gerAVX2 compute
+//
+//	for i := 0; i < m; i++ {
+//		t := alpha * x[i]
+//		for j := 0; j < n; j++ { a[i*lda+j] += t * y[j] }
+//	}
+//
+// with each update one fused multiply-add, as axpy's.
+//
+//go:noescape
+func gerAVX512(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+//go:noescape
+func gerAVX2(m, n int, alpha float64, a []float64, lda int, x, y []float64)
+
+// gemvNTAVX512 and gemvNTAVX2 compute gemvNTGeneric's loop, the rows in
+// groups of four (both products of a group while its rows are in
+// cache), each dot product summed as gemvN's.
+//
+//go:noescape
+func gemvNTAVX512(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)
+
+//go:noescape
+func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)

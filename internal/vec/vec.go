@@ -6,7 +6,10 @@
 // generic loop where the level has none): a direct call costs less than
 // one through a function value and lets the compiler see that the
 // slices do not escape. The public kernels package checks the arguments
-// and calls them; internal/jacobi's pair-by-pair steps call them too.
+// and calls them; internal/jacobi's pair-by-pair steps call them too, and
+// so do svd's bidiagonal reduction (GemvNTAt, a fused pair of
+// matrix-vector products that has no public kernel) and its Jacobi
+// path's scan of the row maxima (MaxAbsAt).
 //
 // The kernels assume checked arguments: equal lengths where the loop of
 // their comment indexes two slices, and in-range matrices. The assembly

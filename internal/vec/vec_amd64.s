@@ -797,6 +797,473 @@ done:
 	VZEROUPPER
 	RET
 
+// func gerAVX512(m int, n int, alpha float64, a []float64, lda int, x []float64, y []float64)
+// Requires: AVX, AVX512F
+TEXT ·gerAVX512(SB), NOSPLIT, $0-104
+	MOVQ         m+0(FP), R12
+	MOVQ         n+8(FP), R13
+	MOVQ         a_base+24(FP), SI
+	MOVQ         lda+48(FP), R8
+	SHLQ         $0x03, R8
+	MOVQ         x_base+56(FP), DI
+	MOVQ         y_base+80(FP), DX
+	MOVQ         R13, CX
+	ANDQ         $0x00000007, CX
+	MOVQ         $0x00000001, AX
+	SHLQ         CL, AX
+	DECQ         AX
+	KMOVW        AX, K1
+	VBROADCASTSD alpha+16(FP), Z15
+
+rows4:
+	CMPQ         R12, $0x00000004
+	JB           rows1
+	LEAQ         (SI)(R8*1), R9
+	LEAQ         (SI)(R8*2), R10
+	LEAQ         (R10)(R8*1), R11
+	VBROADCASTSD (DI), Z4
+	VBROADCASTSD 8(DI), Z5
+	VBROADCASTSD 16(DI), Z6
+	VBROADCASTSD 24(DI), Z7
+	VMULPD       Z15, Z4, Z4
+	VMULPD       Z15, Z5, Z5
+	VMULPD       Z15, Z6, Z6
+	VMULPD       Z15, Z7, Z7
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000010
+	JB           cone
+
+cloop:
+	VMOVUPD     (DX)(BX*1), Z8
+	VMOVUPD     64(DX)(BX*1), Z9
+	VMOVUPD     (SI)(BX*1), Z0
+	VMOVUPD     64(SI)(BX*1), Z10
+	VMOVUPD     (R9)(BX*1), Z1
+	VMOVUPD     64(R9)(BX*1), Z11
+	VMOVUPD     (R10)(BX*1), Z2
+	VMOVUPD     64(R10)(BX*1), Z12
+	VMOVUPD     (R11)(BX*1), Z3
+	VMOVUPD     64(R11)(BX*1), Z13
+	VFMADD231PD Z8, Z4, Z0
+	VFMADD231PD Z9, Z4, Z10
+	VFMADD231PD Z8, Z5, Z1
+	VFMADD231PD Z9, Z5, Z11
+	VFMADD231PD Z8, Z6, Z2
+	VFMADD231PD Z9, Z6, Z12
+	VFMADD231PD Z8, Z7, Z3
+	VFMADD231PD Z9, Z7, Z13
+	VMOVUPD     Z0, (SI)(BX*1)
+	VMOVUPD     Z10, 64(SI)(BX*1)
+	VMOVUPD     Z1, (R9)(BX*1)
+	VMOVUPD     Z11, 64(R9)(BX*1)
+	VMOVUPD     Z2, (R10)(BX*1)
+	VMOVUPD     Z12, 64(R10)(BX*1)
+	VMOVUPD     Z3, (R11)(BX*1)
+	VMOVUPD     Z13, 64(R11)(BX*1)
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         cloop
+
+cone:
+	CMPQ        CX, $0x00000008
+	JB          ctail
+	VMOVUPD     (DX)(BX*1), Z8
+	VMOVUPD     (SI)(BX*1), Z0
+	VMOVUPD     (R9)(BX*1), Z1
+	VMOVUPD     (R10)(BX*1), Z2
+	VMOVUPD     (R11)(BX*1), Z3
+	VFMADD231PD Z8, Z4, Z0
+	VFMADD231PD Z8, Z5, Z1
+	VFMADD231PD Z8, Z6, Z2
+	VFMADD231PD Z8, Z7, Z3
+	VMOVUPD     Z0, (SI)(BX*1)
+	VMOVUPD     Z1, (R9)(BX*1)
+	VMOVUPD     Z2, (R10)(BX*1)
+	VMOVUPD     Z3, (R11)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+
+ctail:
+	TESTQ       CX, CX
+	JZ          cnext
+	VMOVUPD.Z   (DX)(BX*1), K1, Z8
+	VMOVUPD.Z   (SI)(BX*1), K1, Z0
+	VMOVUPD.Z   (R9)(BX*1), K1, Z1
+	VMOVUPD.Z   (R10)(BX*1), K1, Z2
+	VMOVUPD.Z   (R11)(BX*1), K1, Z3
+	VFMADD231PD Z8, Z4, Z0
+	VFMADD231PD Z8, Z5, Z1
+	VFMADD231PD Z8, Z6, Z2
+	VFMADD231PD Z8, Z7, Z3
+	VMOVUPD     Z0, K1, (SI)(BX*1)
+	VMOVUPD     Z1, K1, (R9)(BX*1)
+	VMOVUPD     Z2, K1, (R10)(BX*1)
+	VMOVUPD     Z3, K1, (R11)(BX*1)
+
+cnext:
+	LEAQ (SI)(R8*4), SI
+	ADDQ $0x00000020, DI
+	SUBQ $0x00000004, R12
+	JMP  rows4
+
+rows1:
+	TESTQ        R12, R12
+	JZ           done
+	VBROADCASTSD (DI), Z4
+	VMULPD       Z15, Z4, Z4
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000010
+	JB           rone
+
+rloop:
+	VMOVUPD     (DX)(BX*1), Z8
+	VMOVUPD     64(DX)(BX*1), Z9
+	VMOVUPD     (SI)(BX*1), Z0
+	VMOVUPD     64(SI)(BX*1), Z10
+	VFMADD231PD Z8, Z4, Z0
+	VFMADD231PD Z9, Z4, Z10
+	VMOVUPD     Z0, (SI)(BX*1)
+	VMOVUPD     Z10, 64(SI)(BX*1)
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         rloop
+
+rone:
+	CMPQ        CX, $0x00000008
+	JB          rtail
+	VMOVUPD     (DX)(BX*1), Z8
+	VMOVUPD     (SI)(BX*1), Z0
+	VFMADD231PD Z8, Z4, Z0
+	VMOVUPD     Z0, (SI)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+
+rtail:
+	TESTQ       CX, CX
+	JZ          rnext
+	VMOVUPD.Z   (DX)(BX*1), K1, Z8
+	VMOVUPD.Z   (SI)(BX*1), K1, Z0
+	VFMADD231PD Z8, Z4, Z0
+	VMOVUPD     Z0, K1, (SI)(BX*1)
+
+rnext:
+	ADDQ R8, SI
+	ADDQ $0x00000008, DI
+	DECQ R12
+	JMP  rows1
+
+done:
+	VZEROUPPER
+	RET
+
+// func gemvNTAVX512(m int, n int, alpha float64, a []float64, lda int, x []float64, y []float64, xc []float64)
+// Requires: AVX, AVX512F
+TEXT ·gemvNTAVX512(SB), NOSPLIT, $0-128
+	MOVQ   m+0(FP), R12
+	MOVQ   n+8(FP), R13
+	MOVQ   a_base+24(FP), SI
+	MOVQ   lda+48(FP), R8
+	SHLQ   $0x03, R8
+	MOVQ   x_base+56(FP), DI
+	MOVQ   y_base+80(FP), DX
+	MOVQ   R13, CX
+	ANDQ   $0x00000007, CX
+	MOVQ   $0x00000001, AX
+	SHLQ   CL, AX
+	DECQ   AX
+	KMOVW  AX, K1
+	MOVQ   xc_base+104(FP), AX
+	VMOVSD alpha+16(FP), X15
+
+rows4:
+	CMPQ   R12, $0x00000004
+	JB     rows1
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z7, Z7, Z7
+	XORQ   BX, BX
+	MOVQ   R13, CX
+	CMPQ   CX, $0x00000010
+	JB     cnone
+
+cnloop:
+	VMOVUPD     (DI)(BX*1), Z8
+	VMOVUPD     64(DI)(BX*1), Z9
+	VFMADD231PD (SI)(BX*1), Z8, Z0
+	VFMADD231PD 64(SI)(BX*1), Z9, Z4
+	VFMADD231PD (R9)(BX*1), Z8, Z1
+	VFMADD231PD 64(R9)(BX*1), Z9, Z5
+	VFMADD231PD (R10)(BX*1), Z8, Z2
+	VFMADD231PD 64(R10)(BX*1), Z9, Z6
+	VFMADD231PD (R11)(BX*1), Z8, Z3
+	VFMADD231PD 64(R11)(BX*1), Z9, Z7
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         cnloop
+
+cnone:
+	CMPQ        CX, $0x00000008
+	JB          cntail
+	VMOVUPD     (DI)(BX*1), Z8
+	VFMADD231PD (SI)(BX*1), Z8, Z0
+	VFMADD231PD (R9)(BX*1), Z8, Z1
+	VFMADD231PD (R10)(BX*1), Z8, Z2
+	VFMADD231PD (R11)(BX*1), Z8, Z3
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+
+cntail:
+	TESTQ       CX, CX
+	JZ          cnsum
+	VMOVUPD.Z   (DI)(BX*1), K1, Z8
+	VMOVUPD.Z   (SI)(BX*1), K1, Z10
+	VFMADD231PD Z10, Z8, Z4
+	VMOVUPD.Z   (R9)(BX*1), K1, Z11
+	VFMADD231PD Z11, Z8, Z5
+	VMOVUPD.Z   (R10)(BX*1), K1, Z10
+	VFMADD231PD Z10, Z8, Z6
+	VMOVUPD.Z   (R11)(BX*1), K1, Z11
+	VFMADD231PD Z11, Z8, Z7
+
+cnsum:
+	VADDPD        Z4, Z0, Z0
+	VADDPD        Z5, Z1, Z1
+	VADDPD        Z6, Z2, Z2
+	VADDPD        Z7, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X12
+	VADDPD        X12, X0, X0
+	VPERMILPD     $0x01, X0, X12
+	VADDSD        X12, X0, X0
+	VEXTRACTF64X4 $0x01, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF128  $0x01, Y1, X12
+	VADDPD        X12, X1, X1
+	VPERMILPD     $0x01, X1, X12
+	VADDSD        X12, X1, X1
+	VEXTRACTF64X4 $0x01, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF128  $0x01, Y2, X12
+	VADDPD        X12, X2, X2
+	VPERMILPD     $0x01, X2, X12
+	VADDSD        X12, X2, X2
+	VEXTRACTF64X4 $0x01, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF128  $0x01, Y3, X12
+	VADDPD        X12, X3, X3
+	VPERMILPD     $0x01, X3, X12
+	VADDSD        X12, X3, X3
+	VSUBSD        (AX), X0, X13
+	VMULSD        X15, X13, X13
+	VMOVSD        X13, (AX)
+	VMOVSD        8(AX), X12
+	VSUBSD        X13, X12, X12
+	VMOVSD        X12, 8(AX)
+	VBROADCASTSD  8(AX), Z4
+	VSUBSD        16(AX), X1, X13
+	VMULSD        X15, X13, X13
+	VMOVSD        X13, 16(AX)
+	VMOVSD        24(AX), X12
+	VSUBSD        X13, X12, X12
+	VMOVSD        X12, 24(AX)
+	VBROADCASTSD  24(AX), Z5
+	VSUBSD        32(AX), X2, X13
+	VMULSD        X15, X13, X13
+	VMOVSD        X13, 32(AX)
+	VMOVSD        40(AX), X12
+	VSUBSD        X13, X12, X12
+	VMOVSD        X12, 40(AX)
+	VBROADCASTSD  40(AX), Z6
+	VSUBSD        48(AX), X3, X13
+	VMULSD        X15, X13, X13
+	VMOVSD        X13, 48(AX)
+	VMOVSD        56(AX), X12
+	VSUBSD        X13, X12, X12
+	VMOVSD        X12, 56(AX)
+	VBROADCASTSD  56(AX), Z7
+	XORQ          BX, BX
+	MOVQ          R13, CX
+	CMPQ          CX, $0x00000020
+	JB            ctone
+
+ctloop:
+	VMOVUPD     (DX)(BX*1), Z0
+	VMOVUPD     64(DX)(BX*1), Z1
+	VMOVUPD     128(DX)(BX*1), Z2
+	VMOVUPD     192(DX)(BX*1), Z3
+	VFMADD231PD (SI)(BX*1), Z4, Z0
+	VFMADD231PD 64(SI)(BX*1), Z4, Z1
+	VFMADD231PD 128(SI)(BX*1), Z4, Z2
+	VFMADD231PD 192(SI)(BX*1), Z4, Z3
+	VFMADD231PD (R9)(BX*1), Z5, Z0
+	VFMADD231PD 64(R9)(BX*1), Z5, Z1
+	VFMADD231PD 128(R9)(BX*1), Z5, Z2
+	VFMADD231PD 192(R9)(BX*1), Z5, Z3
+	VFMADD231PD (R10)(BX*1), Z6, Z0
+	VFMADD231PD 64(R10)(BX*1), Z6, Z1
+	VFMADD231PD 128(R10)(BX*1), Z6, Z2
+	VFMADD231PD 192(R10)(BX*1), Z6, Z3
+	VFMADD231PD (R11)(BX*1), Z7, Z0
+	VFMADD231PD 64(R11)(BX*1), Z7, Z1
+	VFMADD231PD 128(R11)(BX*1), Z7, Z2
+	VFMADD231PD 192(R11)(BX*1), Z7, Z3
+	VMOVUPD     Z0, (DX)(BX*1)
+	VMOVUPD     Z1, 64(DX)(BX*1)
+	VMOVUPD     Z2, 128(DX)(BX*1)
+	VMOVUPD     Z3, 192(DX)(BX*1)
+	ADDQ        $0x00000100, BX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         ctloop
+
+ctone:
+	CMPQ        CX, $0x00000008
+	JB          cttail
+	VMOVUPD     (DX)(BX*1), Z0
+	VFMADD231PD (SI)(BX*1), Z4, Z0
+	VFMADD231PD (R9)(BX*1), Z5, Z0
+	VFMADD231PD (R10)(BX*1), Z6, Z0
+	VFMADD231PD (R11)(BX*1), Z7, Z0
+	VMOVUPD     Z0, (DX)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	JMP         ctone
+
+cttail:
+	TESTQ       CX, CX
+	JZ          ctnext
+	VMOVUPD.Z   (DX)(BX*1), K1, Z0
+	VMOVUPD.Z   (SI)(BX*1), K1, Z8
+	VFMADD231PD Z8, Z4, Z0
+	VMOVUPD.Z   (R9)(BX*1), K1, Z9
+	VFMADD231PD Z9, Z5, Z0
+	VMOVUPD.Z   (R10)(BX*1), K1, Z10
+	VFMADD231PD Z10, Z6, Z0
+	VMOVUPD.Z   (R11)(BX*1), K1, Z11
+	VFMADD231PD Z11, Z7, Z0
+	VMOVUPD     Z0, K1, (DX)(BX*1)
+
+ctnext:
+	LEAQ (SI)(R8*4), SI
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000004, R12
+	JMP  rows4
+
+rows1:
+	TESTQ  R12, R12
+	JZ     done
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z4, Z4, Z4
+	XORQ   BX, BX
+	MOVQ   R13, CX
+	CMPQ   CX, $0x00000010
+	JB     rnone
+
+rnloop:
+	VMOVUPD     (DI)(BX*1), Z8
+	VMOVUPD     64(DI)(BX*1), Z9
+	VFMADD231PD (SI)(BX*1), Z8, Z0
+	VFMADD231PD 64(SI)(BX*1), Z9, Z4
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         rnloop
+
+rnone:
+	CMPQ        CX, $0x00000008
+	JB          rntail
+	VMOVUPD     (DI)(BX*1), Z8
+	VFMADD231PD (SI)(BX*1), Z8, Z0
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+
+rntail:
+	TESTQ       CX, CX
+	JZ          rnsum
+	VMOVUPD.Z   (DI)(BX*1), K1, Z8
+	VMOVUPD.Z   (SI)(BX*1), K1, Z10
+	VFMADD231PD Z10, Z8, Z4
+
+rnsum:
+	VADDPD        Z4, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X12
+	VADDPD        X12, X0, X0
+	VPERMILPD     $0x01, X0, X12
+	VADDSD        X12, X0, X0
+	VSUBSD        (AX), X0, X13
+	VMULSD        X15, X13, X13
+	VMOVSD        X13, (AX)
+	VMOVSD        8(AX), X12
+	VSUBSD        X13, X12, X12
+	VMOVSD        X12, 8(AX)
+	VBROADCASTSD  8(AX), Z4
+	XORQ          BX, BX
+	MOVQ          R13, CX
+	CMPQ          CX, $0x00000020
+	JB            rtone
+
+rtloop:
+	VMOVUPD     (DX)(BX*1), Z0
+	VMOVUPD     64(DX)(BX*1), Z1
+	VMOVUPD     128(DX)(BX*1), Z2
+	VMOVUPD     192(DX)(BX*1), Z3
+	VFMADD231PD (SI)(BX*1), Z4, Z0
+	VFMADD231PD 64(SI)(BX*1), Z4, Z1
+	VFMADD231PD 128(SI)(BX*1), Z4, Z2
+	VFMADD231PD 192(SI)(BX*1), Z4, Z3
+	VMOVUPD     Z0, (DX)(BX*1)
+	VMOVUPD     Z1, 64(DX)(BX*1)
+	VMOVUPD     Z2, 128(DX)(BX*1)
+	VMOVUPD     Z3, 192(DX)(BX*1)
+	ADDQ        $0x00000100, BX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         rtloop
+
+rtone:
+	CMPQ        CX, $0x00000008
+	JB          rttail
+	VMOVUPD     (DX)(BX*1), Z0
+	VFMADD231PD (SI)(BX*1), Z4, Z0
+	VMOVUPD     Z0, (DX)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	JMP         rtone
+
+rttail:
+	TESTQ       CX, CX
+	JZ          rtnext
+	VMOVUPD.Z   (DX)(BX*1), K1, Z0
+	VMOVUPD.Z   (SI)(BX*1), K1, Z8
+	VFMADD231PD Z8, Z4, Z0
+	VMOVUPD     Z0, K1, (DX)(BX*1)
+
+rtnext:
+	ADDQ R8, SI
+	ADDQ $0x00000010, AX
+	DECQ R12
+	JMP  rows1
+
+done:
+	VZEROUPPER
+	RET
+
 // func dotAVX2(x []float64, y []float64) float64
 // Requires: AVX, FMA3, SSE2
 TEXT ·dotAVX2(SB), NOSPLIT, $0-56
@@ -1580,6 +2047,465 @@ rtail:
 rnext:
 	ADDQ R8, SI
 	ADDQ $0x00000008, DI
+	DECQ R12
+	JMP  rows1
+
+done:
+	VZEROUPPER
+	RET
+
+// func gerAVX2(m int, n int, alpha float64, a []float64, lda int, x []float64, y []float64)
+// Requires: AVX, FMA3
+TEXT ·gerAVX2(SB), NOSPLIT, $0-104
+	MOVQ         m+0(FP), R12
+	MOVQ         n+8(FP), R13
+	MOVQ         a_base+24(FP), SI
+	MOVQ         lda+48(FP), R8
+	SHLQ         $0x03, R8
+	MOVQ         x_base+56(FP), DI
+	MOVQ         y_base+80(FP), DX
+	MOVQ         R13, CX
+	ANDQ         $0x00000003, CX
+	LEAQ         tailmasks<>+32(SB), AX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	SHRQ         $0x03, CX
+	VMOVDQU      (AX), Y14
+	VBROADCASTSD alpha+16(FP), Y15
+
+rows4:
+	CMPQ         R12, $0x00000004
+	JB           rows1
+	LEAQ         (SI)(R8*1), R9
+	LEAQ         (SI)(R8*2), R10
+	LEAQ         (R10)(R8*1), R11
+	VBROADCASTSD (DI), Y4
+	VBROADCASTSD 8(DI), Y5
+	VBROADCASTSD 16(DI), Y6
+	VBROADCASTSD 24(DI), Y7
+	VMULPD       Y15, Y4, Y4
+	VMULPD       Y15, Y5, Y5
+	VMULPD       Y15, Y6, Y6
+	VMULPD       Y15, Y7, Y7
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000008
+	JB           cone
+
+cloop:
+	VMOVUPD     (DX)(BX*1), Y8
+	VMOVUPD     32(DX)(BX*1), Y9
+	VMOVUPD     (SI)(BX*1), Y0
+	VMOVUPD     32(SI)(BX*1), Y10
+	VMOVUPD     (R9)(BX*1), Y1
+	VMOVUPD     32(R9)(BX*1), Y11
+	VMOVUPD     (R10)(BX*1), Y2
+	VMOVUPD     32(R10)(BX*1), Y12
+	VMOVUPD     (R11)(BX*1), Y3
+	VMOVUPD     32(R11)(BX*1), Y13
+	VFMADD231PD Y8, Y4, Y0
+	VFMADD231PD Y9, Y4, Y10
+	VFMADD231PD Y8, Y5, Y1
+	VFMADD231PD Y9, Y5, Y11
+	VFMADD231PD Y8, Y6, Y2
+	VFMADD231PD Y9, Y6, Y12
+	VFMADD231PD Y8, Y7, Y3
+	VFMADD231PD Y9, Y7, Y13
+	VMOVUPD     Y0, (SI)(BX*1)
+	VMOVUPD     Y10, 32(SI)(BX*1)
+	VMOVUPD     Y1, (R9)(BX*1)
+	VMOVUPD     Y11, 32(R9)(BX*1)
+	VMOVUPD     Y2, (R10)(BX*1)
+	VMOVUPD     Y12, 32(R10)(BX*1)
+	VMOVUPD     Y3, (R11)(BX*1)
+	VMOVUPD     Y13, 32(R11)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         cloop
+
+cone:
+	CMPQ        CX, $0x00000004
+	JB          ctail
+	VMOVUPD     (DX)(BX*1), Y8
+	VMOVUPD     (SI)(BX*1), Y0
+	VMOVUPD     (R9)(BX*1), Y1
+	VMOVUPD     (R10)(BX*1), Y2
+	VMOVUPD     (R11)(BX*1), Y3
+	VFMADD231PD Y8, Y4, Y0
+	VFMADD231PD Y8, Y5, Y1
+	VFMADD231PD Y8, Y6, Y2
+	VFMADD231PD Y8, Y7, Y3
+	VMOVUPD     Y0, (SI)(BX*1)
+	VMOVUPD     Y1, (R9)(BX*1)
+	VMOVUPD     Y2, (R10)(BX*1)
+	VMOVUPD     Y3, (R11)(BX*1)
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+
+ctail:
+	TESTQ       CX, CX
+	JZ          cnext
+	VMASKMOVPD  (DX)(BX*1), Y14, Y8
+	VMASKMOVPD  (SI)(BX*1), Y14, Y0
+	VMASKMOVPD  (R9)(BX*1), Y14, Y1
+	VMASKMOVPD  (R10)(BX*1), Y14, Y2
+	VMASKMOVPD  (R11)(BX*1), Y14, Y3
+	VFMADD231PD Y8, Y4, Y0
+	VFMADD231PD Y8, Y5, Y1
+	VFMADD231PD Y8, Y6, Y2
+	VFMADD231PD Y8, Y7, Y3
+	VMASKMOVPD  Y0, Y14, (SI)(BX*1)
+	VMASKMOVPD  Y1, Y14, (R9)(BX*1)
+	VMASKMOVPD  Y2, Y14, (R10)(BX*1)
+	VMASKMOVPD  Y3, Y14, (R11)(BX*1)
+
+cnext:
+	LEAQ (SI)(R8*4), SI
+	ADDQ $0x00000020, DI
+	SUBQ $0x00000004, R12
+	JMP  rows4
+
+rows1:
+	TESTQ        R12, R12
+	JZ           done
+	VBROADCASTSD (DI), Y4
+	VMULPD       Y15, Y4, Y4
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000008
+	JB           rone
+
+rloop:
+	VMOVUPD     (DX)(BX*1), Y8
+	VMOVUPD     32(DX)(BX*1), Y9
+	VMOVUPD     (SI)(BX*1), Y0
+	VMOVUPD     32(SI)(BX*1), Y10
+	VFMADD231PD Y8, Y4, Y0
+	VFMADD231PD Y9, Y4, Y10
+	VMOVUPD     Y0, (SI)(BX*1)
+	VMOVUPD     Y10, 32(SI)(BX*1)
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         rloop
+
+rone:
+	CMPQ        CX, $0x00000004
+	JB          rtail
+	VMOVUPD     (DX)(BX*1), Y8
+	VMOVUPD     (SI)(BX*1), Y0
+	VFMADD231PD Y8, Y4, Y0
+	VMOVUPD     Y0, (SI)(BX*1)
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+
+rtail:
+	TESTQ       CX, CX
+	JZ          rnext
+	VMASKMOVPD  (DX)(BX*1), Y14, Y8
+	VMASKMOVPD  (SI)(BX*1), Y14, Y0
+	VFMADD231PD Y8, Y4, Y0
+	VMASKMOVPD  Y0, Y14, (SI)(BX*1)
+
+rnext:
+	ADDQ R8, SI
+	ADDQ $0x00000008, DI
+	DECQ R12
+	JMP  rows1
+
+done:
+	VZEROUPPER
+	RET
+
+// func gemvNTAVX2(m int, n int, alpha float64, a []float64, lda int, x []float64, y []float64, xc []float64)
+// Requires: AVX, FMA3
+TEXT ·gemvNTAVX2(SB), NOSPLIT, $0-128
+	MOVQ    m+0(FP), R12
+	MOVQ    n+8(FP), R13
+	MOVQ    a_base+24(FP), SI
+	MOVQ    lda+48(FP), R8
+	SHLQ    $0x03, R8
+	MOVQ    x_base+56(FP), DI
+	MOVQ    y_base+80(FP), DX
+	MOVQ    R13, CX
+	ANDQ    $0x00000003, CX
+	LEAQ    tailmasks<>+32(SB), AX
+	SHLQ    $0x03, CX
+	SUBQ    CX, AX
+	SHRQ    $0x03, CX
+	VMOVDQU (AX), Y14
+	MOVQ    xc_base+104(FP), AX
+	VMOVSD  alpha+16(FP), X15
+
+rows4:
+	CMPQ   R12, $0x00000004
+	JB     rows1
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	VXORPD Y0, Y0, Y0
+	VXORPD Y4, Y4, Y4
+	VXORPD Y1, Y1, Y1
+	VXORPD Y5, Y5, Y5
+	VXORPD Y2, Y2, Y2
+	VXORPD Y6, Y6, Y6
+	VXORPD Y3, Y3, Y3
+	VXORPD Y7, Y7, Y7
+	XORQ   BX, BX
+	MOVQ   R13, CX
+	CMPQ   CX, $0x00000008
+	JB     cnone
+
+cnloop:
+	VMOVUPD     (DI)(BX*1), Y8
+	VMOVUPD     32(DI)(BX*1), Y9
+	VFMADD231PD (SI)(BX*1), Y8, Y0
+	VFMADD231PD 32(SI)(BX*1), Y9, Y4
+	VFMADD231PD (R9)(BX*1), Y8, Y1
+	VFMADD231PD 32(R9)(BX*1), Y9, Y5
+	VFMADD231PD (R10)(BX*1), Y8, Y2
+	VFMADD231PD 32(R10)(BX*1), Y9, Y6
+	VFMADD231PD (R11)(BX*1), Y8, Y3
+	VFMADD231PD 32(R11)(BX*1), Y9, Y7
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         cnloop
+
+cnone:
+	CMPQ        CX, $0x00000004
+	JB          cntail
+	VMOVUPD     (DI)(BX*1), Y8
+	VFMADD231PD (SI)(BX*1), Y8, Y0
+	VFMADD231PD (R9)(BX*1), Y8, Y1
+	VFMADD231PD (R10)(BX*1), Y8, Y2
+	VFMADD231PD (R11)(BX*1), Y8, Y3
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+
+cntail:
+	TESTQ       CX, CX
+	JZ          cnsum
+	VMASKMOVPD  (DI)(BX*1), Y14, Y8
+	VMASKMOVPD  (SI)(BX*1), Y14, Y10
+	VFMADD231PD Y10, Y8, Y4
+	VMASKMOVPD  (R9)(BX*1), Y14, Y11
+	VFMADD231PD Y11, Y8, Y5
+	VMASKMOVPD  (R10)(BX*1), Y14, Y10
+	VFMADD231PD Y10, Y8, Y6
+	VMASKMOVPD  (R11)(BX*1), Y14, Y11
+	VFMADD231PD Y11, Y8, Y7
+
+cnsum:
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	VEXTRACTF128 $0x01, Y0, X12
+	VADDPD       X12, X0, X0
+	VPERMILPD    $0x01, X0, X12
+	VADDSD       X12, X0, X0
+	VEXTRACTF128 $0x01, Y1, X12
+	VADDPD       X12, X1, X1
+	VPERMILPD    $0x01, X1, X12
+	VADDSD       X12, X1, X1
+	VEXTRACTF128 $0x01, Y2, X12
+	VADDPD       X12, X2, X2
+	VPERMILPD    $0x01, X2, X12
+	VADDSD       X12, X2, X2
+	VEXTRACTF128 $0x01, Y3, X12
+	VADDPD       X12, X3, X3
+	VPERMILPD    $0x01, X3, X12
+	VADDSD       X12, X3, X3
+	VSUBSD       (AX), X0, X13
+	VMULSD       X15, X13, X13
+	VMOVSD       X13, (AX)
+	VMOVSD       8(AX), X12
+	VSUBSD       X13, X12, X12
+	VMOVSD       X12, 8(AX)
+	VBROADCASTSD 8(AX), Y4
+	VSUBSD       16(AX), X1, X13
+	VMULSD       X15, X13, X13
+	VMOVSD       X13, 16(AX)
+	VMOVSD       24(AX), X12
+	VSUBSD       X13, X12, X12
+	VMOVSD       X12, 24(AX)
+	VBROADCASTSD 24(AX), Y5
+	VSUBSD       32(AX), X2, X13
+	VMULSD       X15, X13, X13
+	VMOVSD       X13, 32(AX)
+	VMOVSD       40(AX), X12
+	VSUBSD       X13, X12, X12
+	VMOVSD       X12, 40(AX)
+	VBROADCASTSD 40(AX), Y6
+	VSUBSD       48(AX), X3, X13
+	VMULSD       X15, X13, X13
+	VMOVSD       X13, 48(AX)
+	VMOVSD       56(AX), X12
+	VSUBSD       X13, X12, X12
+	VMOVSD       X12, 56(AX)
+	VBROADCASTSD 56(AX), Y7
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000010
+	JB           ctone
+
+ctloop:
+	VMOVUPD     (DX)(BX*1), Y0
+	VMOVUPD     32(DX)(BX*1), Y1
+	VMOVUPD     64(DX)(BX*1), Y2
+	VMOVUPD     96(DX)(BX*1), Y3
+	VFMADD231PD (SI)(BX*1), Y4, Y0
+	VFMADD231PD 32(SI)(BX*1), Y4, Y1
+	VFMADD231PD 64(SI)(BX*1), Y4, Y2
+	VFMADD231PD 96(SI)(BX*1), Y4, Y3
+	VFMADD231PD (R9)(BX*1), Y5, Y0
+	VFMADD231PD 32(R9)(BX*1), Y5, Y1
+	VFMADD231PD 64(R9)(BX*1), Y5, Y2
+	VFMADD231PD 96(R9)(BX*1), Y5, Y3
+	VFMADD231PD (R10)(BX*1), Y6, Y0
+	VFMADD231PD 32(R10)(BX*1), Y6, Y1
+	VFMADD231PD 64(R10)(BX*1), Y6, Y2
+	VFMADD231PD 96(R10)(BX*1), Y6, Y3
+	VFMADD231PD (R11)(BX*1), Y7, Y0
+	VFMADD231PD 32(R11)(BX*1), Y7, Y1
+	VFMADD231PD 64(R11)(BX*1), Y7, Y2
+	VFMADD231PD 96(R11)(BX*1), Y7, Y3
+	VMOVUPD     Y0, (DX)(BX*1)
+	VMOVUPD     Y1, 32(DX)(BX*1)
+	VMOVUPD     Y2, 64(DX)(BX*1)
+	VMOVUPD     Y3, 96(DX)(BX*1)
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         ctloop
+
+ctone:
+	CMPQ        CX, $0x00000004
+	JB          cttail
+	VMOVUPD     (DX)(BX*1), Y0
+	VFMADD231PD (SI)(BX*1), Y4, Y0
+	VFMADD231PD (R9)(BX*1), Y5, Y0
+	VFMADD231PD (R10)(BX*1), Y6, Y0
+	VFMADD231PD (R11)(BX*1), Y7, Y0
+	VMOVUPD     Y0, (DX)(BX*1)
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+	JMP         ctone
+
+cttail:
+	TESTQ       CX, CX
+	JZ          ctnext
+	VMASKMOVPD  (DX)(BX*1), Y14, Y0
+	VMASKMOVPD  (SI)(BX*1), Y14, Y8
+	VFMADD231PD Y8, Y4, Y0
+	VMASKMOVPD  (R9)(BX*1), Y14, Y9
+	VFMADD231PD Y9, Y5, Y0
+	VMASKMOVPD  (R10)(BX*1), Y14, Y10
+	VFMADD231PD Y10, Y6, Y0
+	VMASKMOVPD  (R11)(BX*1), Y14, Y11
+	VFMADD231PD Y11, Y7, Y0
+	VMASKMOVPD  Y0, Y14, (DX)(BX*1)
+
+ctnext:
+	LEAQ (SI)(R8*4), SI
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000004, R12
+	JMP  rows4
+
+rows1:
+	TESTQ  R12, R12
+	JZ     done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y4, Y4, Y4
+	XORQ   BX, BX
+	MOVQ   R13, CX
+	CMPQ   CX, $0x00000008
+	JB     rnone
+
+rnloop:
+	VMOVUPD     (DI)(BX*1), Y8
+	VMOVUPD     32(DI)(BX*1), Y9
+	VFMADD231PD (SI)(BX*1), Y8, Y0
+	VFMADD231PD 32(SI)(BX*1), Y9, Y4
+	ADDQ        $0x00000040, BX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         rnloop
+
+rnone:
+	CMPQ        CX, $0x00000004
+	JB          rntail
+	VMOVUPD     (DI)(BX*1), Y8
+	VFMADD231PD (SI)(BX*1), Y8, Y0
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+
+rntail:
+	TESTQ       CX, CX
+	JZ          rnsum
+	VMASKMOVPD  (DI)(BX*1), Y14, Y8
+	VMASKMOVPD  (SI)(BX*1), Y14, Y10
+	VFMADD231PD Y10, Y8, Y4
+
+rnsum:
+	VADDPD       Y4, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X12
+	VADDPD       X12, X0, X0
+	VPERMILPD    $0x01, X0, X12
+	VADDSD       X12, X0, X0
+	VSUBSD       (AX), X0, X13
+	VMULSD       X15, X13, X13
+	VMOVSD       X13, (AX)
+	VMOVSD       8(AX), X12
+	VSUBSD       X13, X12, X12
+	VMOVSD       X12, 8(AX)
+	VBROADCASTSD 8(AX), Y4
+	XORQ         BX, BX
+	MOVQ         R13, CX
+	CMPQ         CX, $0x00000010
+	JB           rtone
+
+rtloop:
+	VMOVUPD     (DX)(BX*1), Y0
+	VMOVUPD     32(DX)(BX*1), Y1
+	VMOVUPD     64(DX)(BX*1), Y2
+	VMOVUPD     96(DX)(BX*1), Y3
+	VFMADD231PD (SI)(BX*1), Y4, Y0
+	VFMADD231PD 32(SI)(BX*1), Y4, Y1
+	VFMADD231PD 64(SI)(BX*1), Y4, Y2
+	VFMADD231PD 96(SI)(BX*1), Y4, Y3
+	VMOVUPD     Y0, (DX)(BX*1)
+	VMOVUPD     Y1, 32(DX)(BX*1)
+	VMOVUPD     Y2, 64(DX)(BX*1)
+	VMOVUPD     Y3, 96(DX)(BX*1)
+	ADDQ        $0x00000080, BX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         rtloop
+
+rtone:
+	CMPQ        CX, $0x00000004
+	JB          rttail
+	VMOVUPD     (DX)(BX*1), Y0
+	VFMADD231PD (SI)(BX*1), Y4, Y0
+	VMOVUPD     Y0, (DX)(BX*1)
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000004, CX
+	JMP         rtone
+
+rttail:
+	TESTQ       CX, CX
+	JZ          rtnext
+	VMASKMOVPD  (DX)(BX*1), Y14, Y0
+	VMASKMOVPD  (SI)(BX*1), Y14, Y8
+	VFMADD231PD Y8, Y4, Y0
+	VMASKMOVPD  Y0, Y14, (DX)(BX*1)
+
+rtnext:
+	ADDQ R8, SI
+	ADDQ $0x00000010, AX
 	DECQ R12
 	JMP  rows1
 

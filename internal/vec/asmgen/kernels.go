@@ -361,3 +361,121 @@ func gemvT(l *level) {
 		}, advance(RBX))
 	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
 }
+
+// ger adds alpha*x[i] times y to row i of a, four rows at a time so that
+// each vector of y is loaded once for them, two vectors at a time: y in
+// V8-V9, alpha*x[i] for row r in V(4+r), row r's two vectors in V(r)
+// and V(10+r). Each element is one fused multiply-add of alpha*x[i]
+// (rounded first) and y[j] into a[i][j], as axpy makes it.
+func ger(l *level) {
+	l.text("ger", "func(m, n int, alpha float64, a []float64, lda int, x, y []float64)")
+	gemvSetup(l)
+	VBROADCASTSD(addr(Param("alpha")), l.V(15))
+	gemvRows(func(p string, rows []GPPhysical) {
+		for r := range rows {
+			VBROADCASTSD(Mem{Base: RDI, Disp: 8 * r}, l.V(4+r))
+		}
+		for r := range rows {
+			VMULPD(l.V(15), l.V(4+r), l.V(4+r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		l.span(p, 2, l.indexed, false, p+"next", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDX, j, l.V(8+j))
+			}
+			reg := func(r, j int) VecPhysical {
+				if j == 0 {
+					return l.V(r)
+				}
+				return l.V(10 + r)
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					a.load(row, j, reg(r, j))
+				}
+			}
+			for r := range rows {
+				for j := 0; j < k; j++ {
+					VFMADD231PD(l.V(8+j), l.V(4+r), reg(r, j))
+				}
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					a.store(reg(r, j), row, j)
+				}
+			}
+		}, advance(RBX))
+	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
+}
+
+// gemvNT makes two products with each group of four rows of a (one row
+// at a time at the end) while they are in cache: the dot products with
+// x (as gemvN: row r's in V(r) and V(4+r), x in V8-V9), then from each
+// dot product d the pair (t, c) = (xc[2i], xc[2i+1]) of the row becomes
+// t' = alpha*(d - t) and c' = c - t', and last y += c'*row (as gemvT,
+// but four vectors of y at a time in V0-V3; c' for row r in V(4+r)).
+// xc's pointer is in AX.
+func gemvNT(l *level) {
+	l.text("gemvNT", "func(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)")
+	gemvSetup(l)
+	Load(Param("xc").Base(), RAX)
+	VMOVSD(addr(Param("alpha")), X15)
+	gemvRows(func(p string, rows []GPPhysical) {
+		for r := range rows {
+			l.zero(l.V(r))
+			l.zero(l.V(4 + r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		l.span(p+"n", 2, l.indexed, false, p+"nsum", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDI, j, l.V(8+j))
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					acc := l.V(r + 4*j)
+					if a.tail {
+						acc = l.V(4 + r)
+					}
+					VFMADD231PD(a.src(row, j, l.V(10+r%2)), l.V(8+j), acc)
+				}
+			}
+		}, advance(RBX))
+		for r := range rows {
+			VADDPD(l.V(4+r), l.V(r), l.V(r))
+		}
+		for r := range rows {
+			l.hsum(l.V(r), l.V(12))
+		}
+		for r := range rows {
+			t := Mem{Base: RAX, Disp: 16 * r}
+			c := Mem{Base: RAX, Disp: 16*r + 8}
+			VSUBSD(t, l.V(r).AsX(), X13) // d - t
+			VMULSD(X15, X13, X13)        // t' = alpha*(d - t)
+			VMOVSD(X13, t)
+			VMOVSD(c, X12)
+			VSUBSD(X13, X12, X12) // c' = c - t'
+			VMOVSD(X12, c)
+			VBROADCASTSD(c, l.V(4+r))
+		}
+		XORQ(RBX, RBX)
+		MOVQ(R13, RCX)
+		// Four vectors of y at a time: each takes a chain of four
+		// dependent additions (one per row), which two vectors at a
+		// time left waiting on the adder's latency.
+		l.span(p+"t", 4, l.indexed, false, p+"tnext", func(k int, a access) {
+			for j := 0; j < k; j++ {
+				a.load(RDX, j, l.V(j))
+			}
+			for r, row := range rows {
+				for j := 0; j < k; j++ {
+					VFMADD231PD(a.src(row, j, l.V(8+r)), l.V(4+r), l.V(j))
+				}
+			}
+			for j := 0; j < k; j++ {
+				a.store(l.V(j), RDX, j)
+			}
+		}, advance(RBX))
+	}, func() { ADDQ(U32(64), RAX) }, func() { ADDQ(U32(16), RAX) })
+}

@@ -32,6 +32,8 @@ func main() {
 		rot(l)
 		gemvN(l)
 		gemvT(l)
+		ger(l)
+		gemvNT(l)
 	}
 	Generate()
 }
