@@ -43,20 +43,8 @@ func TestEigPhaseTimes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bad order %q", f)
 		}
-		r := rand.New(rand.NewPCG(uint64(n), 2))
-		rs := mat.Zeros(n, n)
-		for i := range n {
-			for j := i; j < n; j++ {
-				v := r.NormFloat64()
-				rs.Set(i, j, v)
-				rs.Set(j, i, v)
-			}
-		}
-		d := make([]float64, n)
-		for i := range d {
-			d[i] = float64(1 - 2*(i%2))
-		}
-		cases = append(cases, tcase{fmt.Sprintf("%d/random", n), rs}, tcase{fmt.Sprintf("%d/pm1", n), fuzz.LatmsSym(r, d)})
+		rs, pm := phaseMatrices(n)
+		cases = append(cases, tcase{fmt.Sprintf("%d/random", n), rs}, tcase{fmt.Sprintf("%d/pm1", n), pm})
 	}
 	const phases = 4 // reduce, dc, back, EigSym total
 	times := make([][phases][]float64, len(cases))
@@ -101,21 +89,7 @@ func TestEigPhaseTimes(t *testing.T) {
 // symmetric matrix and on Q*diag(±1)*Qᵀ, with only those two matrices
 // built (for CPU profiles of the small-order path).
 func BenchmarkEigTridiagonal200(b *testing.B) {
-	const n = 200
-	r := rand.New(rand.NewPCG(n, 2))
-	rs := mat.Zeros(n, n)
-	for i := range n {
-		for j := i; j < n; j++ {
-			v := r.NormFloat64()
-			rs.Set(i, j, v)
-			rs.Set(j, i, v)
-		}
-	}
-	d := make([]float64, n)
-	for i := range d {
-		d[i] = float64(1 - 2*(i%2))
-	}
-	pm := fuzz.LatmsSym(r, d)
+	rs, pm := phaseMatrices(200)
 	for _, c := range []struct {
 		name string
 		a    *mat.Dense
@@ -130,4 +104,24 @@ func BenchmarkEigTridiagonal200(b *testing.B) {
 			}
 		})
 	}
+}
+
+// phaseMatrices returns the two matrices of order n that the phase
+// timings and BenchmarkEigTridiagonal200 run on: a random symmetric one
+// (Gaussian upper triangle) and Q*diag(±1)*Qᵀ, drawn with seed n.
+func phaseMatrices(n int) (random, pm1 *mat.Dense) {
+	r := rand.New(rand.NewPCG(uint64(n), 2))
+	random = mat.Zeros(n, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := r.NormFloat64()
+			random.Set(i, j, v)
+			random.Set(j, i, v)
+		}
+	}
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = float64(1 - 2*(i%2))
+	}
+	return random, fuzz.LatmsSym(r, d)
 }
