@@ -109,23 +109,7 @@ func projectSimplexRef(v []float64) float64 {
 		u = append(u, v...)
 	}
 	slices.Sort(u)
-	// tau is (sum of the j largest - 1)/j for the largest j at which the
-	// j-th largest value still exceeds it (all less top).
-	var cum, tau float64
-	for j := 1; j <= len(u); j++ {
-		x := u[len(u)-j] - top
-		cum += x
-		if t := (cum - 1) / float64(j); x > t {
-			tau = t
-		}
-	}
-	var moved float64
-	for i, x := range v {
-		p := math.Max((x-top)-tau, 0)
-		moved += math.Abs(p - x)
-		v[i] = p
-	}
-	return moved
+	return projectSorted(v, u, top)
 }
 
 // TestSortFloats checks the radix sort of ProjectSimplex against

@@ -313,6 +313,14 @@ func projectSimplexSorted(v []float64) float64 {
 	if m := u[len(u)-1]; math.Abs(m) > 1 {
 		top = m
 	}
+	return projectSorted(v, u, top)
+}
+
+// projectSorted finishes the reference projections: tau is (sum of the j
+// largest - 1)/j for the largest j at which the j-th largest entry of the
+// sorted candidates u (shifted by top) still exceeds it, and each entry
+// of v becomes max(v - top - tau, 0); it returns the l1 mass moved.
+func projectSorted(v, u []float64, top float64) float64 {
 	var cum, tau float64
 	for j := 1; j <= len(u); j++ {
 		x := u[len(u)-j] - top
