@@ -24,6 +24,11 @@ type gemmImpl struct {
 	transRows int
 	// level is the implementation's, whose vector Scal scales C.
 	level simd.Level
+	// tsKernel, if not nil, is the no-pack micro-kernel (tsKernelGeneric
+	// with tsMR x tsNR tiles) that gemmRun uses for the shapes useTS
+	// picks; see gemm_ts.go.
+	tsKernel   func(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
+	tsMR, tsNR int
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per
@@ -110,6 +115,8 @@ func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, 
 		}
 	case m*n <= kSplitMaxMN && k >= 2*kSplit:
 		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
+	case g.useTS(transA, transB, m, n, k):
+		gemmTS(g, bl.KC, workers, upper, transA, m, n, k, alpha, a, lda, b, ldb, add, c, ldc)
 	default:
 		gemmBlocked(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
 	}
@@ -149,6 +156,7 @@ func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k in
 	chunks = ceilDiv(k, chunkLen)
 	scratch := getBuffer(chunks * m * n)
 	defer putBuffer(scratch)
+	ts := g.useTS(transA, transB, m, n, chunkLen) // the chunks take the no-pack path
 	var next atomic.Int64
 	parallel(min(workers, chunks), func(int) {
 		for {
@@ -165,7 +173,11 @@ func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k in
 			if !transB {
 				bq = b[p0*ldb:]
 			}
-			gemmBlocked(g, bl, upper, transA, transB, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n, 1)
+			if ts {
+				gemmTS(g, bl.KC, 1, upper, transA, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n)
+			} else {
+				gemmBlocked(g, bl, upper, transA, transB, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n, 1)
+			}
 		}
 	})
 	for i := 0; i < m; i++ {
