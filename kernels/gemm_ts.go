@@ -51,16 +51,23 @@ const (
 	tsGenericNR = 8
 )
 
-// Dispatch thresholds of the no-pack path (measured on a Zen 5 core with
-// BenchmarkGemmTS; see the commit that set them): the Aᵀ B shape when C
-// has at most tsTNMaxMN elements and k is at least tsTNMinK; the A B
-// shape when B has at most tsNNMaxN columns and k is at most tsNNMaxK.
-// Both need m >= the kernel's rows.
+// Dispatch thresholds of the no-pack path, measured with
+// BenchmarkGemmTSThresholds on one core (AMD EPYC, 32 KiB L1, AVX-512):
+//
+//   - Aᵀ B: m and n at most tsTNMaxMN and k at least tsTNMinK. The
+//     no-pack path ran 1.2-2x faster from k = 8 (l = 20 and 60) and at
+//     l = 96 and 128 with k = 21416 (41-44 against 31-36 GFLOP/s); at
+//     l = 192 the packed path was 1.5% faster.
+//   - A B: n and k at most tsNNMaxN and tsNNMaxK. It ran 1.1-2x faster
+//     for n, k = 20..60 (and 2.6x for m = 4), but 0.9x at n = k = 64 and
+//     0.6-0.9x at n, k = 80..128.
+//
+// Both need m >= the kernel's rows (tsMR).
 const (
-	tsTNMaxMN = 96 * 96
-	tsTNMinK  = 64
-	tsNNMaxN  = 96
-	tsNNMaxK  = 96
+	tsTNMaxMN = 128
+	tsTNMinK  = 8
+	tsNNMaxN  = 60
+	tsNNMaxK  = 60
 )
 
 // useTS reports whether gemmRun takes the no-pack path for this shape.
@@ -69,7 +76,7 @@ func (g *gemmImpl) useTS(transA, transB bool, m, n, k int) bool {
 		return false
 	}
 	if transA {
-		return m*n <= tsTNMaxMN && k >= tsTNMinK
+		return m <= tsTNMaxMN && n <= tsTNMaxMN && k >= tsTNMinK
 	}
 	return n <= tsNNMaxN && k <= tsNNMaxK
 }
@@ -83,6 +90,14 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 	sai, sap := lda, 1
 	if transA {
 		sai, sap = 1, lda
+	}
+	if transA {
+		// Longer slices of k than the packed path's: fewer passes of C
+		// through the registers. Measured on BenchmarkGemmTS (Aᵀ B,
+		// n = 21416, l = 20..60): 4*KC ran 2-8% faster than
+		// KC (320 against 80 with a 32 KiB L1), and both faster than slices
+		// that fit A and B in L1.
+		kc *= 4
 	}
 	mr := g.tsMR
 	tiles := ceilDiv(m, mr)
@@ -121,12 +136,12 @@ func gemmTSRows(g *gemmImpl, kc int, upper bool, t0, t1, sai, sap, m, n, k int, 
 			add = 1
 		}
 		ap, bp := a[pc*sap:], b[pc*ldb:]
-		for j := 0; j < n; j += nr {
-			jw := min(nr, n-j)
-			for t := t0; t < t1; t++ {
-				i := t * mr
+		for t := t0; t < t1; t++ {
+			i := t * mr
+			for j := 0; j < n; j += nr {
+				jw := min(nr, n-j)
 				if upper && i >= j+jw {
-					break // this tile and the ones below it
+					continue // this tile lies below the diagonal
 				}
 				if i+mr <= m {
 					g.tsKernel(kcur, ap[i*sai:], sai, sap, bp[j:], ldb, c[i*ldc+j:], ldc, alpha, add, jw)

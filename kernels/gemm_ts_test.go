@@ -121,7 +121,7 @@ func TestGemmTSShapes(t *testing.T) {
 						for _, transA := range []bool{false, true} {
 							ks := []int{1, 7, 16, 17, 50}
 							if transA {
-								ks = []int{tsTNMinK, tsTNMinK + 1, 100}
+								ks = []int{tsTNMinK, tsTNMinK + 1, 17, 100}
 							}
 							for _, k := range ks {
 								beta := []float64{0, 1, 0.5}[(m+n+k)%3]
@@ -153,8 +153,9 @@ func TestGemmTSThresholds(t *testing.T) {
 		}{
 			{true, false, 20, 20, tsTNMinK - 1, false},
 			{true, false, 20, 20, tsTNMinK, true},
-			{true, false, 96, 96, 300, true},
-			{true, false, 96, 97, 300, false},
+			{true, false, tsTNMaxMN, tsTNMaxMN, 300, true},
+			{true, false, tsTNMaxMN, tsTNMaxMN + 1, 300, false},
+			{true, false, tsTNMaxMN + 1, 20, 300, false},
 			{true, false, mr - 1, 20, 300, false},
 			{true, false, mr, 20, 300, true},
 			{true, true, 20, 20, 300, false},
@@ -279,6 +280,61 @@ func BenchmarkGemmTS(b *testing.B) {
 					gemmRun(g, im.blocking, 1, false, s.transA, false, s.m, s.c, s.k, 1, a, lda, bm, s.c, 0, c, s.c)
 				}
 				flops := 2 * float64(s.m) * float64(s.c) * float64(s.k) * float64(b.N)
+				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
+			})
+		}
+	}
+}
+
+// BenchmarkGemmTSThresholds runs both paths, whatever useTS says, on
+// shapes on either side of the dispatch thresholds (tsTNMinK, tsTNMaxMN,
+// tsNNMaxN, tsNNMaxK), to measure where the no-pack path stops paying.
+func BenchmarkGemmTSThresholds(b *testing.B) {
+	defer SetMaxWorkers(SetMaxWorkers(1))
+	im := cur()
+	g := &im.gemm
+	if g.tsKernel == nil {
+		b.Skip("no no-pack kernel here")
+	}
+	type shape struct {
+		transA  bool
+		m, n, k int
+	}
+	var shapes []shape
+	for _, k := range []int{8, 16, 32, 64} {
+		shapes = append(shapes, shape{true, 20, 20, k}, shape{true, 60, 60, k})
+	}
+	for _, l := range []int{96, 128, 192} {
+		shapes = append(shapes, shape{true, l, l, 21416})
+	}
+	for _, nk := range [][2]int{{60, 60}, {64, 64}, {64, 72}, {72, 64}, {80, 60}, {96, 96}, {40, 128}, {128, 40}, {128, 128}} {
+		shapes = append(shapes, shape{false, 21416, nk[0], nk[1]})
+	}
+	shapes = append(shapes, shape{false, 4, 40, 40}, shape{false, 8, 40, 40})
+	r := rand.New(rand.NewPCG(26, 0))
+	for _, s := range shapes {
+		lda := s.k
+		if s.transA {
+			lda = s.m
+		}
+		a := simdtest.RandSlice(r, s.m*s.k)
+		bm := simdtest.RandSlice(r, s.k*s.n)
+		c := make([]float64, s.m*s.n)
+		for _, path := range []string{"pack", "nopack"} {
+			name := fmt.Sprintf("AB/m=%d/n=%d/k=%d/%s", s.m, s.n, s.k, path)
+			if s.transA {
+				name = "At" + name[1:]
+			}
+			b.Run(name, func(b *testing.B) {
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if path == "pack" {
+						gemmBlocked(g, im.blocking, false, s.transA, false, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n, 1)
+					} else {
+						gemmTS(g, im.blocking.KC, 1, false, s.transA, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
+					}
+				}
+				flops := 2 * float64(s.m) * float64(s.n) * float64(s.k) * float64(b.N)
 				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
 			})
 		}
