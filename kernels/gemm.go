@@ -29,6 +29,17 @@ type gemmImpl struct {
 	// picks; see gemm_ts.go.
 	tsKernel   func(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
 	tsMR, tsNR int
+	// tsWhole: tsKernel computes whole tiles only (jw = tsNR); the
+	// driver overlaps the last columns, and needs n >= tsNR.
+	tsWhole bool
+	// tsNNMax bounds n and k of the A B shape on the no-pack path.
+	tsNNMax int
+	// tsKCMul multiplies KC for the slices of k of the Aᵀ B shape (0
+	// means 1). Measured with BenchmarkGemmTS (n = 21416, l = 20..60):
+	// with AVX-512, 4*KC (320 against 80 with a 32 KiB L1) ran 2-8%
+	// faster than KC, and both faster than slices that fit A and B in
+	// L1; with AVX2, KC (168) ran 0-50% faster than 2*KC or 4*KC.
+	tsKCMul int
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per

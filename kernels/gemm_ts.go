@@ -58,27 +58,26 @@ const (
 //     no-pack path ran 1.2-2x faster from k = 8 (l = 20 and 60) and at
 //     l = 96 and 128 with k = 21416 (41-44 against 31-36 GFLOP/s); at
 //     l = 192 the packed path was 1.5% faster.
-//   - A B: n and k at most tsNNMaxN and tsNNMaxK. It ran 1.1-2x faster
-//     for n, k = 20..60 (and 2.6x for m = 4), but 0.9x at n = k = 64 and
-//     0.6-0.9x at n, k = 80..128.
+//   - A B: n and k at most the kernel's tsNNMax. With AVX-512 it ran
+//     1.1-2x faster for n, k = 20..60 (and 2.6x for m = 4), but 0.9x at
+//     n = k = 64 and 0.6-0.9x at n, k = 80..128 (tsNNMax = 60); with
+//     AVX2 1.2-1.3x at n, k = 20 and 40 but 0.9x at 60 (tsNNMax = 40).
 //
 // Both need m >= the kernel's rows (tsMR).
 const (
 	tsTNMaxMN = 128
 	tsTNMinK  = 8
-	tsNNMaxN  = 60
-	tsNNMaxK  = 60
 )
 
 // useTS reports whether gemmRun takes the no-pack path for this shape.
 func (g *gemmImpl) useTS(transA, transB bool, m, n, k int) bool {
-	if g.tsKernel == nil || transB || m < g.tsMR || k == 0 {
+	if g.tsKernel == nil || transB || m < g.tsMR || k == 0 || (g.tsWhole && n < g.tsNR) {
 		return false
 	}
 	if transA {
 		return m <= tsTNMaxMN && n <= tsTNMaxMN && k >= tsTNMinK
 	}
-	return n <= tsNNMaxN && k <= tsNNMaxK
+	return n <= g.tsNNMax && k <= g.tsNNMax
 }
 
 // gemmTS is C = alpha*op(A)*B (+ C if add0 != 0) on the no-pack path,
@@ -92,12 +91,9 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 		sai, sap = 1, lda
 	}
 	if transA {
-		// Longer slices of k than the packed path's: fewer passes of C
-		// through the registers. Measured on BenchmarkGemmTS (Aᵀ B,
-		// n = 21416, l = 20..60): 4*KC ran 2-8% faster than
-		// KC (320 against 80 with a 32 KiB L1), and both faster than slices
-		// that fit A and B in L1.
-		kc *= 4
+		// Longer slices of k than the packed path's, for some kernels:
+		// fewer passes of C through the registers (see tsKCMul).
+		kc *= max(g.tsKCMul, 1)
 	}
 	mr := g.tsMR
 	tiles := ceilDiv(m, mr)
@@ -143,21 +139,30 @@ func gemmTSRows(g *gemmImpl, kc int, upper bool, t0, t1, sai, sap, m, n, k int, 
 				if upper && i >= j+jw {
 					continue // this tile lies below the diagonal
 				}
-				if i+mr <= m {
+				// A tile past the last row or column is moved back to end
+				// there (m >= mr; n >= nr for tsWhole kernels) and goes
+				// through the scratch tile, of which rows r0.. and
+				// columns c0..w go to C.
+				i0, r0 := i, 0
+				if i+mr > m {
+					i0, r0 = m-mr, i-(m-mr)
+				}
+				j0, c0, w := j, 0, jw
+				if jw < nr && g.tsWhole {
+					j0, c0, w = n-nr, j-(n-nr), nr
+				}
+				if r0 == 0 && c0 == 0 {
 					g.tsKernel(kcur, ap[i*sai:], sai, sap, bp[j:], ldb, c[i*ldc+j:], ldc, alpha, add, jw)
 					continue
 				}
-				// The last rows: the tile of rows m-mr..m (m >= mr) through
-				// a scratch tile, of which rows i..m go back to C.
-				i0 := m - mr
-				if add != 0 { // rows above i belong to other tiles (maybe other workers)
-					for r := i - i0; r < mr; r++ {
-						copy(tile[r*nr:r*nr+jw], c[(i0+r)*ldc+j:])
+				if add != 0 { // the rest belongs to other tiles (maybe other workers)
+					for r := r0; r < mr; r++ {
+						copy(tile[r*nr+c0:r*nr+w], c[(i0+r)*ldc+j0+c0:])
 					}
 				}
-				g.tsKernel(kcur, ap[i0*sai:], sai, sap, bp[j:], ldb, tile, nr, alpha, add, jw)
-				for r := i - i0; r < mr; r++ {
-					copy(c[(i0+r)*ldc+j:(i0+r)*ldc+j+jw], tile[r*nr:r*nr+jw])
+				g.tsKernel(kcur, ap[i0*sai:], sai, sap, bp[j0:], ldb, tile, nr, alpha, add, w)
+				for r := r0; r < mr; r++ {
+					copy(c[(i0+r)*ldc+j0+c0:(i0+r)*ldc+j0+w], tile[r*nr+c0:r*nr+w])
 				}
 			}
 		}

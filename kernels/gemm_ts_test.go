@@ -18,7 +18,9 @@ import (
 func tsImpls() map[string]*gemmImpl {
 	out := map[string]*gemmImpl{
 		"go": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
-			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR},
+			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsNNMax: 60},
+		"go-whole": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
+			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsWhole: true, tsNNMax: 40, tsKCMul: 2},
 	}
 	for _, l := range simd.Available() {
 		if g := &table.For(l).gemm; g.tsKernel != nil {
@@ -39,6 +41,9 @@ func TestTSKernel(t *testing.T) {
 			mr, nr := g.tsMR, g.tsNR
 			for _, k := range []int{1, 2, 3, 7, 64} {
 				for jw := 1; jw <= nr; jw++ {
+					if g.tsWhole && jw < nr {
+						continue // such kernels compute whole tiles only
+					}
 					for _, transA := range []bool{false, true} {
 						for add := 0; add <= 1; add++ {
 							lda := k + 3
@@ -107,7 +112,9 @@ func TestGemmTSShapes(t *testing.T) {
 				ms = append(ms, i)
 			}
 			for j := 1; j <= 2*nr+1; j++ {
-				ns = append(ns, j)
+				if j >= nr || !g.tsWhole { // whole tiles need n >= nr
+					ns = append(ns, j)
+				}
 			}
 			for _, workers := range []int{1, 3} {
 				run := func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
@@ -119,7 +126,7 @@ func TestGemmTSShapes(t *testing.T) {
 				for _, m := range ms {
 					for _, n := range ns {
 						for _, transA := range []bool{false, true} {
-							ks := []int{1, 7, 16, 17, 50}
+							ks := []int{1, 7, 16, 17, g.tsNNMax}
 							if transA {
 								ks = []int{tsTNMinK, tsTNMinK + 1, 17, 100}
 							}
@@ -146,6 +153,7 @@ func TestGemmTSThresholds(t *testing.T) {
 		g := &im.gemm
 		r := rand.New(rand.NewPCG(23, uint64(p)))
 		mr := max(g.tsMR, 1)
+		nnMax := max(g.tsNNMax, 40)
 		cases := []struct {
 			transA, transB bool
 			m, n, k        int
@@ -159,12 +167,23 @@ func TestGemmTSThresholds(t *testing.T) {
 			{true, false, mr - 1, 20, 300, false},
 			{true, false, mr, 20, 300, true},
 			{true, true, 20, 20, 300, false},
-			{false, false, 100, tsNNMaxN, tsNNMaxK, true},
-			{false, false, 100, tsNNMaxN + 1, 40, false},
-			{false, false, 100, 40, tsNNMaxK + 1, false},
+			{false, false, 100, nnMax, nnMax, true},
+			{false, false, 100, nnMax + 1, 20, false},
+			{false, false, 100, 20, nnMax + 1, false},
 			{false, false, mr - 1, 40, 40, false},
-			{false, false, mr, 40, 40, true},
+			{false, false, mr, 20, 20, true},
 			{false, true, 100, 40, 40, false},
+		}
+		if g.tsWhole {
+			cases = append(cases, struct {
+				transA, transB bool
+				m, n, k        int
+				want           bool
+			}{true, false, 20, g.tsNR - 1, 300, false}, struct {
+				transA, transB bool
+				m, n, k        int
+				want           bool
+			}{false, false, 100, g.tsNR, 40, true})
 		}
 		for _, tc := range cases {
 			want := tc.want && g.tsKernel != nil && tc.m >= 1
@@ -275,9 +294,13 @@ func BenchmarkGemmTS(b *testing.B) {
 				g = &packed
 			}
 			b.Run(s.name+"/"+path, func(b *testing.B) {
+				run := func() {
+					gemmRun(g, im.blocking, 1, false, s.transA, false, s.m, s.c, s.k, 1, a, lda, bm, s.c, 0, c, s.c)
+				}
+				run() // warm up: page faults and caches out of the timing
 				cpu0 := cpuTime()
 				for b.Loop() {
-					gemmRun(g, im.blocking, 1, false, s.transA, false, s.m, s.c, s.k, 1, a, lda, bm, s.c, 0, c, s.c)
+					run()
 				}
 				flops := 2 * float64(s.m) * float64(s.c) * float64(s.k) * float64(b.N)
 				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
@@ -288,7 +311,7 @@ func BenchmarkGemmTS(b *testing.B) {
 
 // BenchmarkGemmTSThresholds runs both paths, whatever useTS says, on
 // shapes on either side of the dispatch thresholds (tsTNMinK, tsTNMaxMN,
-// tsNNMaxN, tsNNMaxK), to measure where the no-pack path stops paying.
+// the kernel's tsNNMax), to measure where the no-pack path stops paying.
 func BenchmarkGemmTSThresholds(b *testing.B) {
 	defer SetMaxWorkers(SetMaxWorkers(1))
 	im := cur()
@@ -326,13 +349,17 @@ func BenchmarkGemmTSThresholds(b *testing.B) {
 				name = "At" + name[1:]
 			}
 			b.Run(name, func(b *testing.B) {
-				cpu0 := cpuTime()
-				for b.Loop() {
+				run := func() {
 					if path == "pack" {
 						gemmBlocked(g, im.blocking, false, s.transA, false, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n, 1)
 					} else {
 						gemmTS(g, im.blocking.KC, 1, false, s.transA, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
 					}
+				}
+				run() // warm up: page faults and caches out of the timing
+				cpu0 := cpuTime()
+				for b.Loop() {
+					run()
 				}
 				flops := 2 * float64(s.m) * float64(s.n) * float64(s.k) * float64(b.N)
 				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
