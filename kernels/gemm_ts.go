@@ -52,16 +52,20 @@ const (
 )
 
 // Dispatch thresholds of the no-pack path, measured with
-// BenchmarkGemmTSThresholds on one core (AMD EPYC, 32 KiB L1, AVX-512):
+// BenchmarkGemmTSThresholds on one core (AMD EPYC, 32 KiB L1, AVX-512;
+// CPU GFLOP/s, packed against no-pack, medians of 3):
 //
 //   - Aᵀ B: m and n at most tsTNMaxMN and k at least tsTNMinK. The
-//     no-pack path ran 1.2-2x faster from k = 8 (l = 20 and 60) and at
-//     l = 96 and 128 with k = 21416 (41-44 against 31-36 GFLOP/s); at
-//     l = 192 the packed path was 1.5% faster.
-//   - A B: n and k at most the kernel's tsNNMax. With AVX-512 it ran
-//     1.1-2x faster for n, k = 20..60 (and 2.6x for m = 4), but 0.9x at
-//     n = k = 64 and 0.6-0.9x at n, k = 80..128 (tsNNMax = 60); with
-//     AVX2 1.2-1.3x at n, k = 20 and 40 but 0.9x at 60 (tsNNMax = 40).
+//     no-pack path won from k = 8 (l = 20: 11.6 against 15.9; l = 60:
+//     23.5 against 28.4) and at l = 96 and 128 with k = 21416 (38.5
+//     against 45.4, 36.8 against 39.9); at l = 192 the packed path was
+//     ahead (43.4 against 42.9).
+//   - A B: n and k at most the kernel's tsNNMax. With AVX-512 it won at
+//     n, k <= 64 and for m = 4 (9.3 against 25.4 at n = k = 40), was
+//     even or behind from n = 72 (44 against 40 at n = 72, k = 64) and
+//     behind at n, k = 96..128 (36 against 28); tsNNMax = 60 keeps to
+//     the shapes where it won every time. With AVX2 it won at n, k = 20
+//     and 40 but not at 60 (tsNNMax = 40).
 //
 // Both need m >= the kernel's rows (tsMR).
 const (
