@@ -125,9 +125,15 @@ func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, 
 			}
 		}
 	case m*n <= kSplitMaxMN && k >= 2*kSplit:
-		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
+		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers, kSplit)
 	case g.useTS(transA, transB, m, n, k):
-		gemmTS(g, bl.KC, workers, upper, transA, m, n, k, alpha, a, lda, b, ldb, add, c, ldc)
+		if transA && m*n <= kSplitMaxMN && k >= 2*tsKSplit {
+			// The no-pack path's rows of C are too few to share: its
+			// workers take chunks of k instead (whatever their number).
+			gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers, tsKSplit)
+		} else {
+			gemmTS(g, bl.KC, workers, upper, transA, m, n, k, alpha, a, lda, b, ldb, add, c, ldc)
+		}
 	default:
 		gemmBlocked(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
 	}
@@ -159,10 +165,11 @@ const (
 	kSplitMaxChunks = 64
 )
 
-// gemmKSplit multiplies each chunk of k into a scratch C of its own (in
-// parallel), and then adds the chunks to C in order.
-func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int, workers int) {
-	chunks := min(ceilDiv(k, kSplit), kSplitMaxChunks)
+// gemmKSplit multiplies each chunk of k (about split long) into a
+// scratch C of its own (in parallel), and then adds the chunks to C in
+// order.
+func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int, workers, split int) {
+	chunks := min(ceilDiv(k, split), kSplitMaxChunks)
 	chunkLen := ceilDiv(k, chunks)
 	chunks = ceilDiv(k, chunkLen)
 	scratch := getBuffer(chunks * m * n)

@@ -73,6 +73,13 @@ const (
 	tsTNMinK  = 8
 )
 
+// The Aᵀ B shape with C of at most kSplitMaxMN elements and k of at
+// least 2*tsKSplit is cut into chunks of k of about tsKSplit (by
+// gemmKSplit, like long products on the packed path), so that workers
+// can share it: its rows are too few. The chunks depend on the shape
+// alone, which keeps the result independent of the number of workers.
+const tsKSplit = 2048
+
 // useTS reports whether gemmRun takes the no-pack path for this shape.
 func (g *gemmImpl) useTS(transA, transB bool, m, n, k int) bool {
 	if g.tsKernel == nil || transB || m < g.tsMR || k == 0 || (g.tsWhole && n < g.tsNR) {

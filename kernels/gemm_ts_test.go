@@ -167,6 +167,8 @@ func TestGemmTSThresholds(t *testing.T) {
 			{true, false, mr - 1, 20, 300, false},
 			{true, false, mr, 20, 300, true},
 			{true, true, 20, 20, 300, false},
+			{true, false, 20, 20, 2*tsKSplit - 1, true},
+			{true, false, 37, 41, 2*tsKSplit + 5, true},
 			{false, false, 100, nnMax, nnMax, true},
 			{false, false, 100, nnMax + 1, 20, false},
 			{false, false, 100, 20, nnMax + 1, false},
