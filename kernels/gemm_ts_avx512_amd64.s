@@ -25,6 +25,22 @@
 	VFMADD213PD Z24, Z31, r0; VFMADD213PD Z25, Z31, r1; VFMADD213PD Z26, Z31, r2
 #define TSSTORE(r0, r1, r2) VMOVUPD r0, K1, (DX); VMOVUPD r1, K2, 64(DX); VMOVUPD r2, K3, 128(DX); ADDQ R8, DX
 
+// The same for tiles of at most 16 columns (jw <= 16): two vectors per
+// row, Z(3r) and Z(3r+1), so that no FMA is spent on a third, empty one.
+#define TSROW2(addr, bc, r0, r1) VBROADCASTSD addr, bc; VFMADD231PD Z24, bc, r0; VFMADD231PD Z25, bc, r1
+
+#define TSSTEP2 \
+	VMOVUPD.Z (DI), K1, Z24; VMOVUPD.Z 64(DI), K2, Z25; \
+	TSROW2((SI), Z27, Z0, Z1); TSROW2((SI)(R10*1), Z28, Z3, Z4); \
+	TSROW2((SI)(R10*2), Z27, Z6, Z7); TSROW2((SI)(R12*1), Z28, Z9, Z10); \
+	ADDQ R11, SI; ADDQ R13, DI
+
+#define TSMUL2(r0, r1) VMULPD Z31, r0, r0; VMULPD Z31, r1, r1
+#define TSADD2(r0, r1) \
+	VMOVUPD.Z (DX), K1, Z24; VMOVUPD.Z 64(DX), K2, Z25; \
+	VFMADD213PD Z24, Z31, r0; VFMADD213PD Z25, Z31, r1
+#define TSSTORE2(r0, r1) VMOVUPD r0, K1, (DX); VMOVUPD r1, K2, 64(DX); ADDQ R8, DX
+
 // func tsKernelAVX512(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
 TEXT ·tsKernelAVX512(SB), NOSPLIT, $0-136
 	MOVQ jw+128(FP), CX
@@ -56,6 +72,9 @@ TEXT ·tsKernelAVX512(SB), NOSPLIT, $0-136
 	VMOVAPD Z0, Z11
 	MOVQ CX, BX
 	SHRQ $1, BX
+	CMPQ jw+128(FP), $16
+	JLE  narrow
+	TESTQ BX, BX
 	JZ   rest
 
 loop2:
@@ -85,5 +104,39 @@ store:
 	TSMUL(Z3, Z4, Z5); TSSTORE(Z3, Z4, Z5)
 	TSMUL(Z6, Z7, Z8); TSSTORE(Z6, Z7, Z8)
 	TSMUL(Z9, Z10, Z11); TSSTORE(Z9, Z10, Z11)
+	VZEROUPPER
+	RET
+
+narrow:
+	TESTQ BX, BX
+	JZ    rest2
+
+loop2n:
+	TSSTEP2
+	TSSTEP2
+	DECQ BX
+	JNZ  loop2n
+
+rest2:
+	ANDQ $1, CX
+	JZ   write2
+	TSSTEP2
+
+write2:
+	MOVQ  add+120(FP), AX
+	TESTQ AX, AX
+	JZ    store2
+	TSADD2(Z0, Z1); TSSTORE2(Z0, Z1)
+	TSADD2(Z3, Z4); TSSTORE2(Z3, Z4)
+	TSADD2(Z6, Z7); TSSTORE2(Z6, Z7)
+	TSADD2(Z9, Z10); TSSTORE2(Z9, Z10)
+	VZEROUPPER
+	RET
+
+store2:
+	TSMUL2(Z0, Z1); TSSTORE2(Z0, Z1)
+	TSMUL2(Z3, Z4); TSSTORE2(Z3, Z4)
+	TSMUL2(Z6, Z7); TSSTORE2(Z6, Z7)
+	TSMUL2(Z9, Z10); TSSTORE2(Z9, Z10)
 	VZEROUPPER
 	RET
