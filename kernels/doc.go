@@ -2,7 +2,13 @@
 // kernels (Dot, Axpy, Scal, Asum, Nrm2, Iamax, Rot, and their strided
 // Inc forms), matrix-vector kernels (Gemv, Ger) and a cache-blocked,
 // parallel matrix product (Gemm, Syrk) built from packing routines and a
-// register-blocked micro-kernel in the manner of Goto and BLIS.
+// register-blocked micro-kernel in the manner of Goto and BLIS. Two
+// tall-skinny shapes, in which packing would cost as much as the
+// multiply-adds, skip it with the avx2 and avx512 implementations and
+// read the rows of A and B where they lie: C = Aᵀ B with C at most
+// 128 x 128 and k >= 8 (Gram products of tall matrices), and C = A B
+// with n and k at most 60 (40 with avx2); the choice depends on the
+// shape alone.
 //
 // # Implementations
 //

@@ -24,6 +24,22 @@ type gemmImpl struct {
 	transRows int
 	// level is the implementation's, whose vector Scal scales C.
 	level simd.Level
+	// tsKernel, if not nil, is the no-pack micro-kernel (tsKernelGeneric
+	// with tsMR x tsNR tiles) that gemmRun uses for the shapes useTS
+	// picks; see gemm_ts.go.
+	tsKernel   func(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
+	tsMR, tsNR int
+	// tsWhole: tsKernel computes whole tiles only (jw = tsNR); the
+	// driver overlaps the last columns, and needs n >= tsNR.
+	tsWhole bool
+	// tsNNMax bounds n and k of the A B shape on the no-pack path.
+	tsNNMax int
+	// tsKCMul multiplies KC for the slices of k of the Aᵀ B shape (0
+	// means 1). Measured with BenchmarkGemmTS (n = 21416, l = 20..60):
+	// with AVX-512, 4*KC (320 against 80 with a 32 KiB L1) ran 2-8%
+	// faster than KC, and both faster than slices that fit A and B in
+	// L1; with AVX2, KC (168) ran 0-50% faster than 2*KC or 4*KC.
+	tsKCMul int
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per
@@ -109,7 +125,15 @@ func gemmRun(g *gemmImpl, bl Blocking, workers int, upper, transA, transB bool, 
 			}
 		}
 	case m*n <= kSplitMaxMN && k >= 2*kSplit:
-		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
+		gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers, kSplit)
+	case g.useTS(transA, transB, m, n, k):
+		if transA && m*n <= kSplitMaxMN && k >= 2*tsKSplit {
+			// The no-pack path's rows of C are too few to share: its
+			// workers take chunks of k instead (whatever their number).
+			gemmKSplit(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers, tsKSplit)
+		} else {
+			gemmTS(g, bl.KC, workers, upper, transA, m, n, k, alpha, a, lda, b, ldb, add, c, ldc)
+		}
 	default:
 		gemmBlocked(g, bl, upper, transA, transB, m, n, k, alpha, a, lda, b, ldb, add, c, ldc, workers)
 	}
@@ -141,14 +165,16 @@ const (
 	kSplitMaxChunks = 64
 )
 
-// gemmKSplit multiplies each chunk of k into a scratch C of its own (in
-// parallel), and then adds the chunks to C in order.
-func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int, workers int) {
-	chunks := min(ceilDiv(k, kSplit), kSplitMaxChunks)
+// gemmKSplit multiplies each chunk of k (about split long) into a
+// scratch C of its own (in parallel), and then adds the chunks to C in
+// order.
+func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, add int, c []float64, ldc int, workers, split int) {
+	chunks := min(ceilDiv(k, split), kSplitMaxChunks)
 	chunkLen := ceilDiv(k, chunks)
 	chunks = ceilDiv(k, chunkLen)
 	scratch := getBuffer(chunks * m * n)
 	defer putBuffer(scratch)
+	ts := g.useTS(transA, transB, m, n, chunkLen) // the chunks take the no-pack path
 	var next atomic.Int64
 	parallel(min(workers, chunks), func(int) {
 		for {
@@ -165,7 +191,11 @@ func gemmKSplit(g *gemmImpl, bl Blocking, upper, transA, transB bool, m, n, k in
 			if !transB {
 				bq = b[p0*ldb:]
 			}
-			gemmBlocked(g, bl, upper, transA, transB, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n, 1)
+			if ts {
+				gemmTS(g, bl.KC, 1, upper, transA, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n)
+			} else {
+				gemmBlocked(g, bl, upper, transA, transB, m, n, kq, alpha, aq, lda, bq, ldb, 0, scratch.buf[q*m*n:(q+1)*m*n], n, 1)
+			}
 		}
 	})
 	for i := 0; i < m; i++ {
