@@ -45,8 +45,9 @@
 // # Products
 //
 // Mul, MulAT, MulBT, GramCols and GramRows call kernels.Gemm and
-// kernels.Syrk: cache-blocked, packed and run on up to GOMAXPROCS
-// goroutines (see kernels.SetMaxWorkers). The result never depends on the
+// kernels.Syrk: cache-blocked, packed (but for the tall and skinny
+// shapes that kernels runs without packing: see its package doc) and run
+// on up to GOMAXPROCS goroutines (see kernels.SetMaxWorkers). The result never depends on the
 // number of goroutines: the same inputs give bit-identical outputs on any
 // machine configuration that selects the same kernels implementation.
 // The Gram
