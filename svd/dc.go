@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -419,31 +421,13 @@ func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float
 	return psi, dpsi, phi, dphi
 }
 
-// secularRange returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)². The
-// reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy), one
-// division for two (division is the bottleneck of the secular equation:
-// its throughput is a fraction of the multiplications'), but for a pair
-// whose product is near the underflow or overflow threshold.
+// secularRange returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)², on the
+// current level's kernel (vec.SecularAt): vector divisions, one per
+// element, in the assembly; in the generic loop the reciprocals are taken
+// two at a time, 1/x = y/(xy) and 1/y = x/(xy), one division for two
+// (division is the bottleneck of the secular equation), as recipPair.
 func secularRange(g, r []float64, t float64) (s, ds float64) {
-	n := len(g)
-	r = r[:n]
-	var s2, ds2 float64
-	j := 0
-	for ; j+1 < n; j += 2 {
-		ix, iy := recipPair(g[j]-t, g[j+1]-t)
-		tx, ty := r[j]*ix, r[j+1]*iy
-		s += tx
-		s2 += ty
-		ds += tx * ix
-		ds2 += ty * iy
-	}
-	if j < n {
-		inv := 1 / (g[j] - t)
-		tx := r[j] * inv
-		s += tx
-		ds += tx * inv
-	}
-	return s + s2, ds + ds2
+	return vec.SecularAt(simd.Current(), g, r[:len(g)], t)
 }
 
 // recipPair returns 1/x and 1/y by one division, y/(xy) and x/(xy),

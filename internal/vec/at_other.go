@@ -81,3 +81,11 @@ func GerAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y []f
 func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y, xc []float64) {
 	gemvNTRows(l, m, n, alpha, a, lda, x, y, xc)
 }
+
+// SecularAt returns Σ r[i]/(g[i] - t) and Σ r[i]/(g[i] - t)² (len(r) >=
+// len(g)), the sums of a secular equation and of its derivative, on level
+// l's routine: secularGeneric's loop at every level here.
+func SecularAt(l simd.Level, g, r []float64, t float64) (s, ds float64) {
+	_ = l
+	return secularGeneric(g, r, t)
+}

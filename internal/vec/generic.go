@@ -90,3 +90,44 @@ func gemvTGeneric(m, n int, alpha float64, a []float64, lda int, x, y []float64)
 		axpyGeneric(alpha*x[i], a[i*lda:i*lda+n], y[:n])
 	}
 }
+
+// secularGeneric returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)²
+// (inv = 1/(g[j] - t), tx = r[j]*inv, the terms tx and tx*inv). The
+// reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy),
+// one scalar division for two (division is the bottleneck of these
+// sums: its throughput is a fraction of the multiplications'), but for a
+// pair whose product is near the underflow or overflow threshold, and
+// the sums are kept in two accumulators each. The assembly routines take
+// vector divisions instead, each element's own.
+func secularGeneric(g, r []float64, t float64) (s, ds float64) {
+	n := len(g)
+	r = r[:n]
+	var s2, ds2 float64
+	j := 0
+	for ; j+1 < n; j += 2 {
+		ix, iy := recipPair(g[j]-t, g[j+1]-t)
+		tx, ty := r[j]*ix, r[j+1]*iy
+		s += tx
+		s2 += ty
+		ds += tx * ix
+		ds2 += ty * iy
+	}
+	if j < n {
+		inv := 1 / (g[j] - t)
+		tx := r[j] * inv
+		s += tx
+		ds += tx * inv
+	}
+	return s + s2, ds + ds2
+}
+
+// recipPair returns 1/x and 1/y by one division, y/(xy) and x/(xy),
+// or by two when xy nears the underflow or overflow threshold.
+func recipPair(x, y float64) (float64, float64) {
+	xy := x * y
+	if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
+		q := 1 / xy
+		return y * q, x * q
+	}
+	return 1 / x, 1 / y
+}

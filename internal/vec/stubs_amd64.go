@@ -142,3 +142,23 @@ func gemvNTAVX512(m, n int, alpha float64, a []float64, lda int, x, y, xc []floa
 
 //go:noescape
 func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)
+
+// secularAVX512 and secularAVX2 compute
+//
+//	for i := range g {
+//		inv := 1 / (g[i] - t)
+//		tx := r[i] * inv
+//		s += tx
+//		ds += tx * inv
+//	}
+//	return s, ds
+//
+// with one true division per element (no paired reciprocals, as
+// secularGeneric takes), ds's update one fused multiply-add, and s and
+// ds each summed in a reduction's order.
+//
+//go:noescape
+func secularAVX512(g, r []float64, t float64) (s, ds float64)
+
+//go:noescape
+func secularAVX2(g, r []float64, t float64) (s, ds float64)

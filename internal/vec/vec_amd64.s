@@ -1264,6 +1264,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func secularAVX512(g []float64, r []float64, t float64) (s float64, ds float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·secularAVX512(SB), NOSPLIT, $0-72
+	MOVQ         g_base+0(FP), SI
+	MOVQ         g_len+8(FP), CX
+	MOVQ         r_base+24(FP), DI
+	VBROADCASTSD t+48(FP), Z15
+	MOVQ         $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z13
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	CMPQ         CX, $0x00000020
+	JB           one
+
+loop:
+	VMOVUPD     (SI), Z8
+	VMOVUPD     64(SI), Z9
+	VMOVUPD     128(SI), Z10
+	VMOVUPD     192(SI), Z11
+	VSUBPD      Z15, Z8, Z8
+	VSUBPD      Z15, Z9, Z9
+	VSUBPD      Z15, Z10, Z10
+	VSUBPD      Z15, Z11, Z11
+	VDIVPD      Z8, Z13, Z8
+	VDIVPD      Z9, Z13, Z9
+	VDIVPD      Z10, Z13, Z10
+	VDIVPD      Z11, Z13, Z11
+	VMULPD      (DI), Z8, Z12
+	VADDPD      Z12, Z0, Z0
+	VFMADD231PD Z8, Z12, Z4
+	VMULPD      64(DI), Z9, Z12
+	VADDPD      Z12, Z1, Z1
+	VFMADD231PD Z9, Z12, Z5
+	VMULPD      128(DI), Z10, Z12
+	VADDPD      Z12, Z2, Z2
+	VFMADD231PD Z10, Z12, Z6
+	VMULPD      192(DI), Z11, Z12
+	VADDPD      Z12, Z3, Z3
+	VFMADD231PD Z11, Z12, Z7
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000008
+	JB          tail
+	VMOVUPD     (SI), Z8
+	VSUBPD      Z15, Z8, Z8
+	VDIVPD      Z8, Z13, Z8
+	VMULPD      (DI), Z8, Z12
+	VADDPD      Z12, Z0, Z0
+	VFMADD231PD Z8, Z12, Z4
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000008, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	MOVQ        $0x00000001, AX
+	SHLQ        CL, AX
+	DECQ        AX
+	KMOVW       AX, K1
+	VMOVUPD.Z   (SI), K1, Z8
+	VSUBPD      Z15, Z8, Z8
+	VDIVPD.Z    Z8, Z13, K1, Z8
+	VMOVUPD.Z   (DI), K1, Z12
+	VMULPD      Z12, Z8, Z12
+	VADDPD      Z12, Z1, Z1
+	VFMADD231PD Z8, Z12, Z5
+
+done:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDSD        X1, X0, X0
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z6, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y5
+	VADDPD        Y5, Y4, Y4
+	VEXTRACTF128  $0x01, Y4, X5
+	VADDPD        X5, X4, X4
+	VPERMILPD     $0x01, X4, X5
+	VADDSD        X5, X4, X4
+	MOVSD         X0, s+56(FP)
+	MOVSD         X4, ds+64(FP)
+	VZEROUPPER
+	RET
+
 // func dotAVX2(x []float64, y []float64) float64
 // Requires: AVX, FMA3, SSE2
 TEXT ·dotAVX2(SB), NOSPLIT, $0-56
@@ -2510,5 +2614,108 @@ rtnext:
 	JMP  rows1
 
 done:
+	VZEROUPPER
+	RET
+
+// func secularAVX2(g []float64, r []float64, t float64) (s float64, ds float64)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·secularAVX2(SB), NOSPLIT, $0-72
+	MOVQ         g_base+0(FP), SI
+	MOVQ         g_len+8(FP), CX
+	MOVQ         r_base+24(FP), DI
+	VBROADCASTSD t+48(FP), Y15
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X13
+	VPBROADCASTQ X13, Y13
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      Y15, Y8, Y8
+	VSUBPD      Y15, Y9, Y9
+	VSUBPD      Y15, Y10, Y10
+	VSUBPD      Y15, Y11, Y11
+	VDIVPD      Y8, Y13, Y8
+	VDIVPD      Y9, Y13, Y9
+	VDIVPD      Y10, Y13, Y10
+	VDIVPD      Y11, Y13, Y11
+	VMULPD      (DI), Y8, Y12
+	VADDPD      Y12, Y0, Y0
+	VFMADD231PD Y8, Y12, Y4
+	VMULPD      32(DI), Y9, Y12
+	VADDPD      Y12, Y1, Y1
+	VFMADD231PD Y9, Y12, Y5
+	VMULPD      64(DI), Y10, Y12
+	VADDPD      Y12, Y2, Y2
+	VFMADD231PD Y10, Y12, Y6
+	VMULPD      96(DI), Y11, Y12
+	VADDPD      Y12, Y3, Y3
+	VFMADD231PD Y11, Y12, Y7
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (SI), Y8
+	VSUBPD      Y15, Y8, Y8
+	VDIVPD      Y8, Y13, Y8
+	VMULPD      (DI), Y8, Y12
+	VADDPD      Y12, Y0, Y0
+	VFMADD231PD Y8, Y12, Y4
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (SI), Y14, Y8
+	VSUBPD      Y15, Y8, Y8
+	VDIVPD      Y8, Y13, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  (DI), Y14, Y12
+	VMULPD      Y12, Y8, Y12
+	VADDPD      Y12, Y1, Y1
+	VFMADD231PD Y8, Y12, Y5
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPD       X5, X4, X4
+	VPERMILPD    $0x01, X4, X5
+	VADDSD       X5, X4, X4
+	MOVSD        X0, s+56(FP)
+	MOVSD        X4, ds+64(FP)
 	VZEROUPPER
 	RET

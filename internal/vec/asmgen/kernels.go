@@ -479,3 +479,69 @@ func gemvNT(l *level) {
 		}, advance(RBX))
 	}, func() { ADDQ(U32(64), RAX) }, func() { ADDQ(U32(16), RAX) })
 }
+
+// secular sums the terms of the secular equation over g and r: with
+// inv = 1/(g[i] - t), one true division per element, tx = r[i]*inv is
+// added to s and tx*inv (one fused multiply-add) to ds. Four vectors at
+// a time: g - t and then inv in V8-V11, tx in V12, the one constant in
+// V13, t in V15; the s accumulators are V0-V3 and the ds ones V4-V7,
+// each pair folded as a reduction's (single vectors into V0 and V4, the
+// tail into V1 and V5). The tail's masked-off lanes read g = r = 0,
+// whose 1/(0 - t) may be infinite: inv is zeroed there (a zeroing
+// division under K1, or an AND with the mask), so they add exact zeros.
+func secular(l *level) {
+	l.text("secular", "func(g, r []float64, t float64) (s, ds float64)")
+	Load(Param("g").Base(), RSI)
+	Load(Param("g").Len(), RCX)
+	Load(Param("r").Base(), RDI)
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	MOVQ(U64(0x3ff0000000000000), RAX)
+	if l.avx512 {
+		VPBROADCASTQ(RAX, l.V(13))
+	} else {
+		MOVQ(RAX, X13)
+		VPBROADCASTQ(X13, l.V(13))
+	}
+	for i := 0; i < 8; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			VSUBPD(l.V(15), l.V(8+j), l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			d := l.V(8 + j)
+			switch {
+			case a.tail && l.avx512:
+				VDIVPD_Z(d, l.V(13), K1, d)
+			case a.tail:
+				VDIVPD(d, l.V(13), d)
+				VANDPD(ymm[14], d, d)
+			default:
+				VDIVPD(d, l.V(13), d)
+			}
+		}
+		for j := 0; j < k; j++ {
+			s, ds := l.V(j), l.V(4+j)
+			if a.tail {
+				s, ds = l.V(1), l.V(5)
+			}
+			tx := l.V(12)
+			VMULPD(a.src(RDI, j, tx), l.V(8+j), tx)
+			VADDPD(tx, s, s)
+			VFMADD231PD(l.V(8+j), tx, ds)
+		}
+	}, advance(RSI, RDI))
+	for _, b := range []int{0, 4} {
+		VADDPD(l.V(b+1), l.V(b), l.V(b))
+		VADDPD(l.V(b+3), l.V(b+2), l.V(b+2))
+		VADDPD(l.V(b+2), l.V(b), l.V(b))
+		l.hsum(l.V(b), l.V(b+1))
+	}
+	Store(l.V(0).AsX(), ReturnIndex(0))
+	Store(l.V(4).AsX(), ReturnIndex(1))
+	ret()
+}

@@ -34,6 +34,7 @@ func main() {
 		gemvT(l)
 		ger(l)
 		gemvNT(l)
+		secular(l)
 	}
 	Generate()
 }
