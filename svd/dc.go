@@ -250,13 +250,16 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 		v := zhatProduct(j, diff(K-1, j)/rho, num, g)
 		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 	}
+	// Row i is v_j = ẑ_j/(d_j - lam_i), with d_j - lam_i = -diff(i, j)
+	// formed as (d_j - d_orig) - tau_i, the same bits; the divisions on
+	// the current level's kernel (vector divisions in the assembly), into
+	// num, then moved to their columns.
+	lv := simd.Current()
 	for i := 0; i < K; i++ {
 		r := ut[i*K : (i+1)*K]
-		var nrm float64
-		for j := 0; j < K; j++ {
-			v := zh[j] / -diff(i, j)
-			r[pos[j]] = v
-			nrm += v * v
+		nrm := vec.SecularVecAt(lv, zh, d, d[orig[i]], tau[i], num)
+		for j, p := range pos {
+			r[p] = num[j]
 		}
 		kernels.Scal(1/math.Sqrt(nrm), r)
 	}
@@ -425,18 +428,7 @@ func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float
 // current level's kernel (vec.SecularAt): vector divisions, one per
 // element, in the assembly; in the generic loop the reciprocals are taken
 // two at a time, 1/x = y/(xy) and 1/y = x/(xy), one division for two
-// (division is the bottleneck of the secular equation), as recipPair.
+// (division is the bottleneck of the secular equation).
 func secularRange(g, r []float64, t float64) (s, ds float64) {
 	return vec.SecularAt(simd.Current(), g, r[:len(g)], t)
-}
-
-// recipPair returns 1/x and 1/y by one division, y/(xy) and x/(xy),
-// or by two when xy nears the underflow or overflow threshold.
-func recipPair(x, y float64) (float64, float64) {
-	xy := x * y
-	if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
-		q := 1 / xy
-		return y * q, x * q
-	}
-	return 1 / x, 1 / y
 }

@@ -124,3 +124,26 @@ func SecularAt(l simd.Level, g, r []float64, t float64) (s, ds float64) {
 	_ = l
 	return secularGeneric(g, r, t)
 }
+
+// SecularVecAt sets v[i] = z[i] / ((d[i] - o) - t) for i < len(z)
+// (len(d), len(v) >= len(z)) and returns Σ v[i]², on level l's routine
+// (secularVecGeneric's loop at every level here): the components of an
+// eigenvector of a rank-one update, before their normalization, with
+// (d[i] - o) - t the negated difference of the root o + t and the pole
+// d[i].
+func SecularVecAt(l simd.Level, z, d []float64, o, t float64, v []float64) float64 {
+	_ = l
+	return secularVecGeneric(z, d, o, t, v)
+}
+
+// SecularVec2At sets v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
+// and u[i] = d[i]*v[i] for i < len(z) (the other slices at least as
+// long) and returns Σ v[i]² and Σ u[i]², on level l's routine
+// (secularVec2Generic's loop at every level here): a pair of singular
+// vectors of a bidiagonal merge before their normalization, the
+// denominator the negated difference of the squares of the root o + t
+// and the pole d[i].
+func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (nv, nu float64) {
+	_ = l
+	return secularVec2Generic(z, d, o, t, v, u)
+}

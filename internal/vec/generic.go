@@ -131,3 +131,47 @@ func recipPair(x, y float64) (float64, float64) {
 	}
 	return 1 / x, 1 / y
 }
+
+// secularVecGeneric sets v[i] = z[i] / ((d[i] - o) - t) and returns
+// Σ v[i]².
+func secularVecGeneric(z, d []float64, o, t float64, v []float64) float64 {
+	d, v = d[:len(z)], v[:len(z)]
+	var s float64
+	for i, zi := range z {
+		x := zi / ((d[i] - o) - t)
+		v[i] = x
+		s += x * x
+	}
+	return s
+}
+
+// secularVec2Generic sets v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o)
+// + t)) and u[i] = d[i]*v[i] and returns Σ v[i]² and Σ u[i]², the
+// reciprocals of the denominators two at a time (recipPair) and each sum
+// in two accumulators.
+func secularVec2Generic(z, d []float64, o, t float64, v, u []float64) (nv, nu float64) {
+	n := len(z)
+	d, v, u = d[:n], v[:n], u[:n]
+	var nv1, nu1 float64
+	i := 0
+	for ; i+1 < n; i += 2 {
+		d0, d1 := d[i], d[i+1]
+		r0, r1 := recipPair(((d0-o)-t)*((d0+o)+t), ((d1-o)-t)*((d1+o)+t))
+		v0, v1 := z[i]*r0, z[i+1]*r1
+		u0, u1 := d0*v0, d1*v1
+		v[i], v[i+1] = v0, v1
+		u[i], u[i+1] = u0, u1
+		nv += v0 * v0
+		nv1 += v1 * v1
+		nu += u0 * u0
+		nu1 += u1 * u1
+	}
+	if i < n {
+		x := z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
+		y := d[i] * x
+		v[i], u[i] = x, y
+		nv += x * x
+		nu += y * y
+	}
+	return nv + nv1, nu + nu1
+}

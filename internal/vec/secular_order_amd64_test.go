@@ -47,3 +47,61 @@ func TestSecularOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestSecularVecOrder pins the bits of the eigenvector kernels: each
+// v[i] (and u[i]) is the scalar expression's, one true division, and the
+// sums of squares are reductions of fused multiply-adds; the elements
+// past len(z) are left alone.
+func TestSecularVecOrder(t *testing.T) {
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		w := lanes(l)
+		if w == 0 {
+			t.Skip("no assembly order to pin at this level")
+		}
+		r := rand.New(rand.NewPCG(19, uint64(l)))
+		const guard = 3
+		for _, n := range orderLengths() {
+			z, d := wide(r, n), wide(r, n)
+			for _, o := range []float64{0, r.NormFloat64()} {
+				for _, tau := range []float64{0, 0x1p-1070, r.NormFloat64() * 1e-3} {
+					v1 := make([]float64, n+guard)
+					v2 := make([]float64, n+guard)
+					u2 := make([]float64, n+guard)
+					for k := n; k < n+guard; k++ {
+						v1[k], v2[k], u2[k] = 7, 7, 7
+					}
+					s := SecularVecAt(l, z, d, o, tau, v1)
+					nv, nu := SecularVec2At(l, z, d, o, tau, v2, u2)
+					x1 := func(i int) float64 {
+						if i >= n {
+							return 0
+						}
+						return z[i] / ((d[i] - o) - tau)
+					}
+					x2 := func(i int) float64 {
+						if i >= n {
+							return 0
+						}
+						return z[i] / (((d[i] - o) - tau) * ((d[i] + o) + tau))
+					}
+					y2 := func(i int) float64 { return at(d, i) * x2(i) }
+					for i := 0; i < n+guard; i++ {
+						w1, w2, wu := x1(i), x2(i), y2(i)
+						if i >= n {
+							w1, w2, wu = 7, 7, 7
+						}
+						if !sameBits(v1[i], w1) || !sameBits(v2[i], w2) || !sameBits(u2[i], wu) {
+							t.Fatalf("n=%d o=%g t=%g: element %d is (%v, %v, %v), want (%v, %v, %v)", n, o, tau, i, v1[i], v2[i], u2[i], w1, w2, wu)
+						}
+					}
+					ws := modelReduce(n, w, func(acc float64, i int) float64 { return math.FMA(x1(i), x1(i), acc) })
+					wv := modelReduce(n, w, func(acc float64, i int) float64 { return math.FMA(x2(i), x2(i), acc) })
+					wu := modelReduce(n, w, func(acc float64, i int) float64 { return math.FMA(y2(i), y2(i), acc) })
+					if !sameBits(s, ws) || !sameBits(nv, wv) || !sameBits(nu, wu) {
+						t.Fatalf("n=%d o=%g t=%g: sums (%v, %v, %v), model (%v, %v, %v)", n, o, tau, s, nv, nu, ws, wv, wu)
+					}
+				}
+			}
+		}
+	})
+}

@@ -53,3 +53,49 @@ func TestSecularAccuracy(t *testing.T) {
 		}
 	})
 }
+
+// TestSecularVecAccuracy checks SecularVecAt and SecularVec2At at every
+// level against the scalar expressions: each element within 4 ulps (the
+// generic pair loop's reciprocals take three roundings where a division
+// takes one), the sums of squares within 4*(n+4)*eps relative, and
+// nothing written past len(z).
+func TestSecularVecAccuracy(t *testing.T) {
+	const eps = 0x1p-52
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		r := rand.New(rand.NewPCG(29, uint64(l)))
+		for n := 0; n <= 80; n++ {
+			z := make([]float64, n)
+			d := make([]float64, n)
+			for i := range z {
+				z[i] = r.NormFloat64()
+				d[i] = float64(i) + r.Float64()*0.5
+			}
+			o, tau := float64(n/2), 0.3+r.Float64()*0.2
+			v1 := make([]float64, n+1)
+			v2 := make([]float64, n+1)
+			u2 := make([]float64, n+1)
+			v1[n], v2[n], u2[n] = -1, -1, -1
+			s := SecularVecAt(l, z, d, o, tau, v1)
+			nv, nu := SecularVec2At(l, z, d, o, tau, v2, u2)
+			var ws, wv, wu float64
+			for i := range z {
+				x1 := z[i] / ((d[i] - o) - tau)
+				x2 := z[i] / (((d[i] - o) - tau) * ((d[i] + o) + tau))
+				y2 := d[i] * x2
+				ws += x1 * x1
+				wv += x2 * x2
+				wu += y2 * y2
+				if math.Abs(v1[i]-x1) > 4*eps*math.Abs(x1) || math.Abs(v2[i]-x2) > 4*eps*math.Abs(x2) || math.Abs(u2[i]-y2) > 4*eps*math.Abs(y2) {
+					t.Fatalf("n=%d element %d: (%v, %v, %v), want (%v, %v, %v)", n, i, v1[i], v2[i], u2[i], x1, x2, y2)
+				}
+			}
+			tol := 4 * float64(n+4) * eps
+			if math.Abs(s-ws) > tol*ws || math.Abs(nv-wv) > tol*wv || math.Abs(nu-wu) > tol*wu {
+				t.Fatalf("n=%d: sums (%v, %v, %v), want (%v, %v, %v)", n, s, nv, nu, ws, wv, wu)
+			}
+			if v1[n] != -1 || v2[n] != -1 || u2[n] != -1 {
+				t.Fatalf("n=%d: wrote past len(z)", n)
+			}
+		}
+	})
+}

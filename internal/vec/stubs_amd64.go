@@ -162,3 +162,34 @@ func secularAVX512(g, r []float64, t float64) (s, ds float64)
 
 //go:noescape
 func secularAVX2(g, r []float64, t float64) (s, ds float64)
+
+// secularVecAVX512 and secularVecAVX2 compute
+//
+//	for i := range z { v[i] = z[i] / ((d[i] - o) - t); s += v[i] * v[i] }; return s
+//
+// with each square added by a fused multiply-add, in a reduction's order.
+//
+//go:noescape
+func secularVecAVX512(z, d []float64, o, t float64, v []float64) float64
+
+//go:noescape
+func secularVecAVX2(z, d []float64, o, t float64, v []float64) float64
+
+// secularVec2AVX512 and secularVec2AVX2 compute
+//
+//	for i := range z {
+//		v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
+//		u[i] = d[i] * v[i]
+//		nv += v[i] * v[i]
+//		nu += u[i] * u[i]
+//	}
+//	return nv, nu
+//
+// with one true division per element (secularVec2Generic pairs them),
+// each square added by a fused multiply-add, in a reduction's order.
+//
+//go:noescape
+func secularVec2AVX512(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)
+
+//go:noescape
+func secularVec2AVX2(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)

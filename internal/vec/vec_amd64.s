@@ -1354,6 +1354,7 @@ done:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
+	MOVSD         X0, s+56(FP)
 	VADDPD        Z5, Z4, Z4
 	VADDPD        Z7, Z6, Z6
 	VADDPD        Z6, Z4, Z4
@@ -1363,8 +1364,255 @@ done:
 	VADDPD        X5, X4, X4
 	VPERMILPD     $0x01, X4, X5
 	VADDSD        X5, X4, X4
-	MOVSD         X0, s+56(FP)
 	MOVSD         X4, ds+64(FP)
+	VZEROUPPER
+	RET
+
+// func secularVecAVX512(z []float64, d []float64, o float64, t float64, v []float64) float64
+// Requires: AVX, AVX512F, SSE2
+TEXT ·secularVecAVX512(SB), NOSPLIT, $0-96
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	VBROADCASTSD o+48(FP), Z13
+	VBROADCASTSD t+56(FP), Z15
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	CMPQ         CX, $0x00000020
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Z8
+	VMOVUPD     64(DI), Z9
+	VMOVUPD     128(DI), Z10
+	VMOVUPD     192(DI), Z11
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VSUBPD      Z13, Z9, Z9
+	VSUBPD      Z15, Z9, Z9
+	VSUBPD      Z13, Z10, Z10
+	VSUBPD      Z15, Z10, Z10
+	VSUBPD      Z13, Z11, Z11
+	VSUBPD      Z15, Z11, Z11
+	VMOVUPD     (SI), Z12
+	VDIVPD      Z8, Z12, Z8
+	VMOVUPD     64(SI), Z12
+	VDIVPD      Z9, Z12, Z9
+	VMOVUPD     128(SI), Z12
+	VDIVPD      Z10, Z12, Z10
+	VMOVUPD     192(SI), Z12
+	VDIVPD      Z11, Z12, Z11
+	VMOVUPD     Z8, (DX)
+	VFMADD231PD Z8, Z8, Z0
+	VMOVUPD     Z9, 64(DX)
+	VFMADD231PD Z9, Z9, Z1
+	VMOVUPD     Z10, 128(DX)
+	VFMADD231PD Z10, Z10, Z2
+	VMOVUPD     Z11, 192(DX)
+	VFMADD231PD Z11, Z11, Z3
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	ADDQ        $0x00000100, DX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000008
+	JB          tail
+	VMOVUPD     (DI), Z8
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VMOVUPD     (SI), Z12
+	VDIVPD      Z8, Z12, Z8
+	VMOVUPD     Z8, (DX)
+	VFMADD231PD Z8, Z8, Z0
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000008, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	MOVQ        $0x00000001, AX
+	SHLQ        CL, AX
+	DECQ        AX
+	KMOVW       AX, K1
+	VMOVUPD.Z   (DI), K1, Z8
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VMOVUPD.Z   (SI), K1, Z12
+	VDIVPD.Z    Z8, Z12, K1, Z8
+	VMOVUPD     Z8, K1, (DX)
+	VFMADD231PD Z8, Z8, Z1
+
+done:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDSD        X1, X0, X0
+	MOVSD         X0, ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func secularVec2AVX512(z []float64, d []float64, o float64, t float64, v []float64, u []float64) (nv float64, nu float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·secularVec2AVX512(SB), NOSPLIT, $0-128
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	MOVQ         u_base+88(FP), R8
+	VBROADCASTSD o+48(FP), Z13
+	VBROADCASTSD t+56(FP), Z15
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	CMPQ         CX, $0x00000020
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Z8
+	VADDPD      Z13, Z8, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VMULPD      Z12, Z8, Z8
+	VMOVUPD     64(DI), Z9
+	VADDPD      Z13, Z9, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z9, Z9
+	VSUBPD      Z15, Z9, Z9
+	VMULPD      Z12, Z9, Z9
+	VMOVUPD     128(DI), Z10
+	VADDPD      Z13, Z10, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z10, Z10
+	VSUBPD      Z15, Z10, Z10
+	VMULPD      Z12, Z10, Z10
+	VMOVUPD     192(DI), Z11
+	VADDPD      Z13, Z11, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z11, Z11
+	VSUBPD      Z15, Z11, Z11
+	VMULPD      Z12, Z11, Z11
+	VMOVUPD     (SI), Z12
+	VDIVPD      Z8, Z12, Z8
+	VMOVUPD     64(SI), Z12
+	VDIVPD      Z9, Z12, Z9
+	VMOVUPD     128(SI), Z12
+	VDIVPD      Z10, Z12, Z10
+	VMOVUPD     192(SI), Z12
+	VDIVPD      Z11, Z12, Z11
+	VMOVUPD     Z8, (DX)
+	VFMADD231PD Z8, Z8, Z0
+	VMULPD      (DI), Z8, Z12
+	VMOVUPD     Z12, (R8)
+	VFMADD231PD Z12, Z12, Z4
+	VMOVUPD     Z9, 64(DX)
+	VFMADD231PD Z9, Z9, Z1
+	VMULPD      64(DI), Z9, Z12
+	VMOVUPD     Z12, 64(R8)
+	VFMADD231PD Z12, Z12, Z5
+	VMOVUPD     Z10, 128(DX)
+	VFMADD231PD Z10, Z10, Z2
+	VMULPD      128(DI), Z10, Z12
+	VMOVUPD     Z12, 128(R8)
+	VFMADD231PD Z12, Z12, Z6
+	VMOVUPD     Z11, 192(DX)
+	VFMADD231PD Z11, Z11, Z3
+	VMULPD      192(DI), Z11, Z12
+	VMOVUPD     Z12, 192(R8)
+	VFMADD231PD Z12, Z12, Z7
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	ADDQ        $0x00000100, DX
+	ADDQ        $0x00000100, R8
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000008
+	JB          tail
+	VMOVUPD     (DI), Z8
+	VADDPD      Z13, Z8, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VMULPD      Z12, Z8, Z8
+	VMOVUPD     (SI), Z12
+	VDIVPD      Z8, Z12, Z8
+	VMOVUPD     Z8, (DX)
+	VFMADD231PD Z8, Z8, Z0
+	VMULPD      (DI), Z8, Z12
+	VMOVUPD     Z12, (R8)
+	VFMADD231PD Z12, Z12, Z4
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, R8
+	SUBQ        $0x00000008, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	MOVQ        $0x00000001, AX
+	SHLQ        CL, AX
+	DECQ        AX
+	KMOVW       AX, K1
+	VMOVUPD.Z   (DI), K1, Z8
+	VADDPD      Z13, Z8, Z12
+	VADDPD      Z15, Z12, Z12
+	VSUBPD      Z13, Z8, Z8
+	VSUBPD      Z15, Z8, Z8
+	VMULPD      Z12, Z8, Z8
+	VMOVUPD.Z   (SI), K1, Z12
+	VDIVPD.Z    Z8, Z12, K1, Z8
+	VMOVUPD     Z8, K1, (DX)
+	VFMADD231PD Z8, Z8, Z1
+	VMOVUPD.Z   (DI), K1, Z12
+	VMULPD      Z12, Z8, Z12
+	VMOVUPD     Z12, K1, (R8)
+	VFMADD231PD Z12, Z12, Z5
+
+done:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDSD        X1, X0, X0
+	MOVSD         X0, nv+112(FP)
+	VADDPD        Z5, Z4, Z4
+	VADDPD        Z7, Z6, Z6
+	VADDPD        Z6, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y5
+	VADDPD        Y5, Y4, Y4
+	VEXTRACTF128  $0x01, Y4, X5
+	VADDPD        X5, X4, X4
+	VPERMILPD     $0x01, X4, X5
+	VADDSD        X5, X4, X4
+	MOVSD         X4, nu+120(FP)
 	VZEROUPPER
 	RET
 
@@ -2708,6 +2956,7 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
+	MOVSD        X0, s+56(FP)
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y6, Y6
 	VADDPD       Y6, Y4, Y4
@@ -2715,7 +2964,252 @@ done:
 	VADDPD       X5, X4, X4
 	VPERMILPD    $0x01, X4, X5
 	VADDSD       X5, X4, X4
-	MOVSD        X0, s+56(FP)
 	MOVSD        X4, ds+64(FP)
+	VZEROUPPER
+	RET
+
+// func secularVecAVX2(z []float64, d []float64, o float64, t float64, v []float64) float64
+// Requires: AVX, FMA3, SSE2
+TEXT ·secularVecAVX2(SB), NOSPLIT, $0-96
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	VBROADCASTSD o+48(FP), Y13
+	VBROADCASTSD t+56(FP), Y15
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Y8
+	VMOVUPD     32(DI), Y9
+	VMOVUPD     64(DI), Y10
+	VMOVUPD     96(DI), Y11
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VSUBPD      Y13, Y9, Y9
+	VSUBPD      Y15, Y9, Y9
+	VSUBPD      Y13, Y10, Y10
+	VSUBPD      Y15, Y10, Y10
+	VSUBPD      Y13, Y11, Y11
+	VSUBPD      Y15, Y11, Y11
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     32(SI), Y12
+	VDIVPD      Y9, Y12, Y9
+	VMOVUPD     64(SI), Y12
+	VDIVPD      Y10, Y12, Y10
+	VMOVUPD     96(SI), Y12
+	VDIVPD      Y11, Y12, Y11
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMOVUPD     Y9, 32(DX)
+	VFMADD231PD Y9, Y9, Y1
+	VMOVUPD     Y10, 64(DX)
+	VFMADD231PD Y10, Y10, Y2
+	VMOVUPD     Y11, 96(DX)
+	VFMADD231PD Y11, Y11, Y3
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	ADDQ        $0x00000080, DX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (DI), Y8
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (DI), Y14, Y8
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMASKMOVPD  (SI), Y14, Y12
+	VDIVPD      Y8, Y12, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  Y8, Y14, (DX)
+	VFMADD231PD Y8, Y8, Y1
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	MOVSD        X0, ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func secularVec2AVX2(z []float64, d []float64, o float64, t float64, v []float64, u []float64) (nv float64, nu float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·secularVec2AVX2(SB), NOSPLIT, $0-128
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	MOVQ         u_base+88(FP), R8
+	VBROADCASTSD o+48(FP), Y13
+	VBROADCASTSD t+56(FP), Y15
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMOVUPD     32(DI), Y9
+	VADDPD      Y13, Y9, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y9, Y9
+	VSUBPD      Y15, Y9, Y9
+	VMULPD      Y12, Y9, Y9
+	VMOVUPD     64(DI), Y10
+	VADDPD      Y13, Y10, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y10, Y10
+	VSUBPD      Y15, Y10, Y10
+	VMULPD      Y12, Y10, Y10
+	VMOVUPD     96(DI), Y11
+	VADDPD      Y13, Y11, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y11, Y11
+	VSUBPD      Y15, Y11, Y11
+	VMULPD      Y12, Y11, Y11
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     32(SI), Y12
+	VDIVPD      Y9, Y12, Y9
+	VMOVUPD     64(SI), Y12
+	VDIVPD      Y10, Y12, Y10
+	VMOVUPD     96(SI), Y12
+	VDIVPD      Y11, Y12, Y11
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMULPD      (DI), Y8, Y12
+	VMOVUPD     Y12, (R8)
+	VFMADD231PD Y12, Y12, Y4
+	VMOVUPD     Y9, 32(DX)
+	VFMADD231PD Y9, Y9, Y1
+	VMULPD      32(DI), Y9, Y12
+	VMOVUPD     Y12, 32(R8)
+	VFMADD231PD Y12, Y12, Y5
+	VMOVUPD     Y10, 64(DX)
+	VFMADD231PD Y10, Y10, Y2
+	VMULPD      64(DI), Y10, Y12
+	VMOVUPD     Y12, 64(R8)
+	VFMADD231PD Y12, Y12, Y6
+	VMOVUPD     Y11, 96(DX)
+	VFMADD231PD Y11, Y11, Y3
+	VMULPD      96(DI), Y11, Y12
+	VMOVUPD     Y12, 96(R8)
+	VFMADD231PD Y12, Y12, Y7
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, R8
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (DI), Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMULPD      (DI), Y8, Y12
+	VMOVUPD     Y12, (R8)
+	VFMADD231PD Y12, Y12, Y4
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, R8
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (DI), Y14, Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMASKMOVPD  (SI), Y14, Y12
+	VDIVPD      Y8, Y12, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  Y8, Y14, (DX)
+	VFMADD231PD Y8, Y8, Y1
+	VMASKMOVPD  (DI), Y14, Y12
+	VMULPD      Y12, Y8, Y12
+	VMASKMOVPD  Y12, Y14, (R8)
+	VFMADD231PD Y12, Y12, Y5
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	MOVSD        X0, nv+112(FP)
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPD       X5, X4, X4
+	VPERMILPD    $0x01, X4, X5
+	VADDSD       X5, X4, X4
+	MOVSD        X4, nu+120(FP)
 	VZEROUPPER
 	RET

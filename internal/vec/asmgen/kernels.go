@@ -535,13 +535,124 @@ func secular(l *level) {
 			VFMADD231PD(l.V(8+j), tx, ds)
 		}
 	}, advance(RSI, RDI))
-	for _, b := range []int{0, 4} {
+	l.sums(2)
+	ret()
+}
+
+// sums folds the accumulators V0-V3 (and V4-V7 when n is 2) as a
+// reduction does, (a0+a1)+(a2+a3) and the lanes halved pairwise, and
+// stores them as the results.
+func (l *level) sums(n int) {
+	for k := 0; k < n; k++ {
+		b := 4 * k
 		VADDPD(l.V(b+1), l.V(b), l.V(b))
 		VADDPD(l.V(b+3), l.V(b+2), l.V(b+2))
 		VADDPD(l.V(b+2), l.V(b), l.V(b))
 		l.hsum(l.V(b), l.V(b+1))
+		Store(l.V(b).AsX(), ReturnIndex(k))
 	}
-	Store(l.V(0).AsX(), ReturnIndex(0))
-	Store(l.V(4).AsX(), ReturnIndex(1))
+}
+
+// divTail sets d to n/d, zeroed in the tail's masked-off lanes (whose
+// quotient of two loaded zeros, or of zero by a zero, may be a NaN).
+func (l *level) divTail(n, d VecPhysical, tail bool) {
+	switch {
+	case tail && l.avx512:
+		VDIVPD_Z(d, n, K1, d)
+	case tail:
+		VDIVPD(d, n, d)
+		VANDPD(ymm[14], d, d)
+	default:
+		VDIVPD(d, n, d)
+	}
+}
+
+// secularVec forms one eigenvector of the secular equation's merge:
+// v[i] = z[i] / ((d[i] - o) - t), one true division each, and returns
+// Σ v[i]² summed as a reduction (the tail into V1). Four vectors at a
+// time: the denominators and then v in V8-V11, z in V12, o in V13, t in
+// V15.
+func secularVec(l *level) {
+	l.text("secularVec", "func(z, d []float64, o, t float64, v []float64) float64")
+	Load(Param("z").Base(), RSI)
+	Load(Param("z").Len(), RCX)
+	Load(Param("d").Base(), RDI)
+	Load(Param("v").Base(), RDX)
+	VBROADCASTSD(addr(Param("o")), l.V(13))
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	for i := 0; i < 4; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RDI, j, l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			VSUBPD(l.V(13), l.V(8+j), l.V(8+j))
+			VSUBPD(l.V(15), l.V(8+j), l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(12))
+			l.divTail(l.V(12), l.V(8+j), a.tail)
+		}
+		for j := 0; j < k; j++ {
+			acc := l.V(j)
+			if a.tail {
+				acc = l.V(1)
+			}
+			a.store(l.V(8+j), RDX, j)
+			VFMADD231PD(l.V(8+j), l.V(8+j), acc)
+		}
+	}, advance(RSI, RDI, RDX))
+	l.sums(1)
+	ret()
+}
+
+// secularVec2 forms one pair of singular vectors of the bidiagonal
+// merge: v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t)), one true
+// division each, and u[i] = d[i]*v[i], and returns Σ v[i]² and Σ u[i]²,
+// summed as a reduction's (the tails into V1 and V5). Four vectors at a
+// time: the denominators and then v in V8-V11, the second factor, z and
+// u in V12, o in V13, t in V15; u is in R8.
+func secularVec2(l *level) {
+	l.text("secularVec2", "func(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)")
+	Load(Param("z").Base(), RSI)
+	Load(Param("z").Len(), RCX)
+	Load(Param("d").Base(), RDI)
+	Load(Param("v").Base(), RDX)
+	Load(Param("u").Base(), R8)
+	VBROADCASTSD(addr(Param("o")), l.V(13))
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	for i := 0; i < 8; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			dv := l.V(8 + j)
+			a.load(RDI, j, dv)
+			VADDPD(l.V(13), dv, l.V(12))
+			VADDPD(l.V(15), l.V(12), l.V(12))
+			VSUBPD(l.V(13), dv, dv)
+			VSUBPD(l.V(15), dv, dv)
+			VMULPD(l.V(12), dv, dv)
+		}
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(12))
+			l.divTail(l.V(12), l.V(8+j), a.tail)
+		}
+		for j := 0; j < k; j++ {
+			nv, nu := l.V(j), l.V(4+j)
+			if a.tail {
+				nv, nu = l.V(1), l.V(5)
+			}
+			v := l.V(8 + j)
+			a.store(v, RDX, j)
+			VFMADD231PD(v, v, nv)
+			VMULPD(a.src(RDI, j, l.V(12)), v, l.V(12))
+			a.store(l.V(12), R8, j)
+			VFMADD231PD(l.V(12), l.V(12), nu)
+		}
+	}, advance(RSI, RDI, RDX, R8))
+	l.sums(2)
 	ret()
 }

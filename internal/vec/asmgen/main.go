@@ -35,6 +35,8 @@ func main() {
 		ger(l)
 		gemvNT(l)
 		secular(l)
+		secularVec(l)
+		secularVec2(l)
 	}
 	Generate()
 }
