@@ -604,10 +604,11 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 	}
 	// The poles of the secular equation are d_j²; their differences are
 	// formed as (d_j - d_o)(d_j + d_o), accurate to a few ulps.
-	gaps := func(o int, dst []float64) {
+	gaps := func(o int, dst []float64) ([]float64, float64) {
 		for j := range dst {
 			dst[j] = (d[j] - d[o]) * (d[j] + d[o])
 		}
+		return dst, 0
 	}
 	orig := make([]int, K)
 	tau := make([]float64, K) // σ_i = d[orig[i]] + tau[i]

@@ -225,11 +225,8 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 		rz2[j] = rho * z[j] * z[j]
 	}
 	g := make([]float64, K)
-	gaps := func(o int, dst []float64) {
-		for j := range dst {
-			dst[j] = d[j] - d[o]
-		}
-	}
+	// The differences d_j - d_o are formed by the sums as they go.
+	gaps := func(o int, _ []float64) ([]float64, float64) { return d, d[o] }
 	for i := 0; i < K; i++ {
 		orig[i], tau[i] = secularRootGaps(rz2, i, gaps, g)
 		lam[i] = d[orig[i]] + tau[i]
@@ -309,17 +306,22 @@ func zhatProduct(j int, v float64, num, den []float64) float64 {
 // rho*z_j² > 0), as δ_orig + tau, orig being the nearer of the poles i and
 // i+1 (K-1 for the last root), so that lam - δ_j can be formed as
 // (δ_orig - δ_j) + tau without cancellation. The poles are given by their
-// differences: gaps(o, dst) sets dst[j] = δ_j - δ_o, as accurately as the
-// caller can (dst has len(rz2) elements); g is scratch of that length. It
+// differences, formed as accurately as the caller can: gaps(o, dst)
+// returns src and off with δ_j - δ_o = src[j] - off, either writing the
+// differences to dst (len(rz2) elements, scratch g) and returning (dst,
+// 0), or returning the poles themselves and off = δ_o, which spares a
+// pass over them (the sums subtract off as they go). It
 // brackets the root and iterates on the model of Bunch, Nielsen and
 // Sorensen (one pole term for each side), bisecting when a step leaves
 // the bracket.
-func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []float64) (orig int, tau float64) {
+func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64) (src []float64, off float64), g []float64) (orig int, tau float64) {
 	K := len(rz2)
 	var lo, hi, t float64
 	var psi, dpsi, phi, dphi float64
 	last := i == K-1
 	have := false // whether the sums hold the values at t
+	var src []float64
+	var off float64
 	if last {
 		orig = i
 		var zz float64
@@ -330,29 +332,29 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 	} else {
 		// The midpoint of the two poles decides the origin, and its
 		// sums give the first step.
-		gaps(i, g)
-		gap := g[i+1]
+		src, off = gaps(i, g)
+		gap := src[i+1] - off
 		mid := gap / 2
-		psi, dpsi, phi, dphi = secularSums(g, rz2, i, mid)
+		psi, dpsi, phi, dphi = secularSums(src, off, rz2, i, mid)
 		have = true
 		if 1+psi+phi >= 0 {
 			orig, lo, hi, t = i, 0, mid, mid
 		} else {
 			orig, lo, hi, t = i+1, mid-gap, 0, mid-gap
-			gaps(orig, g)
+			src, off = gaps(orig, g)
 		}
 	}
 	if last {
-		gaps(orig, g)
+		src, off = gaps(orig, g)
 	}
-	a := g[i] // the pole left of the root, relative to the origin
-	b := 0.0  // the pole right of it
+	a := src[i] - off // the pole left of the root, relative to the origin
+	b := 0.0          // the pole right of it
 	if !last {
-		b = g[i+1]
+		b = src[i+1] - off
 	}
 	for iter := 0; iter < 200; iter++ {
 		if !have {
-			psi, dpsi, phi, dphi = secularSums(g, rz2, i, t)
+			psi, dpsi, phi, dphi = secularSums(src, off, rz2, i, t)
 		}
 		have = false
 		atot := phi - psi
@@ -416,19 +418,20 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 
 // secularSums returns psi = Σ_{j<=i} rz2[j]/(δ_j - λ) and phi, the same
 // sum over j > i, and their derivatives in λ, at λ = δ_o + t, given the
-// pole differences g[j] = δ_j - δ_o (the differences δ_j - λ formed as
-// g[j] - t).
-func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
-	psi, dpsi = secularRange(g[:i+1], rz2[:i+1], t)
-	phi, dphi = secularRange(g[i+1:], rz2[i+1:], t)
+// pole differences δ_j - δ_o = g[j] - off (the differences δ_j - λ formed
+// as (g[j] - off) - t).
+func secularSums(g []float64, off float64, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
+	psi, dpsi = secularRange(g[:i+1], rz2[:i+1], off, t)
+	phi, dphi = secularRange(g[i+1:], rz2[i+1:], off, t)
 	return psi, dpsi, phi, dphi
 }
 
-// secularRange returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)², on the
+// secularRange returns Σ r[j]/x_j and Σ r[j]/x_j², x_j = (g[j] - off) -
+// t, on the
 // current level's kernel (vec.SecularAt): vector divisions, one per
 // element, in the assembly; in the generic loop the reciprocals are taken
 // two at a time, 1/x = y/(xy) and 1/y = x/(xy), one division for two
 // (division is the bottleneck of the secular equation).
-func secularRange(g, r []float64, t float64) (s, ds float64) {
-	return vec.SecularAt(simd.Current(), g, r[:len(g)], t)
+func secularRange(g, r []float64, off, t float64) (s, ds float64) {
+	return vec.SecularAt(simd.Current(), g, r[:len(g)], off, t)
 }

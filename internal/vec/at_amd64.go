@@ -158,18 +158,18 @@ func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y,
 	gemvNTRows(l, m, n, alpha, a, lda, x, y, xc)
 }
 
-// SecularAt returns Σ r[i]/(g[i] - t) and Σ r[i]/(g[i] - t)² (len(r) >=
-// len(g)), the sums of a secular equation and of its derivative, on level
-// l's routine. The assembly takes one true division per element; the
+// SecularAt returns Σ r[i]/x[i] and Σ r[i]/x[i]², x[i] = (g[i] - o) - t
+// (len(r) >= len(g)), the sums of a secular equation and of its
+// derivative at o + t, on level l's routine. The assembly takes one true division per element; the
 // generic loop takes the reciprocals two at a time (secularGeneric).
-func SecularAt(l simd.Level, g, r []float64, t float64) (s, ds float64) {
+func SecularAt(l simd.Level, g, r []float64, o, t float64) (s, ds float64) {
 	switch l {
 	case simd.AVX512:
-		return secularAVX512(g, r, t)
+		return secularAVX512(g, r, o, t)
 	case simd.AVX2:
-		return secularAVX2(g, r, t)
+		return secularAVX2(g, r, o, t)
 	}
-	return secularGeneric(g, r, t)
+	return secularGeneric(g, r, o, t)
 }
 
 // SecularVecAt sets v[i] = z[i] / ((d[i] - o) - t) for i < len(z)

@@ -117,12 +117,12 @@ func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y,
 	gemvNTRows(l, m, n, alpha, a, lda, x, y, xc)
 }
 
-// SecularAt returns Σ r[i]/(g[i] - t) and Σ r[i]/(g[i] - t)² (len(r) >=
-// len(g)), the sums of a secular equation and of its derivative, on level
-// l's routine: secularGeneric's loop at every level here.
-func SecularAt(l simd.Level, g, r []float64, t float64) (s, ds float64) {
+// SecularAt returns Σ r[i]/x[i] and Σ r[i]/x[i]², x[i] = (g[i] - o) - t
+// (len(r) >= len(g)), the sums of a secular equation and of its
+// derivative at o + t, on level l's routine: secularGeneric's loop at every level here.
+func SecularAt(l simd.Level, g, r []float64, o, t float64) (s, ds float64) {
 	_ = l
-	return secularGeneric(g, r, t)
+	return secularGeneric(g, r, o, t)
 }
 
 // SecularVecAt sets v[i] = z[i] / ((d[i] - o) - t) for i < len(z)

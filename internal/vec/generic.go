@@ -91,21 +91,21 @@ func gemvTGeneric(m, n int, alpha float64, a []float64, lda int, x, y []float64)
 	}
 }
 
-// secularGeneric returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)²
-// (inv = 1/(g[j] - t), tx = r[j]*inv, the terms tx and tx*inv). The
+// secularGeneric returns Σ r[j]/x[j] and Σ r[j]/x[j]², x[j] = (g[j] - o)
+// - t (inv = 1/x[j], tx = r[j]*inv, the terms tx and tx*inv). The
 // reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy),
 // one scalar division for two (division is the bottleneck of these
 // sums: its throughput is a fraction of the multiplications'), but for a
 // pair whose product is near the underflow or overflow threshold, and
 // the sums are kept in two accumulators each. The assembly routines take
 // vector divisions instead, each element's own.
-func secularGeneric(g, r []float64, t float64) (s, ds float64) {
+func secularGeneric(g, r []float64, o, t float64) (s, ds float64) {
 	n := len(g)
 	r = r[:n]
 	var s2, ds2 float64
 	j := 0
 	for ; j+1 < n; j += 2 {
-		ix, iy := recipPair(g[j]-t, g[j+1]-t)
+		ix, iy := recipPair((g[j]-o)-t, (g[j+1]-o)-t)
 		tx, ty := r[j]*ix, r[j+1]*iy
 		s += tx
 		s2 += ty
@@ -113,7 +113,7 @@ func secularGeneric(g, r []float64, t float64) (s, ds float64) {
 		ds2 += ty * iy
 	}
 	if j < n {
-		inv := 1 / (g[j] - t)
+		inv := 1 / ((g[j] - o) - t)
 		tx := r[j] * inv
 		s += tx
 		ds += tx * inv

@@ -146,7 +146,7 @@ func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float6
 // secularAVX512 and secularAVX2 compute
 //
 //	for i := range g {
-//		inv := 1 / (g[i] - t)
+//		inv := 1 / ((g[i] - o) - t)
 //		tx := r[i] * inv
 //		s += tx
 //		ds += tx * inv
@@ -158,10 +158,10 @@ func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float6
 // ds each summed in a reduction's order.
 //
 //go:noescape
-func secularAVX512(g, r []float64, t float64) (s, ds float64)
+func secularAVX512(g, r []float64, o, t float64) (s, ds float64)
 
 //go:noescape
-func secularAVX2(g, r []float64, t float64) (s, ds float64)
+func secularAVX2(g, r []float64, o, t float64) (s, ds float64)
 
 // secularVecAVX512 and secularVecAVX2 compute
 //

@@ -1264,13 +1264,15 @@ done:
 	VZEROUPPER
 	RET
 
-// func secularAVX512(g []float64, r []float64, t float64) (s float64, ds float64)
+// func secularAVX512(g []float64, r []float64, o float64, t float64) (s float64, ds float64)
 // Requires: AVX, AVX512F, SSE2
-TEXT ·secularAVX512(SB), NOSPLIT, $0-72
+TEXT ·secularAVX512(SB), NOSPLIT, $64-80
 	MOVQ         g_base+0(FP), SI
 	MOVQ         g_len+8(FP), CX
 	MOVQ         r_base+24(FP), DI
-	VBROADCASTSD t+48(FP), Z15
+	VBROADCASTSD o+48(FP), Z12
+	VMOVUPD      Z12, (SP)
+	VBROADCASTSD t+56(FP), Z15
 	MOVQ         $0x3ff0000000000000, AX
 	VPBROADCASTQ AX, Z13
 	VPXORQ       Z0, Z0, Z0
@@ -1289,9 +1291,13 @@ loop:
 	VMOVUPD     64(SI), Z9
 	VMOVUPD     128(SI), Z10
 	VMOVUPD     192(SI), Z11
+	VSUBPD      (SP), Z8, Z8
 	VSUBPD      Z15, Z8, Z8
+	VSUBPD      (SP), Z9, Z9
 	VSUBPD      Z15, Z9, Z9
+	VSUBPD      (SP), Z10, Z10
 	VSUBPD      Z15, Z10, Z10
+	VSUBPD      (SP), Z11, Z11
 	VSUBPD      Z15, Z11, Z11
 	VDIVPD      Z8, Z13, Z8
 	VDIVPD      Z9, Z13, Z9
@@ -1319,6 +1325,7 @@ one:
 	CMPQ        CX, $0x00000008
 	JB          tail
 	VMOVUPD     (SI), Z8
+	VSUBPD      (SP), Z8, Z8
 	VSUBPD      Z15, Z8, Z8
 	VDIVPD      Z8, Z13, Z8
 	VMULPD      (DI), Z8, Z12
@@ -1337,6 +1344,7 @@ tail:
 	DECQ        AX
 	KMOVW       AX, K1
 	VMOVUPD.Z   (SI), K1, Z8
+	VSUBPD      (SP), Z8, Z8
 	VSUBPD      Z15, Z8, Z8
 	VDIVPD.Z    Z8, Z13, K1, Z8
 	VMOVUPD.Z   (DI), K1, Z12
@@ -1354,7 +1362,7 @@ done:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	MOVSD         X0, s+56(FP)
+	MOVSD         X0, s+64(FP)
 	VADDPD        Z5, Z4, Z4
 	VADDPD        Z7, Z6, Z6
 	VADDPD        Z6, Z4, Z4
@@ -1364,7 +1372,7 @@ done:
 	VADDPD        X5, X4, X4
 	VPERMILPD     $0x01, X4, X5
 	VADDSD        X5, X4, X4
-	MOVSD         X4, ds+64(FP)
+	MOVSD         X4, ds+72(FP)
 	VZEROUPPER
 	RET
 
@@ -2865,13 +2873,15 @@ done:
 	VZEROUPPER
 	RET
 
-// func secularAVX2(g []float64, r []float64, t float64) (s float64, ds float64)
+// func secularAVX2(g []float64, r []float64, o float64, t float64) (s float64, ds float64)
 // Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·secularAVX2(SB), NOSPLIT, $0-72
+TEXT ·secularAVX2(SB), NOSPLIT, $32-80
 	MOVQ         g_base+0(FP), SI
 	MOVQ         g_len+8(FP), CX
 	MOVQ         r_base+24(FP), DI
-	VBROADCASTSD t+48(FP), Y15
+	VBROADCASTSD o+48(FP), Y12
+	VMOVUPD      Y12, (SP)
+	VBROADCASTSD t+56(FP), Y15
 	MOVQ         $0x3ff0000000000000, AX
 	MOVQ         AX, X13
 	VPBROADCASTQ X13, Y13
@@ -2891,9 +2901,13 @@ loop:
 	VMOVUPD     32(SI), Y9
 	VMOVUPD     64(SI), Y10
 	VMOVUPD     96(SI), Y11
+	VSUBPD      (SP), Y8, Y8
 	VSUBPD      Y15, Y8, Y8
+	VSUBPD      (SP), Y9, Y9
 	VSUBPD      Y15, Y9, Y9
+	VSUBPD      (SP), Y10, Y10
 	VSUBPD      Y15, Y10, Y10
+	VSUBPD      (SP), Y11, Y11
 	VSUBPD      Y15, Y11, Y11
 	VDIVPD      Y8, Y13, Y8
 	VDIVPD      Y9, Y13, Y9
@@ -2921,6 +2935,7 @@ one:
 	CMPQ        CX, $0x00000004
 	JB          tail
 	VMOVUPD     (SI), Y8
+	VSUBPD      (SP), Y8, Y8
 	VSUBPD      Y15, Y8, Y8
 	VDIVPD      Y8, Y13, Y8
 	VMULPD      (DI), Y8, Y12
@@ -2940,6 +2955,7 @@ tail:
 	SHRQ        $0x03, CX
 	VMOVDQU     (AX), Y14
 	VMASKMOVPD  (SI), Y14, Y8
+	VSUBPD      (SP), Y8, Y8
 	VSUBPD      Y15, Y8, Y8
 	VDIVPD      Y8, Y13, Y8
 	VANDPD      Y14, Y8, Y8
@@ -2956,7 +2972,7 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, s+56(FP)
+	MOVSD        X0, s+64(FP)
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y6, Y6
 	VADDPD       Y6, Y4, Y4
@@ -2964,7 +2980,7 @@ done:
 	VADDPD       X5, X4, X4
 	VPERMILPD    $0x01, X4, X5
 	VADDSD       X5, X4, X4
-	MOVSD        X4, ds+64(FP)
+	MOVSD        X4, ds+72(FP)
 	VZEROUPPER
 	RET
 

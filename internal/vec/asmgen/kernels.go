@@ -481,19 +481,24 @@ func gemvNT(l *level) {
 }
 
 // secular sums the terms of the secular equation over g and r: with
-// inv = 1/(g[i] - t), one true division per element, tx = r[i]*inv is
-// added to s and tx*inv (one fused multiply-add) to ds. Four vectors at
-// a time: g - t and then inv in V8-V11, tx in V12, the one constant in
-// V13, t in V15; the s accumulators are V0-V3 and the ds ones V4-V7,
-// each pair folded as a reduction's (single vectors into V0 and V4, the
-// tail into V1 and V5). The tail's masked-off lanes read g = r = 0,
-// whose 1/(0 - t) may be infinite: inv is zeroed there (a zeroing
-// division under K1, or an AND with the mask), so they add exact zeros.
+// inv = 1/((g[i] - o) - t), one true division per element, tx = r[i]*inv
+// is added to s and tx*inv (one fused multiply-add) to ds. Four vectors
+// at a time: the differences and then inv in V8-V11, tx in V12, the one
+// constant in V13, t in V15 and o broadcast to a vector on the stack
+// (AVX2 has no register left for it); the s accumulators are V0-V3 and
+// the ds ones V4-V7, each four folded as a reduction's (single vectors
+// into V0 and V4, the tail into V1 and V5). The tail's masked-off lanes
+// read g = r = 0, whose 1/((0 - o) - t) may be infinite: inv is zeroed
+// there (a zeroing division under K1, or an AND with the mask), so they
+// add exact zeros.
 func secular(l *level) {
-	l.text("secular", "func(g, r []float64, t float64) (s, ds float64)")
+	l.text("secular", "func(g, r []float64, o, t float64) (s, ds float64)")
+	ov := AllocLocal(l.bytes())
 	Load(Param("g").Base(), RSI)
 	Load(Param("g").Len(), RCX)
 	Load(Param("r").Base(), RDI)
+	VBROADCASTSD(addr(Param("o")), l.V(12))
+	VMOVUPD(l.V(12), ov)
 	VBROADCASTSD(addr(Param("t")), l.V(15))
 	MOVQ(U64(0x3ff0000000000000), RAX)
 	if l.avx512 {
@@ -510,19 +515,11 @@ func secular(l *level) {
 			a.load(RSI, j, l.V(8+j))
 		}
 		for j := 0; j < k; j++ {
+			VSUBPD(ov, l.V(8+j), l.V(8+j))
 			VSUBPD(l.V(15), l.V(8+j), l.V(8+j))
 		}
 		for j := 0; j < k; j++ {
-			d := l.V(8 + j)
-			switch {
-			case a.tail && l.avx512:
-				VDIVPD_Z(d, l.V(13), K1, d)
-			case a.tail:
-				VDIVPD(d, l.V(13), d)
-				VANDPD(ymm[14], d, d)
-			default:
-				VDIVPD(d, l.V(13), d)
-			}
+			l.divTail(l.V(13), l.V(8+j), a.tail)
 		}
 		for j := 0; j < k; j++ {
 			s, ds := l.V(j), l.V(4+j)
