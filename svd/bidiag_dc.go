@@ -640,26 +640,33 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 		do[i] = d[o]
 	}
 	zh := make([]float64, K)
+	lv := simd.Current()
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		num := make([]float64, K)
 		den := make([]float64, K)
 		j0, j1 := chunk(c)
 		for j := j0; j < j1; j++ {
 			dj := d[j]
-			for i := 0; i < j; i++ {
-				num[i] = ((do[i] - dj) + tau[i]) * ((do[i] + dj) + tau[i])
-				den[i] = (d[i] - dj) * (d[i] + dj)
-			}
-			for i := j + 1; i < K; i++ {
-				num[i] = ((do[i-1] - dj) + tau[i-1]) * ((do[i-1] + dj) + tau[i-1])
-				den[i] = (d[i] - dj) * (d[i] + dj)
-			}
 			last := ((do[K-1] - dj) + tau[K-1]) * ((do[K-1] + dj) + tau[K-1])
-			v := zhatProduct(j, last, num, den)
+			// The ratios on the current level's kernel, as in
+			// secularVectors: a product above 2^-900 had no partial
+			// product near underflow; otherwise zhatProduct takes them.
+			q := vec.ZhatAt(lv, true, do[:j], tau[:j], d[:j], dj) * vec.ZhatAt(lv, true, do[j:K-1], tau[j:K-1], d[j+1:], dj)
+			v := last * q
+			if !(q > 0x1p-900) {
+				for i := 0; i < j; i++ {
+					num[i] = ((do[i] - dj) + tau[i]) * ((do[i] + dj) + tau[i])
+					den[i] = (d[i] - dj) * (d[i] + dj)
+				}
+				for i := j + 1; i < K; i++ {
+					num[i] = ((do[i-1] - dj) + tau[i-1]) * ((do[i-1] + dj) + tau[i-1])
+					den[i] = (d[i] - dj) * (d[i] + dj)
+				}
+				v = zhatProduct(j, last, num, den)
+			}
 			zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 		}
 	})
-	lv := simd.Current()
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		tv := make([]float64, K)
 		tu := make([]float64, K)

@@ -235,26 +235,41 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	diff := func(i, j int) float64 { return (d[orig[i]] - d[j]) + tau[i] }
 	zh := make([]float64, K)
 	num := make([]float64, K)
+	do := make([]float64, K) // d[orig[i]]
+	for i, o := range orig {
+		do[i] = d[o]
+	}
+	lv := simd.Current()
 	for j := 0; j < K; j++ {
-		for i := 0; i < j; i++ {
-			num[i] = diff(i, j)
-			g[i] = d[i] - d[j]
+		// The ratios on the current level's kernel (vec.ZhatAt), the
+		// factors i < j and i > j each a contiguous run; every ratio is
+		// below 1 (interlacing), so a product above 2^-900 had no partial
+		// product near underflow. Otherwise (a tiny block, or the generic
+		// loop's own guard) zhatProduct takes them.
+		v0 := diff(K-1, j) / rho
+		dj := d[j]
+		q := vec.ZhatAt(lv, false, do[:j], tau[:j], d[:j], dj) * vec.ZhatAt(lv, false, do[j:K-1], tau[j:K-1], d[j+1:], dj)
+		v := v0 * q
+		if !(q > 0x1p-900) {
+			for i := 0; i < j; i++ {
+				num[i] = diff(i, j)
+				g[i] = d[i] - d[j]
+			}
+			for i := j + 1; i < K; i++ {
+				num[i] = diff(i-1, j)
+				g[i] = d[i] - d[j]
+			}
+			v = zhatProduct(j, v0, num, g)
 		}
-		for i := j + 1; i < K; i++ {
-			num[i] = diff(i-1, j)
-			g[i] = d[i] - d[j]
-		}
-		v := zhatProduct(j, diff(K-1, j)/rho, num, g)
 		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 	}
 	// Row i is v_j = ẑ_j/(d_j - lam_i), with d_j - lam_i = -diff(i, j)
 	// formed as (d_j - d_orig) - tau_i, the same bits; the divisions on
 	// the current level's kernel (vector divisions in the assembly), into
 	// num, then moved to their columns.
-	lv := simd.Current()
 	for i := 0; i < K; i++ {
 		r := ut[i*K : (i+1)*K]
-		nrm := vec.SecularVecAt(lv, zh, d, d[orig[i]], tau[i], num)
+		nrm := vec.SecularVecAt(lv, zh, d, do[i], tau[i], num)
 		for j, p := range pos {
 			r[p] = num[j]
 		}

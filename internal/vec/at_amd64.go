@@ -203,3 +203,26 @@ func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (
 	}
 	return secularVec2Generic(z, d, o, t, v, u)
 }
+
+// ZhatAt returns the product over i < len(d) of ((o[i] - p) + t[i]) /
+// (d[i] - p) (len(o), len(t) >= len(d)), or with sq of (((o[i] - p) +
+// t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)), on level l's
+// routine: the ratios of Gu and Eisenstat's recomputed z, with roots
+// o[i] + t[i] and poles d[i] (or their squares). The assembly takes one
+// true division per ratio; the generic loop multiplies numerators and
+// denominators in runs of eight and divides once per run, and returns 0
+// when a run's product nears the underflow threshold (the caller then
+// takes the ratios one by one).
+func ZhatAt(l simd.Level, sq bool, o, t, d []float64, p float64) float64 {
+	switch {
+	case l == simd.AVX512 && sq:
+		return zhat2AVX512(o, t, d, p)
+	case l == simd.AVX512:
+		return zhatAVX512(o, t, d, p)
+	case l == simd.AVX2 && sq:
+		return zhat2AVX2(o, t, d, p)
+	case l == simd.AVX2:
+		return zhatAVX2(o, t, d, p)
+	}
+	return zhatGeneric(sq, o, t, d, p)
+}

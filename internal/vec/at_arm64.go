@@ -147,3 +147,17 @@ func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (
 	_ = l
 	return secularVec2Generic(z, d, o, t, v, u)
 }
+
+// ZhatAt returns the product over i < len(d) of ((o[i] - p) + t[i]) /
+// (d[i] - p) (len(o), len(t) >= len(d)), or with sq of (((o[i] - p) +
+// t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)), on level l's
+// routine (zhatGeneric's loop at every level here): the ratios of Gu and
+// Eisenstat's recomputed z, with roots o[i] + t[i] and poles d[i] (or
+// their squares). The loop multiplies numerators and denominators in
+// runs of eight and divides once per run, and returns 0 when a run's
+// product nears the underflow threshold (the caller then takes the
+// ratios one by one).
+func ZhatAt(l simd.Level, sq bool, o, t, d []float64, p float64) float64 {
+	_ = l
+	return zhatGeneric(sq, o, t, d, p)
+}

@@ -175,3 +175,33 @@ func secularVec2Generic(z, d []float64, o, t float64, v, u []float64) (nv, nu fl
 	}
 	return nv + nv1, nu + nu1
 }
+
+// zhatGeneric returns the product over i of ((o[i] - p) + t[i]) / (d[i] -
+// p), or with sq of (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i]
+// - p) * (d[i] + p)): numerators and denominators multiplied in runs of
+// eight, one division per run, and 0 when a run's product of numerators
+// or of denominators falls to 2^-900 or below.
+func zhatGeneric(sq bool, o, t, d []float64, p float64) float64 {
+	n := len(d)
+	o, t = o[:n], t[:n]
+	q := 1.0
+	nu, de := 1.0, 1.0
+	for i, di := range d {
+		x := (o[i] - p) + t[i]
+		y := di - p
+		if sq {
+			x *= (o[i] + p) + t[i]
+			y *= di + p
+		}
+		nu *= x
+		de *= y
+		if i%8 == 7 || i == n-1 {
+			if !(math.Abs(nu) > 0x1p-900 && math.Abs(de) > 0x1p-900) {
+				return 0
+			}
+			q *= nu / de
+			nu, de = 1, 1
+		}
+	}
+	return q
+}

@@ -110,3 +110,88 @@ func TestSecularVecOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestZhatOrder pins the bits of the zhat kernels: the ratios (one true
+// division each) multiplied in four accumulators of lanes as a
+// reduction adds (modelReduce with products: single vectors into the
+// first, the tail into the second, its masked-off lanes ratio one),
+// then (a0*a1)*(a2*a3) and the lanes multiplied pairwise, halving.
+func TestZhatOrder(t *testing.T) {
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		w := lanes(l)
+		if w == 0 {
+			t.Skip("no assembly order to pin at this level")
+		}
+		r := rand.New(rand.NewPCG(31, uint64(l)))
+		for _, n := range orderLengths() {
+			o := make([]float64, n)
+			tau := make([]float64, n)
+			d := make([]float64, n)
+			for i := range d {
+				d[i] = 1 + r.Float64()
+				o[i] = 1 + r.Float64()
+				tau[i] = r.NormFloat64() * 1e-3
+			}
+			p := r.Float64() * 0.5
+			for _, sq := range []bool{false, true} {
+				ratio := func(i int) float64 {
+					if i >= n {
+						return 1
+					}
+					x, y := (o[i]-p)+tau[i], d[i]-p
+					if sq {
+						x *= (o[i] + p) + tau[i]
+						y *= d[i] + p
+					}
+					return x / y
+				}
+				want := modelProd(n, w, ratio)
+				if got := ZhatAt(l, sq, o, tau, d, p); !sameBits(got, want) {
+					t.Fatalf("n=%d sq=%v: got %v, model %v", n, sq, got, want)
+				}
+			}
+		}
+	})
+}
+
+// modelProd is modelReduce with products for sums: four accumulators of
+// w lanes starting at one, blocks of 4w elements one vector into each,
+// single vectors into the first, the tail into the second (term(i) for i
+// >= n is the masked-off lanes' one), then (a0*a1)*(a2*a3) and the lanes
+// multiplied pairwise, halving.
+func modelProd(n, w int, term func(i int) float64) float64 {
+	acc := make([][]float64, 4)
+	for k := range acc {
+		acc[k] = make([]float64, w)
+		for j := range acc[k] {
+			acc[k][j] = 1
+		}
+	}
+	vector := func(a []float64, i0 int) {
+		for k := range a {
+			a[k] *= term(i0 + k)
+		}
+	}
+	i := 0
+	for ; n-i >= 4*w; i += 4 * w {
+		for k := range acc {
+			vector(acc[k], i+k*w)
+		}
+	}
+	for ; n-i >= w; i += w {
+		vector(acc[0], i)
+	}
+	if i < n {
+		vector(acc[1], i)
+	}
+	s := make([]float64, w)
+	for k := range s {
+		s[k] = (acc[0][k] * acc[1][k]) * (acc[2][k] * acc[3][k])
+	}
+	for h := w / 2; h >= 1; h /= 2 {
+		for k := 0; k < h; k++ {
+			s[k] *= s[k+h]
+		}
+	}
+	return s[0]
+}

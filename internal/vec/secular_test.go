@@ -103,3 +103,56 @@ func TestSecularVecAccuracy(t *testing.T) {
 		}
 	})
 }
+
+// TestZhatAccuracy checks ZhatAt at every level against the ratios
+// multiplied one by one: within 8*(n+1) eps relative (a few roundings per
+// ratio), for interlaced roots and poles as the divide-and-conquer
+// solvers give (every ratio below 1), both forms; and that the generic
+// loop answers 0 (take the ratios one by one) when its runs of products
+// underflow, as they do for poles near 2^-300, while the assembly
+// divides each ratio and stays exact there.
+func TestZhatAccuracy(t *testing.T) {
+	const eps = 0x1p-52
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		r := rand.New(rand.NewPCG(37, uint64(l)))
+		for n := 0; n <= 70; n++ {
+			for _, scale := range []float64{1, 0x1p-300} {
+				// Poles d[i] = i+1+u below the roots o[i]+t[i], which
+				// lie below the next pole, and p = 0 left of them all.
+				d := make([]float64, n)
+				o := make([]float64, n)
+				tau := make([]float64, n)
+				for i := range d {
+					d[i] = (float64(i+1) + 0.1*r.Float64()) * scale
+					o[i] = d[i]
+					tau[i] = (0.2 + 0.5*r.Float64()) * scale
+				}
+				p := 0.5 * scale
+				for _, sq := range []bool{false, true} {
+					want := 1.0
+					for i := range d {
+						x, y := (o[i]-p)+tau[i], d[i]-p
+						if sq {
+							x *= (o[i] + p) + tau[i]
+							y *= d[i] + p
+						}
+						want *= x / y
+					}
+					got := ZhatAt(l, sq, o, tau, d, p)
+					if got == 0 && l == simd.Generic && scale != 1 {
+						continue // the generic loop's underflow answer
+					}
+					if math.Abs(got-want) > 8*float64(n+1)*eps*want {
+						t.Fatalf("n=%d scale=%g sq=%v: got %v, want %v", n, scale, sq, got, want)
+					}
+				}
+			}
+		}
+		if l == simd.Generic {
+			d := []float64{0x1p-300, 0x1p-299, 0x1p-298, 0x1p-297}
+			if got := ZhatAt(l, true, d, make([]float64, 4), d, 0); got != 0 {
+				t.Errorf("generic underflowing runs: got %v, want 0", got)
+			}
+		}
+	})
+}

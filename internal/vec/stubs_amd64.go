@@ -193,3 +193,26 @@ func secularVec2AVX512(z, d []float64, o, t float64, v, u []float64) (nv, nu flo
 
 //go:noescape
 func secularVec2AVX2(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)
+
+// zhatAVX512 and zhatAVX2 compute
+//
+//	q := 1.0
+//	for i := range d { q *= ((o[i] - p) + t[i]) / (d[i] - p) }; return q
+//
+// and zhat2AVX512 and zhat2AVX2
+//
+//	for i := range d { q *= (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)) }
+//
+// one true division per element, the products in a reduction's order.
+//
+//go:noescape
+func zhatAVX512(o, t, d []float64, p float64) float64
+
+//go:noescape
+func zhatAVX2(o, t, d []float64, p float64) float64
+
+//go:noescape
+func zhat2AVX512(o, t, d []float64, p float64) float64
+
+//go:noescape
+func zhat2AVX2(o, t, d []float64, p float64) float64

@@ -653,3 +653,99 @@ func secularVec2(l *level) {
 	l.sums(2)
 	ret()
 }
+
+// hprod multiplies the lanes of v into its low lane, halving as hsum
+// adds (clobbers s).
+func (l *level) hprod(v, s VecPhysical) {
+	if l.avx512 {
+		VEXTRACTF64X4(U8(1), v, s.AsY())
+		VMULPD(s.AsY(), v.AsY(), v.AsY())
+	}
+	VEXTRACTF128(U8(1), v.AsY(), s.AsX())
+	VMULPD(s.AsX(), v.AsX(), v.AsX())
+	VPERMILPD(U8(1), v.AsX(), s.AsX())
+	VMULSD(s.AsX(), v.AsX(), v.AsX())
+}
+
+// zhat multiplies the ratios of Gu and Eisenstat's recomputed z: with
+// the roots o[i] + t[i] and the poles d[i], the product over i of
+// ((o[i] - p) + t[i]) / (d[i] - p), one true division each, or with sq
+// of (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] +
+// p)), the ratio of differences of squares. The products are kept in
+// four accumulators V0-V3 (initially one) as a reduction's sums are
+// (single vectors into V0, the tail into V1), then (a0*a1)*(a2*a3) and
+// the lanes multiplied pairwise. Four vectors at a time: numerators in
+// V4-V7, denominators (first t) in V8-V11, p in V12, one in V13, the
+// second factors in V15. The tail's masked-off lanes divide zeros: their
+// ratio is replaced by one (a merge-masked multiplication into the
+// accumulator, or a blend with one).
+func zhat(l *level, sq bool) {
+	name := "zhat"
+	if sq {
+		name = "zhat2"
+	}
+	l.text(name, "func(o, t, d []float64, p float64) float64")
+	Load(Param("o").Base(), RSI)
+	Load(Param("t").Base(), RDI)
+	Load(Param("d").Base(), RDX)
+	Load(Param("d").Len(), RCX)
+	VBROADCASTSD(addr(Param("p")), l.V(12))
+	MOVQ(U64(0x3ff0000000000000), RAX)
+	if l.avx512 {
+		VPBROADCASTQ(RAX, l.V(13))
+		for i := 0; i < 4; i++ {
+			VMOVAPD(l.V(13), l.V(i))
+		}
+	} else {
+		MOVQ(RAX, X13)
+		VPBROADCASTQ(X13, l.V(13))
+		for i := 0; i < 4; i++ {
+			VMOVAPD(l.V(13), l.V(i))
+		}
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			num, den := l.V(4+j), l.V(8+j)
+			a.load(RDI, j, den) // t
+			a.load(RSI, j, num)
+			VSUBPD(l.V(12), num, num)
+			VADDPD(den, num, num)
+			if sq {
+				a.load(RSI, j, l.V(15))
+				VADDPD(l.V(12), l.V(15), l.V(15))
+				VADDPD(den, l.V(15), l.V(15))
+				VMULPD(l.V(15), num, num)
+			}
+			a.load(RDX, j, den)
+			if sq {
+				VADDPD(l.V(12), den, l.V(15))
+			}
+			VSUBPD(l.V(12), den, den)
+			if sq {
+				VMULPD(l.V(15), den, den)
+			}
+		}
+		for j := 0; j < k; j++ {
+			num, den := l.V(4+j), l.V(8+j)
+			VDIVPD(den, num, num)
+			acc := l.V(j)
+			switch {
+			case a.tail && l.avx512:
+				acc = l.V(1)
+				VMULPD(num, acc, K1, acc)
+			case a.tail:
+				acc = l.V(1)
+				VBLENDVPD(ymm[14], num, l.V(13), num)
+				VMULPD(num, acc, acc)
+			default:
+				VMULPD(num, acc, acc)
+			}
+		}
+	}, advance(RSI, RDI, RDX))
+	VMULPD(l.V(1), l.V(0), l.V(0))
+	VMULPD(l.V(3), l.V(2), l.V(2))
+	VMULPD(l.V(2), l.V(0), l.V(0))
+	l.hprod(l.V(0), l.V(1))
+	Store(l.V(0).AsX(), ReturnIndex(0))
+	ret()
+}

@@ -37,6 +37,8 @@ func main() {
 		secular(l)
 		secularVec(l)
 		secularVec2(l)
+		zhat(l, false)
+		zhat(l, true)
 	}
 	Generate()
 }
