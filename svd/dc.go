@@ -285,6 +285,8 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 // Numerators and denominators are multiplied in runs of 8 and divided
 // once per run; if a partial product gets near the underflow threshold
 // (tiny gaps in a tiny block), the factors are taken one by one instead.
+// The merges call it where vec.ZhatAt's product is not safely above
+// the underflow threshold.
 func zhatProduct(j int, v float64, num, den []float64) float64 {
 	K := len(num)
 	v0 := v

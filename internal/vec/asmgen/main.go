@@ -11,8 +11,9 @@
 // bits on every run and every machine of the level; for the reductions
 // that is four accumulators over blocks of four vectors, single vectors
 // into the first, the masked tail into the second, then (a0+a1)+(a2+a3)
-// and the lanes halved pairwise. internal/vec/order_amd64_test.go pins
-// these orders. The Go prototypes and the scalar loops the kernels
+// and the lanes halved pairwise (the secular equation's kernels keep
+// that order, zhat with products for sums). internal/vec's
+// order_amd64_test.go and secular_order_amd64_test.go pin these orders. The Go prototypes and the scalar loops the kernels
 // compute are in internal/vec/stubs_amd64.go.
 package main
 
