@@ -164,9 +164,7 @@ func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y,
 // generic loop takes the reciprocals two at a time (secularGeneric).
 func SecularAt(l simd.Level, g, r []float64, o, t float64) (s, ds float64) {
 	switch l {
-	case simd.AVX512:
-		return secularAVX512(g, r, o, t)
-	case simd.AVX2:
+	case simd.AVX512, simd.AVX2:
 		return secularAVX2(g, r, o, t)
 	}
 	return secularGeneric(g, r, o, t)
@@ -179,9 +177,7 @@ func SecularAt(l simd.Level, g, r []float64, o, t float64) (s, ds float64) {
 // o + t and the pole d[i].
 func SecularVecAt(l simd.Level, z, d []float64, o, t float64, v []float64) float64 {
 	switch l {
-	case simd.AVX512:
-		return secularVecAVX512(z, d, o, t, v)
-	case simd.AVX2:
+	case simd.AVX512, simd.AVX2:
 		return secularVecAVX2(z, d, o, t, v)
 	}
 	return secularVecGeneric(z, d, o, t, v)
@@ -196,9 +192,7 @@ func SecularVecAt(l simd.Level, z, d []float64, o, t float64, v []float64) float
 // the generic loop takes the reciprocals two at a time.
 func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (nv, nu float64) {
 	switch l {
-	case simd.AVX512:
-		return secularVec2AVX512(z, d, o, t, v, u)
-	case simd.AVX2:
+	case simd.AVX512, simd.AVX2:
 		return secularVec2AVX2(z, d, o, t, v, u)
 	}
 	return secularVec2Generic(z, d, o, t, v, u)
@@ -215,13 +209,9 @@ func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (
 // takes the ratios one by one).
 func ZhatAt(l simd.Level, sq bool, o, t, d []float64, p float64) float64 {
 	switch {
-	case l == simd.AVX512 && sq:
-		return zhat2AVX512(o, t, d, p)
-	case l == simd.AVX512:
-		return zhatAVX512(o, t, d, p)
-	case l == simd.AVX2 && sq:
+	case (l == simd.AVX512 || l == simd.AVX2) && sq:
 		return zhat2AVX2(o, t, d, p)
-	case l == simd.AVX2:
+	case l == simd.AVX512 || l == simd.AVX2:
 		return zhatAVX2(o, t, d, p)
 	}
 	return zhatGeneric(sq, o, t, d, p)

@@ -143,7 +143,7 @@ func gemvNTAVX512(m, n int, alpha float64, a []float64, lda int, x, y, xc []floa
 //go:noescape
 func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)
 
-// secularAVX512 and secularAVX2 compute
+// secularAVX2 computes
 //
 //	for i := range g {
 //		inv := 1 / ((g[i] - o) - t)
@@ -157,25 +157,22 @@ func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float6
 // secularGeneric takes), ds's update one fused multiply-add, and s and
 // ds each summed in a reduction's order.
 //
-//go:noescape
-func secularAVX512(g, r []float64, o, t float64) (s, ds float64)
-
+// These division-bound kernels exist at 256 bits only: the AVX-512 level
+// calls them too (see SecularAt).
+//
 //go:noescape
 func secularAVX2(g, r []float64, o, t float64) (s, ds float64)
 
-// secularVecAVX512 and secularVecAVX2 compute
+// secularVecAVX2 computes
 //
 //	for i := range z { v[i] = z[i] / ((d[i] - o) - t); s += v[i] * v[i] }; return s
 //
 // with each square added by a fused multiply-add, in a reduction's order.
 //
 //go:noescape
-func secularVecAVX512(z, d []float64, o, t float64, v []float64) float64
-
-//go:noescape
 func secularVecAVX2(z, d []float64, o, t float64, v []float64) float64
 
-// secularVec2AVX512 and secularVec2AVX2 compute
+// secularVec2AVX2 computes
 //
 //	for i := range z {
 //		v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
@@ -189,30 +186,21 @@ func secularVecAVX2(z, d []float64, o, t float64, v []float64) float64
 // each square added by a fused multiply-add, in a reduction's order.
 //
 //go:noescape
-func secularVec2AVX512(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)
-
-//go:noescape
 func secularVec2AVX2(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)
 
-// zhatAVX512 and zhatAVX2 compute
+// zhatAVX2 computes
 //
 //	q := 1.0
 //	for i := range d { q *= ((o[i] - p) + t[i]) / (d[i] - p) }; return q
 //
-// and zhat2AVX512 and zhat2AVX2
+// and zhat2AVX2
 //
 //	for i := range d { q *= (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)) }
 //
 // one true division per element, the products in a reduction's order.
 //
 //go:noescape
-func zhatAVX512(o, t, d []float64, p float64) float64
-
-//go:noescape
 func zhatAVX2(o, t, d []float64, p float64) float64
-
-//go:noescape
-func zhat2AVX512(o, t, d []float64, p float64) float64
 
 //go:noescape
 func zhat2AVX2(o, t, d []float64, p float64) float64
