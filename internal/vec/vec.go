@@ -13,7 +13,9 @@
 // divide-and-conquer solvers: the secular equation's sums (SecularAt),
 // the eigenvector or singular-vector rows (SecularVecAt, SecularVec2At)
 // and Gu and Eisenstat's products (ZhatAt), loops bound by division,
-// where a vector division does four or eight.
+// where a vector division does four (these have 256-bit routines only,
+// which the AVX-512 level calls too: 512-bit divisions are no faster per
+// element).
 //
 // The kernels assume checked arguments: equal lengths where the loop of
 // their comment indexes two slices, and in-range matrices. The assembly
