@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -602,10 +604,11 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 	}
 	// The poles of the secular equation are d_j²; their differences are
 	// formed as (d_j - d_o)(d_j + d_o), accurate to a few ulps.
-	gaps := func(o int, dst []float64) {
+	gaps := func(o int, dst []float64) ([]float64, float64) {
 		for j := range dst {
 			dst[j] = (d[j] - d[o]) * (d[j] + d[o])
 		}
+		return dst, 0
 	}
 	orig := make([]int, K)
 	tau := make([]float64, K) // σ_i = d[orig[i]] + tau[i]
@@ -637,63 +640,59 @@ func bdSecular(d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float6
 		do[i] = d[o]
 	}
 	zh := make([]float64, K)
+	lv := simd.Current()
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
 		num := make([]float64, K)
 		den := make([]float64, K)
 		j0, j1 := chunk(c)
 		for j := j0; j < j1; j++ {
 			dj := d[j]
-			for i := 0; i < j; i++ {
-				num[i] = ((do[i] - dj) + tau[i]) * ((do[i] + dj) + tau[i])
-				den[i] = (d[i] - dj) * (d[i] + dj)
-			}
-			for i := j + 1; i < K; i++ {
-				num[i] = ((do[i-1] - dj) + tau[i-1]) * ((do[i-1] + dj) + tau[i-1])
-				den[i] = (d[i] - dj) * (d[i] + dj)
-			}
 			last := ((do[K-1] - dj) + tau[K-1]) * ((do[K-1] + dj) + tau[K-1])
-			v := zhatProduct(j, last, num, den)
+			// The ratios on the current level's kernel, as in
+			// secularVectors: a product above 2^-900 had no partial
+			// product near underflow; otherwise zhatProduct takes them.
+			q := vec.ZhatAt(lv, true, do[:j], tau[:j], d[:j], dj) * vec.ZhatAt(lv, true, do[j:K-1], tau[j:K-1], d[j+1:], dj)
+			v := last * q
+			if !(q > 0x1p-900) {
+				for i := 0; i < j; i++ {
+					num[i] = ((do[i] - dj) + tau[i]) * ((do[i] + dj) + tau[i])
+					den[i] = (d[i] - dj) * (d[i] + dj)
+				}
+				for i := j + 1; i < K; i++ {
+					num[i] = ((do[i-1] - dj) + tau[i-1]) * ((do[i-1] + dj) + tau[i-1])
+					den[i] = (d[i] - dj) * (d[i] + dj)
+				}
+				v = zhatProduct(j, last, num, den)
+			}
 			zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 		}
 	})
 	_ = par.For(context.Background(), chunks, workers, func(c int) {
+		tv := make([]float64, K)
+		tu := make([]float64, K)
 		i0, i1 := chunk(c)
 		for i := i0; i < i1; i++ {
 			ur := uS[i*K : (i+1)*K]
 			vr := vS[i*K : (i+1)*K]
 			doi, ti := do[i], tau[i]
 			// v_j = -ẑ_j/(σ_i² - d_j²), u_j = d_j v_j (u_0 = -1, d_0 = 0),
-			// the divisions two at a time as in secularRange, written to
-			// their columns as they come, and the squared norms in two
-			// sums each (one sum was bound by the latency of its
-			// additions).
-			nu0, nu1, nv0, nv1 := 1.0, 0.0, 0.0, 0.0
-			j := 0
-			for ; j+1 < K; j += 2 {
-				d0, d1 := d[j], d[j+1]
-				p0 := ((doi - d0) + ti) * ((doi + d0) + ti)
-				p1 := ((doi - d1) + ti) * ((doi + d1) + ti)
-				r0, r1 := recipPair(p0, p1)
-				v0, v1 := -zh[j]*r0, -zh[j+1]*r1
-				u0, u1 := d0*v0, d1*v1
-				vr[posV[j]], vr[posV[j+1]] = v0, v1
-				ur[posU[j]], ur[posU[j+1]] = u0, u1
-				nv0 += v0 * v0
-				nv1 += v1 * v1
-				nu0 += u0 * u0
-				nu1 += u1 * u1
+			// with -(σ_i² - d_j²) formed as ((d_j - do_i) - tau_i)((d_j +
+			// do_i) + tau_i), the negation of diff's product, on the
+			// current level's kernel (one vector division per element in
+			// the assembly, the reciprocals two at a time, y/(xy) and x/(xy),
+			// in the generic loop), into tv and tu, then moved to their
+			// columns. u_0 = 0 adds nothing to the norm; its -1 adds 1.
+			nv, nu := vec.SecularVec2At(lv, zh, d, doi, ti, tv, tu)
+			nu++
+			for j, p := range posV {
+				vr[p] = tv[j]
 			}
-			if j < K {
-				dj := d[j]
-				v := -zh[j] / (((doi - dj) + ti) * ((doi + dj) + ti))
-				u := dj * v
-				vr[posV[j]], ur[posU[j]] = v, u
-				nv0 += v * v
-				nu0 += u * u
+			for j, p := range posU {
+				ur[p] = tu[j]
 			}
 			ur[posU[0]] = -1
-			kernels.Scal(1/math.Sqrt(nu0+nu1), ur)
-			kernels.Scal(1/math.Sqrt(nv0+nv1), vr)
+			kernels.Scal(1/math.Sqrt(nu), ur)
+			kernels.Scal(1/math.Sqrt(nv), vr)
 		}
 	})
 	return sig, posU, posV, k1u, k3u, k1v, k3v

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/moments-go/moments/internal/simd"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 )
 
@@ -223,11 +225,8 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 		rz2[j] = rho * z[j] * z[j]
 	}
 	g := make([]float64, K)
-	gaps := func(o int, dst []float64) {
-		for j := range dst {
-			dst[j] = d[j] - d[o]
-		}
-	}
+	// The differences d_j - d_o are formed by the sums as they go.
+	gaps := func(o int, _ []float64) ([]float64, float64) { return d, d[o] }
 	for i := 0; i < K; i++ {
 		orig[i], tau[i] = secularRootGaps(rz2, i, gaps, g)
 		lam[i] = d[orig[i]] + tau[i]
@@ -236,25 +235,43 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 	diff := func(i, j int) float64 { return (d[orig[i]] - d[j]) + tau[i] }
 	zh := make([]float64, K)
 	num := make([]float64, K)
+	do := make([]float64, K) // d[orig[i]]
+	for i, o := range orig {
+		do[i] = d[o]
+	}
+	lv := simd.Current()
 	for j := 0; j < K; j++ {
-		for i := 0; i < j; i++ {
-			num[i] = diff(i, j)
-			g[i] = d[i] - d[j]
+		// The ratios on the current level's kernel (vec.ZhatAt), the
+		// factors i < j and i > j each a contiguous run; every ratio is
+		// below 1 (interlacing), so a product above 2^-900 had no partial
+		// product near underflow. Otherwise (a tiny block, or the generic
+		// loop's own guard) zhatProduct takes them.
+		v0 := diff(K-1, j) / rho
+		dj := d[j]
+		q := vec.ZhatAt(lv, false, do[:j], tau[:j], d[:j], dj) * vec.ZhatAt(lv, false, do[j:K-1], tau[j:K-1], d[j+1:], dj)
+		v := v0 * q
+		if !(q > 0x1p-900) {
+			for i := 0; i < j; i++ {
+				num[i] = diff(i, j)
+				g[i] = d[i] - d[j]
+			}
+			for i := j + 1; i < K; i++ {
+				num[i] = diff(i-1, j)
+				g[i] = d[i] - d[j]
+			}
+			v = zhatProduct(j, v0, num, g)
 		}
-		for i := j + 1; i < K; i++ {
-			num[i] = diff(i-1, j)
-			g[i] = d[i] - d[j]
-		}
-		v := zhatProduct(j, diff(K-1, j)/rho, num, g)
 		zh[j] = math.Copysign(math.Sqrt(math.Abs(v)), z[j])
 	}
+	// Row i is v_j = ẑ_j/(d_j - lam_i), with d_j - lam_i = -diff(i, j)
+	// formed as (d_j - d_orig) - tau_i, the same bits; the divisions on
+	// the current level's kernel (vector divisions in the assembly), into
+	// num, then moved to their columns.
 	for i := 0; i < K; i++ {
 		r := ut[i*K : (i+1)*K]
-		var nrm float64
-		for j := 0; j < K; j++ {
-			v := zh[j] / -diff(i, j)
-			r[pos[j]] = v
-			nrm += v * v
+		nrm := vec.SecularVecAt(lv, zh, d, do[i], tau[i], num)
+		for j, p := range pos {
+			r[p] = num[j]
 		}
 		kernels.Scal(1/math.Sqrt(nrm), r)
 	}
@@ -268,6 +285,8 @@ func secularVectors(d, z []float64, rho float64, lam, ut []float64, pos []int) {
 // Numerators and denominators are multiplied in runs of 8 and divided
 // once per run; if a partial product gets near the underflow threshold
 // (tiny gaps in a tiny block), the factors are taken one by one instead.
+// The merges call it where vec.ZhatAt's product is not safely above
+// the underflow threshold.
 func zhatProduct(j int, v float64, num, den []float64) float64 {
 	K := len(num)
 	v0 := v
@@ -304,17 +323,22 @@ func zhatProduct(j int, v float64, num, den []float64) float64 {
 // rho*z_j² > 0), as δ_orig + tau, orig being the nearer of the poles i and
 // i+1 (K-1 for the last root), so that lam - δ_j can be formed as
 // (δ_orig - δ_j) + tau without cancellation. The poles are given by their
-// differences: gaps(o, dst) sets dst[j] = δ_j - δ_o, as accurately as the
-// caller can (dst has len(rz2) elements); g is scratch of that length. It
+// differences, formed as accurately as the caller can: gaps(o, dst)
+// returns src and off with δ_j - δ_o = src[j] - off, either writing the
+// differences to dst (len(rz2) elements, scratch g) and returning (dst,
+// 0), or returning the poles themselves and off = δ_o, which spares a
+// pass over them (the sums subtract off as they go). It
 // brackets the root and iterates on the model of Bunch, Nielsen and
 // Sorensen (one pole term for each side), bisecting when a step leaves
 // the bracket.
-func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []float64) (orig int, tau float64) {
+func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64) (src []float64, off float64), g []float64) (orig int, tau float64) {
 	K := len(rz2)
 	var lo, hi, t float64
 	var psi, dpsi, phi, dphi float64
 	last := i == K-1
 	have := false // whether the sums hold the values at t
+	var src []float64
+	var off float64
 	if last {
 		orig = i
 		var zz float64
@@ -325,29 +349,29 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 	} else {
 		// The midpoint of the two poles decides the origin, and its
 		// sums give the first step.
-		gaps(i, g)
-		gap := g[i+1]
+		src, off = gaps(i, g)
+		gap := src[i+1] - off
 		mid := gap / 2
-		psi, dpsi, phi, dphi = secularSums(g, rz2, i, mid)
+		psi, dpsi, phi, dphi = secularSums(src, off, rz2, i, mid)
 		have = true
 		if 1+psi+phi >= 0 {
 			orig, lo, hi, t = i, 0, mid, mid
 		} else {
 			orig, lo, hi, t = i+1, mid-gap, 0, mid-gap
-			gaps(orig, g)
+			src, off = gaps(orig, g)
 		}
 	}
 	if last {
-		gaps(orig, g)
+		src, off = gaps(orig, g)
 	}
-	a := g[i] // the pole left of the root, relative to the origin
-	b := 0.0  // the pole right of it
+	a := src[i] - off // the pole left of the root, relative to the origin
+	b := 0.0          // the pole right of it
 	if !last {
-		b = g[i+1]
+		b = src[i+1] - off
 	}
 	for iter := 0; iter < 200; iter++ {
 		if !have {
-			psi, dpsi, phi, dphi = secularSums(g, rz2, i, t)
+			psi, dpsi, phi, dphi = secularSums(src, off, rz2, i, t)
 		}
 		have = false
 		atot := phi - psi
@@ -411,48 +435,20 @@ func secularRootGaps(rz2 []float64, i int, gaps func(o int, dst []float64), g []
 
 // secularSums returns psi = Σ_{j<=i} rz2[j]/(δ_j - λ) and phi, the same
 // sum over j > i, and their derivatives in λ, at λ = δ_o + t, given the
-// pole differences g[j] = δ_j - δ_o (the differences δ_j - λ formed as
-// g[j] - t).
-func secularSums(g, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
-	psi, dpsi = secularRange(g[:i+1], rz2[:i+1], t)
-	phi, dphi = secularRange(g[i+1:], rz2[i+1:], t)
+// pole differences δ_j - δ_o = g[j] - off (the differences δ_j - λ formed
+// as (g[j] - off) - t).
+func secularSums(g []float64, off float64, rz2 []float64, i int, t float64) (psi, dpsi, phi, dphi float64) {
+	psi, dpsi = secularRange(g[:i+1], rz2[:i+1], off, t)
+	phi, dphi = secularRange(g[i+1:], rz2[i+1:], off, t)
 	return psi, dpsi, phi, dphi
 }
 
-// secularRange returns Σ r[j]/(g[j] - t) and Σ r[j]/(g[j] - t)². The
-// reciprocals are taken two at a time, 1/x = y/(xy) and 1/y = x/(xy), one
-// division for two (division is the bottleneck of the secular equation:
-// its throughput is a fraction of the multiplications'), but for a pair
-// whose product is near the underflow or overflow threshold.
-func secularRange(g, r []float64, t float64) (s, ds float64) {
-	n := len(g)
-	r = r[:n]
-	var s2, ds2 float64
-	j := 0
-	for ; j+1 < n; j += 2 {
-		ix, iy := recipPair(g[j]-t, g[j+1]-t)
-		tx, ty := r[j]*ix, r[j+1]*iy
-		s += tx
-		s2 += ty
-		ds += tx * ix
-		ds2 += ty * iy
-	}
-	if j < n {
-		inv := 1 / (g[j] - t)
-		tx := r[j] * inv
-		s += tx
-		ds += tx * inv
-	}
-	return s + s2, ds + ds2
-}
-
-// recipPair returns 1/x and 1/y by one division, y/(xy) and x/(xy),
-// or by two when xy nears the underflow or overflow threshold.
-func recipPair(x, y float64) (float64, float64) {
-	xy := x * y
-	if a := math.Abs(xy); a > 0x1p-900 && a < 0x1p900 {
-		q := 1 / xy
-		return y * q, x * q
-	}
-	return 1 / x, 1 / y
+// secularRange returns Σ r[j]/x_j and Σ r[j]/x_j², x_j = (g[j] - off) -
+// t, on the
+// current level's kernel (vec.SecularAt): vector divisions, one per
+// element, in the assembly; in the generic loop the reciprocals are taken
+// two at a time, 1/x = y/(xy) and 1/y = x/(xy), one division for two
+// (division is the bottleneck of the secular equation).
+func secularRange(g, r []float64, off, t float64) (s, ds float64) {
+	return vec.SecularAt(simd.Current(), g, r[:len(g)], off, t)
 }

@@ -157,3 +157,62 @@ func GemvNTAt(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, y,
 	}
 	gemvNTRows(l, m, n, alpha, a, lda, x, y, xc)
 }
+
+// SecularAt returns Σ r[i]/x[i] and Σ r[i]/x[i]², x[i] = (g[i] - o) - t
+// (len(r) >= len(g)), the sums of a secular equation and of its
+// derivative at o + t, on level l's routine. The assembly takes one true division per element; the
+// generic loop takes the reciprocals two at a time (secularGeneric).
+func SecularAt(l simd.Level, g, r []float64, o, t float64) (s, ds float64) {
+	switch l {
+	case simd.AVX512, simd.AVX2:
+		return secularAVX2(g, r, o, t)
+	}
+	return secularGeneric(g, r, o, t)
+}
+
+// SecularVecAt sets v[i] = z[i] / ((d[i] - o) - t) for i < len(z)
+// (len(d), len(v) >= len(z)) and returns Σ v[i]², on level l's routine:
+// the components of an eigenvector of a rank-one update, before their
+// normalization, with (d[i] - o) - t the negated difference of the root
+// o + t and the pole d[i].
+func SecularVecAt(l simd.Level, z, d []float64, o, t float64, v []float64) float64 {
+	switch l {
+	case simd.AVX512, simd.AVX2:
+		return secularVecAVX2(z, d, o, t, v)
+	}
+	return secularVecGeneric(z, d, o, t, v)
+}
+
+// SecularVec2At sets v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
+// and u[i] = d[i]*v[i] for i < len(z) (the other slices at least as
+// long) and returns Σ v[i]² and Σ u[i]², on level l's routine: a pair of
+// singular vectors of a bidiagonal merge before their normalization, the
+// denominator the negated difference of the squares of the root o + t
+// and the pole d[i]. The assembly takes one true division per element;
+// the generic loop takes the reciprocals two at a time.
+func SecularVec2At(l simd.Level, z, d []float64, o, t float64, v, u []float64) (nv, nu float64) {
+	switch l {
+	case simd.AVX512, simd.AVX2:
+		return secularVec2AVX2(z, d, o, t, v, u)
+	}
+	return secularVec2Generic(z, d, o, t, v, u)
+}
+
+// ZhatAt returns the product over i < len(d) of ((o[i] - p) + t[i]) /
+// (d[i] - p) (len(o), len(t) >= len(d)), or with sq of (((o[i] - p) +
+// t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)), on level l's
+// routine: the ratios of Gu and Eisenstat's recomputed z, with roots
+// o[i] + t[i] and poles d[i] (or their squares). The assembly takes one
+// true division per ratio; the generic loop multiplies numerators and
+// denominators in runs of eight and divides once per run, and returns 0
+// when a run's product nears the underflow threshold (the caller then
+// takes the ratios one by one).
+func ZhatAt(l simd.Level, sq bool, o, t, d []float64, p float64) float64 {
+	switch {
+	case (l == simd.AVX512 || l == simd.AVX2) && sq:
+		return zhat2AVX2(o, t, d, p)
+	case l == simd.AVX512 || l == simd.AVX2:
+		return zhatAVX2(o, t, d, p)
+	}
+	return zhatGeneric(sq, o, t, d, p)
+}

@@ -142,3 +142,65 @@ func gemvNTAVX512(m, n int, alpha float64, a []float64, lda int, x, y, xc []floa
 
 //go:noescape
 func gemvNTAVX2(m, n int, alpha float64, a []float64, lda int, x, y, xc []float64)
+
+// secularAVX2 computes
+//
+//	for i := range g {
+//		inv := 1 / ((g[i] - o) - t)
+//		tx := r[i] * inv
+//		s += tx
+//		ds += tx * inv
+//	}
+//	return s, ds
+//
+// with one true division per element (no paired reciprocals, as
+// secularGeneric takes), ds's update one fused multiply-add, and s and
+// ds each summed in a reduction's order.
+//
+// These division-bound kernels exist at 256 bits only: the AVX-512 level
+// calls them too (see SecularAt).
+//
+//go:noescape
+func secularAVX2(g, r []float64, o, t float64) (s, ds float64)
+
+// secularVecAVX2 computes
+//
+//	for i := range z { v[i] = z[i] / ((d[i] - o) - t); s += v[i] * v[i] }; return s
+//
+// with each square added by a fused multiply-add, in a reduction's order.
+//
+//go:noescape
+func secularVecAVX2(z, d []float64, o, t float64, v []float64) float64
+
+// secularVec2AVX2 computes
+//
+//	for i := range z {
+//		v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t))
+//		u[i] = d[i] * v[i]
+//		nv += v[i] * v[i]
+//		nu += u[i] * u[i]
+//	}
+//	return nv, nu
+//
+// with one true division per element (secularVec2Generic pairs them),
+// each square added by a fused multiply-add, in a reduction's order.
+//
+//go:noescape
+func secularVec2AVX2(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)
+
+// zhatAVX2 computes
+//
+//	q := 1.0
+//	for i := range d { q *= ((o[i] - p) + t[i]) / (d[i] - p) }; return q
+//
+// and zhat2AVX2
+//
+//	for i := range d { q *= (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] + p)) }
+//
+// one true division per element, the products in a reduction's order.
+//
+//go:noescape
+func zhatAVX2(o, t, d []float64, p float64) float64
+
+//go:noescape
+func zhat2AVX2(o, t, d []float64, p float64) float64

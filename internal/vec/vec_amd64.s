@@ -2512,3 +2512,606 @@ rtnext:
 done:
 	VZEROUPPER
 	RET
+
+// func secularAVX2(g []float64, r []float64, o float64, t float64) (s float64, ds float64)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·secularAVX2(SB), NOSPLIT, $32-80
+	MOVQ         g_base+0(FP), SI
+	MOVQ         g_len+8(FP), CX
+	MOVQ         r_base+24(FP), DI
+	VBROADCASTSD o+48(FP), Y12
+	VMOVUPD      Y12, (SP)
+	VBROADCASTSD t+56(FP), Y15
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X13
+	VPBROADCASTQ X13, Y13
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      (SP), Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VSUBPD      (SP), Y9, Y9
+	VSUBPD      Y15, Y9, Y9
+	VSUBPD      (SP), Y10, Y10
+	VSUBPD      Y15, Y10, Y10
+	VSUBPD      (SP), Y11, Y11
+	VSUBPD      Y15, Y11, Y11
+	VDIVPD      Y8, Y13, Y8
+	VDIVPD      Y9, Y13, Y9
+	VDIVPD      Y10, Y13, Y10
+	VDIVPD      Y11, Y13, Y11
+	VMULPD      (DI), Y8, Y12
+	VADDPD      Y12, Y0, Y0
+	VFMADD231PD Y8, Y12, Y4
+	VMULPD      32(DI), Y9, Y12
+	VADDPD      Y12, Y1, Y1
+	VFMADD231PD Y9, Y12, Y5
+	VMULPD      64(DI), Y10, Y12
+	VADDPD      Y12, Y2, Y2
+	VFMADD231PD Y10, Y12, Y6
+	VMULPD      96(DI), Y11, Y12
+	VADDPD      Y12, Y3, Y3
+	VFMADD231PD Y11, Y12, Y7
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (SI), Y8
+	VSUBPD      (SP), Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VDIVPD      Y8, Y13, Y8
+	VMULPD      (DI), Y8, Y12
+	VADDPD      Y12, Y0, Y0
+	VFMADD231PD Y8, Y12, Y4
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (SI), Y14, Y8
+	VSUBPD      (SP), Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VDIVPD      Y8, Y13, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  (DI), Y14, Y12
+	VMULPD      Y12, Y8, Y12
+	VADDPD      Y12, Y1, Y1
+	VFMADD231PD Y8, Y12, Y5
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	MOVSD        X0, s+64(FP)
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPD       X5, X4, X4
+	VPERMILPD    $0x01, X4, X5
+	VADDSD       X5, X4, X4
+	MOVSD        X4, ds+72(FP)
+	VZEROUPPER
+	RET
+
+// func secularVecAVX2(z []float64, d []float64, o float64, t float64, v []float64) float64
+// Requires: AVX, FMA3, SSE2
+TEXT ·secularVecAVX2(SB), NOSPLIT, $0-96
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	VBROADCASTSD o+48(FP), Y13
+	VBROADCASTSD t+56(FP), Y15
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Y8
+	VMOVUPD     32(DI), Y9
+	VMOVUPD     64(DI), Y10
+	VMOVUPD     96(DI), Y11
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VSUBPD      Y13, Y9, Y9
+	VSUBPD      Y15, Y9, Y9
+	VSUBPD      Y13, Y10, Y10
+	VSUBPD      Y15, Y10, Y10
+	VSUBPD      Y13, Y11, Y11
+	VSUBPD      Y15, Y11, Y11
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     32(SI), Y12
+	VDIVPD      Y9, Y12, Y9
+	VMOVUPD     64(SI), Y12
+	VDIVPD      Y10, Y12, Y10
+	VMOVUPD     96(SI), Y12
+	VDIVPD      Y11, Y12, Y11
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMOVUPD     Y9, 32(DX)
+	VFMADD231PD Y9, Y9, Y1
+	VMOVUPD     Y10, 64(DX)
+	VFMADD231PD Y10, Y10, Y2
+	VMOVUPD     Y11, 96(DX)
+	VFMADD231PD Y11, Y11, Y3
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	ADDQ        $0x00000080, DX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (DI), Y8
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (DI), Y14, Y8
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMASKMOVPD  (SI), Y14, Y12
+	VDIVPD      Y8, Y12, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  Y8, Y14, (DX)
+	VFMADD231PD Y8, Y8, Y1
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	MOVSD        X0, ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func secularVec2AVX2(z []float64, d []float64, o float64, t float64, v []float64, u []float64) (nv float64, nu float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·secularVec2AVX2(SB), NOSPLIT, $0-128
+	MOVQ         z_base+0(FP), SI
+	MOVQ         z_len+8(FP), CX
+	MOVQ         d_base+24(FP), DI
+	MOVQ         v_base+64(FP), DX
+	MOVQ         u_base+88(FP), R8
+	VBROADCASTSD o+48(FP), Y13
+	VBROADCASTSD t+56(FP), Y15
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD     (DI), Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMOVUPD     32(DI), Y9
+	VADDPD      Y13, Y9, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y9, Y9
+	VSUBPD      Y15, Y9, Y9
+	VMULPD      Y12, Y9, Y9
+	VMOVUPD     64(DI), Y10
+	VADDPD      Y13, Y10, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y10, Y10
+	VSUBPD      Y15, Y10, Y10
+	VMULPD      Y12, Y10, Y10
+	VMOVUPD     96(DI), Y11
+	VADDPD      Y13, Y11, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y11, Y11
+	VSUBPD      Y15, Y11, Y11
+	VMULPD      Y12, Y11, Y11
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     32(SI), Y12
+	VDIVPD      Y9, Y12, Y9
+	VMOVUPD     64(SI), Y12
+	VDIVPD      Y10, Y12, Y10
+	VMOVUPD     96(SI), Y12
+	VDIVPD      Y11, Y12, Y11
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMULPD      (DI), Y8, Y12
+	VMOVUPD     Y12, (R8)
+	VFMADD231PD Y12, Y12, Y4
+	VMOVUPD     Y9, 32(DX)
+	VFMADD231PD Y9, Y9, Y1
+	VMULPD      32(DI), Y9, Y12
+	VMOVUPD     Y12, 32(R8)
+	VFMADD231PD Y12, Y12, Y5
+	VMOVUPD     Y10, 64(DX)
+	VFMADD231PD Y10, Y10, Y2
+	VMULPD      64(DI), Y10, Y12
+	VMOVUPD     Y12, 64(R8)
+	VFMADD231PD Y12, Y12, Y6
+	VMOVUPD     Y11, 96(DX)
+	VFMADD231PD Y11, Y11, Y3
+	VMULPD      96(DI), Y11, Y12
+	VMOVUPD     Y12, 96(R8)
+	VFMADD231PD Y12, Y12, Y7
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, R8
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+one:
+	CMPQ        CX, $0x00000004
+	JB          tail
+	VMOVUPD     (DI), Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMOVUPD     (SI), Y12
+	VDIVPD      Y8, Y12, Y8
+	VMOVUPD     Y8, (DX)
+	VFMADD231PD Y8, Y8, Y0
+	VMULPD      (DI), Y8, Y12
+	VMOVUPD     Y12, (R8)
+	VFMADD231PD Y12, Y12, Y4
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, R8
+	SUBQ        $0x00000004, CX
+	JMP         one
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	LEAQ        tailmasks<>+32(SB), AX
+	SHLQ        $0x03, CX
+	SUBQ        CX, AX
+	SHRQ        $0x03, CX
+	VMOVDQU     (AX), Y14
+	VMASKMOVPD  (DI), Y14, Y8
+	VADDPD      Y13, Y8, Y12
+	VADDPD      Y15, Y12, Y12
+	VSUBPD      Y13, Y8, Y8
+	VSUBPD      Y15, Y8, Y8
+	VMULPD      Y12, Y8, Y8
+	VMASKMOVPD  (SI), Y14, Y12
+	VDIVPD      Y8, Y12, Y8
+	VANDPD      Y14, Y8, Y8
+	VMASKMOVPD  Y8, Y14, (DX)
+	VFMADD231PD Y8, Y8, Y1
+	VMASKMOVPD  (DI), Y14, Y12
+	VMULPD      Y12, Y8, Y12
+	VMASKMOVPD  Y12, Y14, (R8)
+	VFMADD231PD Y12, Y12, Y5
+
+done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDSD       X1, X0, X0
+	MOVSD        X0, nv+112(FP)
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPD       X5, X4, X4
+	VPERMILPD    $0x01, X4, X5
+	VADDSD       X5, X4, X4
+	MOVSD        X4, nu+120(FP)
+	VZEROUPPER
+	RET
+
+// func zhatAVX2(o []float64, t []float64, d []float64, p float64) float64
+// Requires: AVX, AVX2, SSE2
+TEXT ·zhatAVX2(SB), NOSPLIT, $0-88
+	MOVQ         o_base+0(FP), SI
+	MOVQ         t_base+24(FP), DI
+	MOVQ         d_base+48(FP), DX
+	MOVQ         d_len+56(FP), CX
+	VBROADCASTSD p+72(FP), Y12
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X13
+	VPBROADCASTQ X13, Y13
+	VMOVAPD      Y13, Y0
+	VMOVAPD      Y13, Y1
+	VMOVAPD      Y13, Y2
+	VMOVAPD      Y13, Y3
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD (DI), Y8
+	VMOVUPD (SI), Y4
+	VSUBPD  Y12, Y4, Y4
+	VADDPD  Y8, Y4, Y4
+	VMOVUPD (DX), Y8
+	VSUBPD  Y12, Y8, Y8
+	VMOVUPD 32(DI), Y9
+	VMOVUPD 32(SI), Y5
+	VSUBPD  Y12, Y5, Y5
+	VADDPD  Y9, Y5, Y5
+	VMOVUPD 32(DX), Y9
+	VSUBPD  Y12, Y9, Y9
+	VMOVUPD 64(DI), Y10
+	VMOVUPD 64(SI), Y6
+	VSUBPD  Y12, Y6, Y6
+	VADDPD  Y10, Y6, Y6
+	VMOVUPD 64(DX), Y10
+	VSUBPD  Y12, Y10, Y10
+	VMOVUPD 96(DI), Y11
+	VMOVUPD 96(SI), Y7
+	VSUBPD  Y12, Y7, Y7
+	VADDPD  Y11, Y7, Y7
+	VMOVUPD 96(DX), Y11
+	VSUBPD  Y12, Y11, Y11
+	VDIVPD  Y8, Y4, Y4
+	VMULPD  Y4, Y0, Y0
+	VDIVPD  Y9, Y5, Y5
+	VMULPD  Y5, Y1, Y1
+	VDIVPD  Y10, Y6, Y6
+	VMULPD  Y6, Y2, Y2
+	VDIVPD  Y11, Y7, Y7
+	VMULPD  Y7, Y3, Y3
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000080, DI
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JAE     loop
+
+one:
+	CMPQ    CX, $0x00000004
+	JB      tail
+	VMOVUPD (DI), Y8
+	VMOVUPD (SI), Y4
+	VSUBPD  Y12, Y4, Y4
+	VADDPD  Y8, Y4, Y4
+	VMOVUPD (DX), Y8
+	VSUBPD  Y12, Y8, Y8
+	VDIVPD  Y8, Y4, Y4
+	VMULPD  Y4, Y0, Y0
+	ADDQ    $0x00000020, SI
+	ADDQ    $0x00000020, DI
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000004, CX
+	JMP     one
+
+tail:
+	TESTQ      CX, CX
+	JZ         done
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMASKMOVPD (DI), Y14, Y8
+	VMASKMOVPD (SI), Y14, Y4
+	VSUBPD     Y12, Y4, Y4
+	VADDPD     Y8, Y4, Y4
+	VMASKMOVPD (DX), Y14, Y8
+	VSUBPD     Y12, Y8, Y8
+	VDIVPD     Y8, Y4, Y4
+	VBLENDVPD  Y14, Y4, Y13, Y4
+	VMULPD     Y4, Y1, Y1
+
+done:
+	VMULPD       Y1, Y0, Y0
+	VMULPD       Y3, Y2, Y2
+	VMULPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMULPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VMULSD       X1, X0, X0
+	MOVSD        X0, ret+80(FP)
+	VZEROUPPER
+	RET
+
+// func zhat2AVX2(o []float64, t []float64, d []float64, p float64) float64
+// Requires: AVX, AVX2, SSE2
+TEXT ·zhat2AVX2(SB), NOSPLIT, $0-88
+	MOVQ         o_base+0(FP), SI
+	MOVQ         t_base+24(FP), DI
+	MOVQ         d_base+48(FP), DX
+	MOVQ         d_len+56(FP), CX
+	VBROADCASTSD p+72(FP), Y12
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X13
+	VPBROADCASTQ X13, Y13
+	VMOVAPD      Y13, Y0
+	VMOVAPD      Y13, Y1
+	VMOVAPD      Y13, Y2
+	VMOVAPD      Y13, Y3
+	CMPQ         CX, $0x00000010
+	JB           one
+
+loop:
+	VMOVUPD (DI), Y8
+	VMOVUPD (SI), Y4
+	VSUBPD  Y12, Y4, Y4
+	VADDPD  Y8, Y4, Y4
+	VMOVUPD (SI), Y15
+	VADDPD  Y12, Y15, Y15
+	VADDPD  Y8, Y15, Y15
+	VMULPD  Y15, Y4, Y4
+	VMOVUPD (DX), Y8
+	VADDPD  Y12, Y8, Y15
+	VSUBPD  Y12, Y8, Y8
+	VMULPD  Y15, Y8, Y8
+	VMOVUPD 32(DI), Y9
+	VMOVUPD 32(SI), Y5
+	VSUBPD  Y12, Y5, Y5
+	VADDPD  Y9, Y5, Y5
+	VMOVUPD 32(SI), Y15
+	VADDPD  Y12, Y15, Y15
+	VADDPD  Y9, Y15, Y15
+	VMULPD  Y15, Y5, Y5
+	VMOVUPD 32(DX), Y9
+	VADDPD  Y12, Y9, Y15
+	VSUBPD  Y12, Y9, Y9
+	VMULPD  Y15, Y9, Y9
+	VMOVUPD 64(DI), Y10
+	VMOVUPD 64(SI), Y6
+	VSUBPD  Y12, Y6, Y6
+	VADDPD  Y10, Y6, Y6
+	VMOVUPD 64(SI), Y15
+	VADDPD  Y12, Y15, Y15
+	VADDPD  Y10, Y15, Y15
+	VMULPD  Y15, Y6, Y6
+	VMOVUPD 64(DX), Y10
+	VADDPD  Y12, Y10, Y15
+	VSUBPD  Y12, Y10, Y10
+	VMULPD  Y15, Y10, Y10
+	VMOVUPD 96(DI), Y11
+	VMOVUPD 96(SI), Y7
+	VSUBPD  Y12, Y7, Y7
+	VADDPD  Y11, Y7, Y7
+	VMOVUPD 96(SI), Y15
+	VADDPD  Y12, Y15, Y15
+	VADDPD  Y11, Y15, Y15
+	VMULPD  Y15, Y7, Y7
+	VMOVUPD 96(DX), Y11
+	VADDPD  Y12, Y11, Y15
+	VSUBPD  Y12, Y11, Y11
+	VMULPD  Y15, Y11, Y11
+	VDIVPD  Y8, Y4, Y4
+	VMULPD  Y4, Y0, Y0
+	VDIVPD  Y9, Y5, Y5
+	VMULPD  Y5, Y1, Y1
+	VDIVPD  Y10, Y6, Y6
+	VMULPD  Y6, Y2, Y2
+	VDIVPD  Y11, Y7, Y7
+	VMULPD  Y7, Y3, Y3
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000080, DI
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JAE     loop
+
+one:
+	CMPQ    CX, $0x00000004
+	JB      tail
+	VMOVUPD (DI), Y8
+	VMOVUPD (SI), Y4
+	VSUBPD  Y12, Y4, Y4
+	VADDPD  Y8, Y4, Y4
+	VMOVUPD (SI), Y15
+	VADDPD  Y12, Y15, Y15
+	VADDPD  Y8, Y15, Y15
+	VMULPD  Y15, Y4, Y4
+	VMOVUPD (DX), Y8
+	VADDPD  Y12, Y8, Y15
+	VSUBPD  Y12, Y8, Y8
+	VMULPD  Y15, Y8, Y8
+	VDIVPD  Y8, Y4, Y4
+	VMULPD  Y4, Y0, Y0
+	ADDQ    $0x00000020, SI
+	ADDQ    $0x00000020, DI
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000004, CX
+	JMP     one
+
+tail:
+	TESTQ      CX, CX
+	JZ         done
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMASKMOVPD (DI), Y14, Y8
+	VMASKMOVPD (SI), Y14, Y4
+	VSUBPD     Y12, Y4, Y4
+	VADDPD     Y8, Y4, Y4
+	VMASKMOVPD (SI), Y14, Y15
+	VADDPD     Y12, Y15, Y15
+	VADDPD     Y8, Y15, Y15
+	VMULPD     Y15, Y4, Y4
+	VMASKMOVPD (DX), Y14, Y8
+	VADDPD     Y12, Y8, Y15
+	VSUBPD     Y12, Y8, Y8
+	VMULPD     Y15, Y8, Y8
+	VDIVPD     Y8, Y4, Y4
+	VBLENDVPD  Y14, Y4, Y13, Y4
+	VMULPD     Y4, Y1, Y1
+
+done:
+	VMULPD       Y1, Y0, Y0
+	VMULPD       Y3, Y2, Y2
+	VMULPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMULPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VMULSD       X1, X0, X0
+	MOVSD        X0, ret+80(FP)
+	VZEROUPPER
+	RET

@@ -479,3 +479,273 @@ func gemvNT(l *level) {
 		}, advance(RBX))
 	}, func() { ADDQ(U32(64), RAX) }, func() { ADDQ(U32(16), RAX) })
 }
+
+// secular sums the terms of the secular equation over g and r: with
+// inv = 1/((g[i] - o) - t), one true division per element, tx = r[i]*inv
+// is added to s and tx*inv (one fused multiply-add) to ds. Four vectors
+// at a time: the differences and then inv in V8-V11, tx in V12, the one
+// constant in V13, t in V15 and o broadcast to a vector on the stack
+// (AVX2 has no register left for it); the s accumulators are V0-V3 and
+// the ds ones V4-V7, each four folded as a reduction's (single vectors
+// into V0 and V4, the tail into V1 and V5). The tail's masked-off lanes
+// read g = r = 0, whose 1/((0 - o) - t) may be infinite: inv is zeroed
+// there (a zeroing division under K1, or an AND with the mask), so they
+// add exact zeros.
+func secular(l *level) {
+	l.text("secular", "func(g, r []float64, o, t float64) (s, ds float64)")
+	ov := AllocLocal(l.bytes())
+	Load(Param("g").Base(), RSI)
+	Load(Param("g").Len(), RCX)
+	Load(Param("r").Base(), RDI)
+	VBROADCASTSD(addr(Param("o")), l.V(12))
+	VMOVUPD(l.V(12), ov)
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	MOVQ(U64(0x3ff0000000000000), RAX)
+	if l.avx512 {
+		VPBROADCASTQ(RAX, l.V(13))
+	} else {
+		MOVQ(RAX, X13)
+		VPBROADCASTQ(X13, l.V(13))
+	}
+	for i := 0; i < 8; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			VSUBPD(ov, l.V(8+j), l.V(8+j))
+			VSUBPD(l.V(15), l.V(8+j), l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			l.divTail(l.V(13), l.V(8+j), a.tail)
+		}
+		for j := 0; j < k; j++ {
+			s, ds := l.V(j), l.V(4+j)
+			if a.tail {
+				s, ds = l.V(1), l.V(5)
+			}
+			tx := l.V(12)
+			VMULPD(a.src(RDI, j, tx), l.V(8+j), tx)
+			VADDPD(tx, s, s)
+			VFMADD231PD(l.V(8+j), tx, ds)
+		}
+	}, advance(RSI, RDI))
+	l.sums(2)
+	ret()
+}
+
+// sums folds the accumulators V0-V3 (and V4-V7 when n is 2) as a
+// reduction does, (a0+a1)+(a2+a3) and the lanes halved pairwise, and
+// stores them as the results.
+func (l *level) sums(n int) {
+	for k := 0; k < n; k++ {
+		b := 4 * k
+		VADDPD(l.V(b+1), l.V(b), l.V(b))
+		VADDPD(l.V(b+3), l.V(b+2), l.V(b+2))
+		VADDPD(l.V(b+2), l.V(b), l.V(b))
+		l.hsum(l.V(b), l.V(b+1))
+		Store(l.V(b).AsX(), ReturnIndex(k))
+	}
+}
+
+// divTail sets d to n/d, zeroed in the tail's masked-off lanes (whose
+// quotient of two loaded zeros, or of zero by a zero, may be a NaN).
+func (l *level) divTail(n, d VecPhysical, tail bool) {
+	switch {
+	case tail && l.avx512:
+		VDIVPD_Z(d, n, K1, d)
+	case tail:
+		VDIVPD(d, n, d)
+		VANDPD(ymm[14], d, d)
+	default:
+		VDIVPD(d, n, d)
+	}
+}
+
+// secularVec forms one eigenvector of the secular equation's merge:
+// v[i] = z[i] / ((d[i] - o) - t), one true division each, and returns
+// Σ v[i]² summed as a reduction (the tail into V1). Four vectors at a
+// time: the denominators and then v in V8-V11, z in V12, o in V13, t in
+// V15.
+func secularVec(l *level) {
+	l.text("secularVec", "func(z, d []float64, o, t float64, v []float64) float64")
+	Load(Param("z").Base(), RSI)
+	Load(Param("z").Len(), RCX)
+	Load(Param("d").Base(), RDI)
+	Load(Param("v").Base(), RDX)
+	VBROADCASTSD(addr(Param("o")), l.V(13))
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	for i := 0; i < 4; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RDI, j, l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			VSUBPD(l.V(13), l.V(8+j), l.V(8+j))
+			VSUBPD(l.V(15), l.V(8+j), l.V(8+j))
+		}
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(12))
+			l.divTail(l.V(12), l.V(8+j), a.tail)
+		}
+		for j := 0; j < k; j++ {
+			acc := l.V(j)
+			if a.tail {
+				acc = l.V(1)
+			}
+			a.store(l.V(8+j), RDX, j)
+			VFMADD231PD(l.V(8+j), l.V(8+j), acc)
+		}
+	}, advance(RSI, RDI, RDX))
+	l.sums(1)
+	ret()
+}
+
+// secularVec2 forms one pair of singular vectors of the bidiagonal
+// merge: v[i] = z[i] / (((d[i] - o) - t) * ((d[i] + o) + t)), one true
+// division each, and u[i] = d[i]*v[i], and returns Σ v[i]² and Σ u[i]²,
+// summed as a reduction's (the tails into V1 and V5). Four vectors at a
+// time: the denominators and then v in V8-V11, the second factor, z and
+// u in V12, o in V13, t in V15; u is in R8.
+func secularVec2(l *level) {
+	l.text("secularVec2", "func(z, d []float64, o, t float64, v, u []float64) (nv, nu float64)")
+	Load(Param("z").Base(), RSI)
+	Load(Param("z").Len(), RCX)
+	Load(Param("d").Base(), RDI)
+	Load(Param("v").Base(), RDX)
+	Load(Param("u").Base(), R8)
+	VBROADCASTSD(addr(Param("o")), l.V(13))
+	VBROADCASTSD(addr(Param("t")), l.V(15))
+	for i := 0; i < 8; i++ {
+		l.zero(l.V(i))
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			dv := l.V(8 + j)
+			a.load(RDI, j, dv)
+			VADDPD(l.V(13), dv, l.V(12))
+			VADDPD(l.V(15), l.V(12), l.V(12))
+			VSUBPD(l.V(13), dv, dv)
+			VSUBPD(l.V(15), dv, dv)
+			VMULPD(l.V(12), dv, dv)
+		}
+		for j := 0; j < k; j++ {
+			a.load(RSI, j, l.V(12))
+			l.divTail(l.V(12), l.V(8+j), a.tail)
+		}
+		for j := 0; j < k; j++ {
+			nv, nu := l.V(j), l.V(4+j)
+			if a.tail {
+				nv, nu = l.V(1), l.V(5)
+			}
+			v := l.V(8 + j)
+			a.store(v, RDX, j)
+			VFMADD231PD(v, v, nv)
+			VMULPD(a.src(RDI, j, l.V(12)), v, l.V(12))
+			a.store(l.V(12), R8, j)
+			VFMADD231PD(l.V(12), l.V(12), nu)
+		}
+	}, advance(RSI, RDI, RDX, R8))
+	l.sums(2)
+	ret()
+}
+
+// hprod multiplies the lanes of v into its low lane, halving as hsum
+// adds (clobbers s).
+func (l *level) hprod(v, s VecPhysical) {
+	if l.avx512 {
+		VEXTRACTF64X4(U8(1), v, s.AsY())
+		VMULPD(s.AsY(), v.AsY(), v.AsY())
+	}
+	VEXTRACTF128(U8(1), v.AsY(), s.AsX())
+	VMULPD(s.AsX(), v.AsX(), v.AsX())
+	VPERMILPD(U8(1), v.AsX(), s.AsX())
+	VMULSD(s.AsX(), v.AsX(), v.AsX())
+}
+
+// zhat multiplies the ratios of Gu and Eisenstat's recomputed z: with
+// the roots o[i] + t[i] and the poles d[i], the product over i of
+// ((o[i] - p) + t[i]) / (d[i] - p), one true division each, or with sq
+// of (((o[i] - p) + t[i]) * ((o[i] + p) + t[i])) / ((d[i] - p) * (d[i] +
+// p)), the ratio of differences of squares. The products are kept in
+// four accumulators V0-V3 (initially one) as a reduction's sums are
+// (single vectors into V0, the tail into V1), then (a0*a1)*(a2*a3) and
+// the lanes multiplied pairwise. Four vectors at a time: numerators in
+// V4-V7, denominators (first t) in V8-V11, p in V12, one in V13, the
+// second factors in V15. The tail's masked-off lanes divide zeros: their
+// ratio is replaced by one (a merge-masked multiplication into the
+// accumulator, or a blend with one).
+func zhat(l *level, sq bool) {
+	name := "zhat"
+	if sq {
+		name = "zhat2"
+	}
+	l.text(name, "func(o, t, d []float64, p float64) float64")
+	Load(Param("o").Base(), RSI)
+	Load(Param("t").Base(), RDI)
+	Load(Param("d").Base(), RDX)
+	Load(Param("d").Len(), RCX)
+	VBROADCASTSD(addr(Param("p")), l.V(12))
+	MOVQ(U64(0x3ff0000000000000), RAX)
+	if l.avx512 {
+		VPBROADCASTQ(RAX, l.V(13))
+		for i := 0; i < 4; i++ {
+			VMOVAPD(l.V(13), l.V(i))
+		}
+	} else {
+		MOVQ(RAX, X13)
+		VPBROADCASTQ(X13, l.V(13))
+		for i := 0; i < 4; i++ {
+			VMOVAPD(l.V(13), l.V(i))
+		}
+	}
+	l.span("", 4, l.direct, true, "done", func(k int, a access) {
+		for j := 0; j < k; j++ {
+			num, den := l.V(4+j), l.V(8+j)
+			a.load(RDI, j, den) // t
+			a.load(RSI, j, num)
+			VSUBPD(l.V(12), num, num)
+			VADDPD(den, num, num)
+			if sq {
+				a.load(RSI, j, l.V(15))
+				VADDPD(l.V(12), l.V(15), l.V(15))
+				VADDPD(den, l.V(15), l.V(15))
+				VMULPD(l.V(15), num, num)
+			}
+			a.load(RDX, j, den)
+			if sq {
+				VADDPD(l.V(12), den, l.V(15))
+			}
+			VSUBPD(l.V(12), den, den)
+			if sq {
+				VMULPD(l.V(15), den, den)
+			}
+		}
+		for j := 0; j < k; j++ {
+			num, den := l.V(4+j), l.V(8+j)
+			VDIVPD(den, num, num)
+			acc := l.V(j)
+			switch {
+			case a.tail && l.avx512:
+				acc = l.V(1)
+				VMULPD(num, acc, K1, acc)
+			case a.tail:
+				acc = l.V(1)
+				VBLENDVPD(ymm[14], num, l.V(13), num)
+				VMULPD(num, acc, acc)
+			default:
+				VMULPD(num, acc, acc)
+			}
+		}
+	}, advance(RSI, RDI, RDX))
+	VMULPD(l.V(1), l.V(0), l.V(0))
+	VMULPD(l.V(3), l.V(2), l.V(2))
+	VMULPD(l.V(2), l.V(0), l.V(0))
+	l.hprod(l.V(0), l.V(1))
+	Store(l.V(0).AsX(), ReturnIndex(0))
+	ret()
+}

@@ -11,8 +11,9 @@
 // bits on every run and every machine of the level; for the reductions
 // that is four accumulators over blocks of four vectors, single vectors
 // into the first, the masked tail into the second, then (a0+a1)+(a2+a3)
-// and the lanes halved pairwise. internal/vec/order_amd64_test.go pins
-// these orders. The Go prototypes and the scalar loops the kernels
+// and the lanes halved pairwise (the secular equation's kernels keep
+// that order, zhat with products for sums). internal/vec's
+// order_amd64_test.go and secular_order_amd64_test.go pin these orders. The Go prototypes and the scalar loops the kernels
 // compute are in internal/vec/stubs_amd64.go.
 package main
 
@@ -35,5 +36,14 @@ func main() {
 		ger(l)
 		gemvNT(l)
 	}
+	// The secular equation's kernels are bound by division, which
+	// 512-bit vectors do no faster per element than 256-bit ones (half
+	// as fast on the AMD EPYC the benchmarks ran on), while their tails
+	// are longer: the AVX-512 level calls these AVX2 routines.
+	secular(avx2)
+	secularVec(avx2)
+	secularVec2(avx2)
+	zhat(avx2, false)
+	zhat(avx2, true)
 	Generate()
 }
