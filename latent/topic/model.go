@@ -261,8 +261,8 @@ func Load(r io.Reader) (*Model, error) {
 	if n < 1 || k < 1 {
 		return nil, modelErr("%d words and %d topics: want at least 1 of each", n, k)
 	}
-	if n > MaxModelEntries/k {
-		return nil, modelErr("%d words x %d topics exceeds %d entries", n, k, MaxModelEntries)
+	if int64(n) > MaxModelEntries/int64(k) {
+		return nil, modelErr("%d words x %d topics exceeds %d entries", n, k, int64(MaxModelEntries))
 	}
 	if len(f.Alpha) != k {
 		return nil, modelErr("%d alphas for %d topics", len(f.Alpha), k)
