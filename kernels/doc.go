@@ -6,9 +6,9 @@
 // tall-skinny shapes, in which packing would cost as much as the
 // multiply-adds, skip it with the avx2 and avx512 implementations and
 // read the rows of A and B where they lie: C = Aᵀ B with C at most
-// 128 x 128 and k >= 8 (Gram products of tall matrices), and C = A B
-// with n and k at most 60 (40 with avx2); the choice depends on the
-// shape alone.
+// 128 x 128 and k >= 8 (Gram products of tall matrices; Syrk with trans
+// too), and C = A B with n and k at most 60 (40 with avx2); both need m
+// >= 4, and with avx2 n >= 12. The choice depends on the shape alone.
 //
 // # Implementations
 //

@@ -142,7 +142,8 @@ type SVD struct {
 //
 // Factorize keeps its largest scratch buffer (up to 32 MiB; that of a
 // 750 x 750 matrix) for later calls, in a sync.Pool, which the garbage
-// collector empties when the buffers go unused.
+// collector empties when the buffers go unused; calls running at once
+// on several goroutines may each leave one there.
 //
 // Factorize returns an error wrapping ErrBadOption for an option out of
 // range, ErrNotFinite if a holds NaN or an infinity, and a
