@@ -11,6 +11,9 @@ import (
 	"github.com/moments-go/moments/internal/simd/simdtest"
 )
 
+// zhatAssembly: the AVX2 and AVX-512 levels have an assembly ZhatAt.
+const zhatAssembly = true
+
 // TestSecularOrder pins the bits of the secular kernels: s and ds are
 // each a reduction (modelReduce) of the terms tx = r[i]*inv and
 // fma(tx, inv, ·), inv = 1/((g[i] - o) - t) one true division (o = 0 at
