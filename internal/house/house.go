@@ -346,8 +346,8 @@ func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc in
 	ib, l := v.ib, v.l
 	vt = vt[:l*ib]
 	for j := 0; j < ib; j++ {
-		// Column j of Vᵀ from row j of V: zero above j, 1, then V1's
-		// row and V2's.
+		// Column j of Vᵀ's first ib rows from row j of V1: zero above
+		// j, 1, then V1's row.
 		for p := 0; p < j; p++ {
 			vt[p*ib+j] = 0
 		}
@@ -356,9 +356,26 @@ func applyLeft(trans bool, lt, r int, v vblock, t []float64, c []float64, ldc in
 		for p := j + 1; p < ib; p++ {
 			vt[p*ib+j] = row[p]
 		}
-		if l > ib {
-			for p, x := range v.v2[j*v.ld : j*v.ld+l-ib] {
-				vt[(ib+p)*ib+j] = x
+	}
+	if l > ib {
+		// The rest, V2ᵀ, four rows of V2 at a time, so that each row
+		// of Vᵀ takes four contiguous elements per write.
+		n2 := l - ib
+		v2t := vt[ib*ib:]
+		j := 0
+		for ; j+4 <= ib; j += 4 {
+			s0 := v.v2[j*v.ld : j*v.ld+n2]
+			s1 := v.v2[(j+1)*v.ld : (j+1)*v.ld+n2]
+			s2 := v.v2[(j+2)*v.ld : (j+2)*v.ld+n2]
+			s3 := v.v2[(j+3)*v.ld : (j+3)*v.ld+n2]
+			for p, x := range s0 {
+				d := v2t[p*ib+j : p*ib+j+4]
+				d[0], d[1], d[2], d[3] = x, s1[p], s2[p], s3[p]
+			}
+		}
+		for ; j < ib; j++ {
+			for p, x := range v.v2[j*v.ld : j*v.ld+n2] {
+				v2t[p*ib+j] = x
 			}
 		}
 	}
