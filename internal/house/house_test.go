@@ -15,7 +15,8 @@ import (
 // are of order 1 and the products orthogonal). The same for the
 // reflectors of FactorT (whose one block's T comes from the
 // factorization) and for MulLeftTop given the count of nonzero rows,
-// blocked and (with 8 columns) one reflector at a time.
+// blocked and (with 8 columns) one reflector at a time. The cases run
+// both forms of a block's W = V C (applyLeft, applyLeftPacked).
 func TestMulLeftBlocked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, c := range []struct{ k, n, r, top int }{
@@ -23,6 +24,11 @@ func TestMulLeftBlocked(t *testing.T) {
 		{100, 300, 60, 300}, {100, 300, 60, 100}, {100, 300, 60, 70},
 		{50, 300, 8, 300}, {50, 300, 8, 50}, {50, 300, 8, 20}, {50, 300, 8, 0},
 		{64, 64, 200, 64}, {64, 64, 200, 30}, {20, 1000, 30, 20},
+		// Blocks of 32 on C of 250 columns (chunks of leftChunk): W =
+		// V C without packing C (rows not zero from 170 on: the first
+		// block applied reads fewer), and with 60 rows the first
+		// block applied on the packed path, the others without.
+		{150, 200, 250, 200}, {150, 200, 250, 170}, {150, 200, 250, 60},
 	} {
 		for _, trans := range []bool{false, true} {
 			for _, variant := range []string{"Factor/MulLeft", "FactorT/MulLeft", "Factor/MulLeftTop", "FactorT/MulLeftTop"} {
