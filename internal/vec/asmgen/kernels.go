@@ -344,21 +344,7 @@ func gemvT(l *level) {
 		for r := range rows {
 			VMULPD(l.V(15), l.V(4+r), l.V(4+r))
 		}
-		XORQ(RBX, RBX)
-		MOVQ(R13, RCX)
-		l.span(p, 2, l.indexed, false, p+"next", func(k int, a access) {
-			for j := 0; j < k; j++ {
-				a.load(RDX, j, l.V(j))
-			}
-			for r, row := range rows {
-				for j := 0; j < k; j++ {
-					VFMADD231PD(a.src(row, j, l.V(8+r)), l.V(4+r), l.V(j))
-				}
-			}
-			for j := 0; j < k; j++ {
-				a.store(l.V(j), RDX, j)
-			}
-		}, advance(RBX))
+		addRowsToY(l, p, 2, p+"next", rows)
 	}, func() { ADDQ(U32(32), RDI) }, func() { ADDQ(U32(8), RDI) })
 }
 
@@ -459,24 +445,10 @@ func gemvNT(l *level) {
 			VMOVSD(X12, c)
 			VBROADCASTSD(c, l.V(4+r))
 		}
-		XORQ(RBX, RBX)
-		MOVQ(R13, RCX)
 		// Four vectors of y at a time: each takes a chain of four
 		// dependent additions (one per row), which two vectors at a
 		// time left waiting on the adder's latency.
-		l.span(p+"t", 4, l.indexed, false, p+"tnext", func(k int, a access) {
-			for j := 0; j < k; j++ {
-				a.load(RDX, j, l.V(j))
-			}
-			for r, row := range rows {
-				for j := 0; j < k; j++ {
-					VFMADD231PD(a.src(row, j, l.V(8+r)), l.V(4+r), l.V(j))
-				}
-			}
-			for j := 0; j < k; j++ {
-				a.store(l.V(j), RDX, j)
-			}
-		}, advance(RBX))
+		addRowsToY(l, p+"t", 4, p+"tnext", rows)
 	}, func() { ADDQ(U32(64), RAX) }, func() { ADDQ(U32(16), RAX) })
 }
 
@@ -748,4 +720,27 @@ func zhat(l *level, sq bool) {
 	l.hprod(l.V(0), l.V(1))
 	Store(l.V(0).AsX(), ReturnIndex(0))
 	ret()
+}
+
+// addRowsToY adds to y (at RDX, n elements, RCX = R13) each row of the
+// group rows times its factor in V(4+r), width vectors of y at a time
+// (the span's labels from p, the next group's label next): y's vectors
+// in V(0)..., each row's in V(8+r). The transposed products of gemvT and
+// gemvNT end this way.
+func addRowsToY(l *level, p string, width int, next string, rows []GPPhysical) {
+	XORQ(RBX, RBX)
+	MOVQ(R13, RCX)
+	l.span(p, width, l.indexed, false, next, func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RDX, j, l.V(j))
+		}
+		for r, row := range rows {
+			for j := 0; j < k; j++ {
+				VFMADD231PD(a.src(row, j, l.V(8+r)), l.V(4+r), l.V(j))
+			}
+		}
+		for j := 0; j < k; j++ {
+			a.store(l.V(j), RDX, j)
+		}
+	}, advance(RBX))
 }
