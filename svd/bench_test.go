@@ -143,16 +143,7 @@ func cpuTime() int64 {
 //
 //	SVD_PHASES=25,100,300,500,1000,2000,2000x200,200x2000 go test -run BidiagPhaseTimes -v ./svd
 func TestBidiagPhaseTimes(t *testing.T) {
-	spec := os.Getenv("SVD_PHASES")
-	if spec == "" {
-		t.Skip("set SVD_PHASES to a list of shapes")
-	}
-	rounds := 3
-	if v, err := strconv.Atoi(os.Getenv("SVD_ROUNDS")); err == nil && v > 0 {
-		rounds = v
-	}
-	prev := kernels.SetMaxWorkers(1)
-	defer kernels.SetMaxWorkers(prev)
+	spec, rounds := phaseSetup(t, "SVD_PHASES", "SVD_ROUNDS", 3, "a list of shapes")
 	var shapes [][2]int
 	for _, f := range strings.Split(spec, ",") {
 		var m, n int
@@ -223,4 +214,22 @@ func BenchmarkFactorizeShapes(b *testing.B) {
 			})
 		}
 	}
+}
+
+// phaseSetup starts a phase timing: it skips the test unless the
+// environment variable specVar is set (to what), returns it and the
+// rounds from roundsVar (def when unset or not a positive integer), and
+// runs the kernels on one goroutine until the test ends.
+func phaseSetup(t *testing.T, specVar, roundsVar string, def int, what string) (spec string, rounds int) {
+	spec = os.Getenv(specVar)
+	if spec == "" {
+		t.Skipf("set %s to %s", specVar, what)
+	}
+	rounds = def
+	if v, err := strconv.Atoi(os.Getenv(roundsVar)); err == nil && v > 0 {
+		rounds = v
+	}
+	prev := kernels.SetMaxWorkers(1)
+	t.Cleanup(func() { kernels.SetMaxWorkers(prev) })
+	return spec, rounds
 }

@@ -3,7 +3,6 @@ package svd
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,16 +22,7 @@ import (
 //
 //	EIG_PHASES=200,500 go test -run EigPhaseTimes -v ./svd
 func TestEigPhaseTimes(t *testing.T) {
-	spec := os.Getenv("EIG_PHASES")
-	if spec == "" {
-		t.Skip("set EIG_PHASES to a list of orders")
-	}
-	rounds := 5
-	if v, err := strconv.Atoi(os.Getenv("EIG_ROUNDS")); err == nil && v > 0 {
-		rounds = v
-	}
-	prev := kernels.SetMaxWorkers(1)
-	defer kernels.SetMaxWorkers(prev)
+	spec, rounds := phaseSetup(t, "EIG_PHASES", "EIG_ROUNDS", 5, "a list of orders")
 	type tcase struct {
 		name string
 		a    *mat.Dense
