@@ -296,32 +296,7 @@ func gemvN(l *level) {
 	gemvSetup(l)
 	VMOVSD(addr(Param("alpha")), X15)
 	gemvRows(func(p string, rows []GPPhysical) {
-		for r := range rows {
-			l.zero(l.V(r))
-			l.zero(l.V(4 + r))
-		}
-		XORQ(RBX, RBX)
-		MOVQ(R13, RCX)
-		l.span(p, 2, l.indexed, false, p+"sum", func(k int, a access) {
-			for j := 0; j < k; j++ {
-				a.load(RDI, j, l.V(8+j))
-			}
-			for r, row := range rows {
-				for j := 0; j < k; j++ {
-					acc := l.V(r + 4*j)
-					if a.tail {
-						acc = l.V(4 + r)
-					}
-					VFMADD231PD(a.src(row, j, l.V(10+r%2)), l.V(8+j), acc)
-				}
-			}
-		}, advance(RBX))
-		for r := range rows {
-			VADDPD(l.V(4+r), l.V(r), l.V(r))
-		}
-		for r := range rows {
-			l.hsum(l.V(r), l.V(12))
-		}
+		dotRows(l, p, p+"sum", rows)
 		for r := range rows {
 			y := Mem{Base: RDX, Disp: 8 * r}
 			VMOVSD(y, X13)
@@ -408,32 +383,7 @@ func gemvNT(l *level) {
 	Load(Param("xc").Base(), RAX)
 	VMOVSD(addr(Param("alpha")), X15)
 	gemvRows(func(p string, rows []GPPhysical) {
-		for r := range rows {
-			l.zero(l.V(r))
-			l.zero(l.V(4 + r))
-		}
-		XORQ(RBX, RBX)
-		MOVQ(R13, RCX)
-		l.span(p+"n", 2, l.indexed, false, p+"nsum", func(k int, a access) {
-			for j := 0; j < k; j++ {
-				a.load(RDI, j, l.V(8+j))
-			}
-			for r, row := range rows {
-				for j := 0; j < k; j++ {
-					acc := l.V(r + 4*j)
-					if a.tail {
-						acc = l.V(4 + r)
-					}
-					VFMADD231PD(a.src(row, j, l.V(10+r%2)), l.V(8+j), acc)
-				}
-			}
-		}, advance(RBX))
-		for r := range rows {
-			VADDPD(l.V(4+r), l.V(r), l.V(r))
-		}
-		for r := range rows {
-			l.hsum(l.V(r), l.V(12))
-		}
+		dotRows(l, p+"n", p+"nsum", rows)
 		for r := range rows {
 			t := Mem{Base: RAX, Disp: 16 * r}
 			c := Mem{Base: RAX, Disp: 16*r + 8}
@@ -743,4 +693,38 @@ func addRowsToY(l *level, p string, width int, next string, rows []GPPhysical) {
 			a.store(l.V(j), RDX, j)
 		}
 	}, advance(RBX))
+}
+
+// dotRows leaves in the low lane of V(r) the dot product of x (at RDI,
+// n elements, RCX = R13) with each row of the group rows, two vectors
+// of x at a time (the span's labels from p, the next group's label
+// next): x in V8-V9, two accumulators a row (V(r), V(4+r)) folded at the
+// end. The products of gemvN and gemvNT start this way.
+func dotRows(l *level, p, next string, rows []GPPhysical) {
+	for r := range rows {
+		l.zero(l.V(r))
+		l.zero(l.V(4 + r))
+	}
+	XORQ(RBX, RBX)
+	MOVQ(R13, RCX)
+	l.span(p, 2, l.indexed, false, next, func(k int, a access) {
+		for j := 0; j < k; j++ {
+			a.load(RDI, j, l.V(8+j))
+		}
+		for r, row := range rows {
+			for j := 0; j < k; j++ {
+				acc := l.V(r + 4*j)
+				if a.tail {
+					acc = l.V(4 + r)
+				}
+				VFMADD231PD(a.src(row, j, l.V(10+r%2)), l.V(8+j), acc)
+			}
+		}
+	}, advance(RBX))
+	for r := range rows {
+		VADDPD(l.V(4+r), l.V(r), l.V(r))
+	}
+	for r := range rows {
+		l.hsum(l.V(r), l.V(12))
+	}
 }
