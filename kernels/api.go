@@ -100,6 +100,13 @@ func Gemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int,
 	cur().Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+// GemmSerial is Gemm on the calling goroutine alone, with the same
+// bits: for callers that share out their products among goroutines of
+// their own, which Gemm's workers would only compete with.
+func GemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	cur().GemmSerial(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
 // Syrk computes the symmetric C = alpha*A*A^T + beta*C (n x n, A n x k)
 // or, when trans is true, C = alpha*A^T*A + beta*C (A k x n). It does
 // about half the work of Gemm: only tiles that touch the upper triangle

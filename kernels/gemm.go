@@ -90,6 +90,11 @@ func (im *impl) Gemm(transA, transB bool, m, n, k int, alpha float64, a []float6
 	im.gemmEntry(false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+func (im *impl) GemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	checkGemm("GemmSerial", transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
+	gemmRun(&im.gemm, im.blocking, 1, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
 func (im *impl) Syrk(trans bool, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	checkGemm("Syrk", trans, !trans, n, n, k, a, lda, a, lda, c, ldc)
 	im.gemmEntry(true, trans, !trans, n, n, k, alpha, a, lda, a, lda, beta, c, ldc)

@@ -1,0 +1,226 @@
+package par
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/moments-go/moments/internal/carry"
+)
+
+// Team is a group of helper goroutines kept ready for a run of short
+// parallel loops, such as the matrix-vector products of each step of a
+// matrix reduction, each a few microseconds long: starting goroutines
+// for each loop (as For does) costs as much as such a loop, since a new
+// goroutine waits for the scheduler to wake a thread.
+//
+// Between loops the helpers spin for a while (TeamSpin), yielding the
+// processor often so that other goroutines still run, and then park. A
+// loop never waits for a parked helper: the caller's goroutine takes
+// part in every loop and finishes it alone if need be, and a helper that
+// wakes after its loop has ended skips it. So the loops' results must
+// not depend on which goroutine runs which index.
+//
+// A Team's methods must be called from one goroutine. Close ends the
+// helpers; a Team must be closed.
+type Team struct {
+	helpers []*teamHelper
+	// state is gen<<teamGenShift | closed<<teamClosedBit | active: the
+	// loop's generation, whether it takes no more helpers, and the
+	// number of helpers working on it.
+	state  atomic.Uint64
+	slots  []teamSlot
+	n      int
+	f      func(i int)
+	quit   atomic.Bool
+	rest   atomic.Bool // park now instead of spinning
+	caught carry.Catcher
+}
+
+// teamHelper is one helper's parking place and its slot's number.
+type teamHelper struct {
+	parked atomic.Bool
+	wake   chan struct{}
+	slot   int
+}
+
+// teamSlot is a goroutine's share of a loop, the indices next..end-1
+// still to claim; the goroutine claims them first, and the others take
+// what is left once their own shares are done. A goroutine so runs the
+// same part of each loop while it keeps up, and finds that part's data
+// in its own core's cache.
+type teamSlot struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte // a cache line each
+}
+
+const (
+	teamClosedBit = 32
+	teamGenShift  = 33
+	teamActive    = 1<<teamClosedBit - 1
+)
+
+// TeamSpin is how long a helper of a Team spins for the next loop before
+// it parks.
+const TeamSpin = 50 * time.Microsecond
+
+// NewTeam starts a team in which loops run on up to workers goroutines:
+// the caller's and workers-1 helpers. With workers < 2 it starts none,
+// and its loops run on the caller's goroutine.
+func NewTeam(workers int) *Team {
+	t := &Team{}
+	t.state.Store(1 << teamClosedBit) // generation 0 is closed
+	t.slots = make([]teamSlot, max(workers, 1))
+	for i := range max(workers, 1) - 1 {
+		h := &teamHelper{wake: make(chan struct{}, 1), slot: i + 1}
+		t.helpers = append(t.helpers, h)
+		go t.serve(h)
+	}
+	return t
+}
+
+// Workers returns the number of goroutines a loop may run on.
+func (t *Team) Workers() int { return len(t.helpers) + 1 }
+
+// For runs f(i) for i in [0, n) on the team; f must write only its own
+// outputs. Goroutine s of the team's w (the caller's is 0) runs indices
+// s*n/w to (s+1)*n/w-1 unless another has taken them first. A panic in f, on any goroutine, stops the loop before the
+// next index is claimed and is carried back: For then panics on the
+// caller's goroutine with a *carry.Panic, as package carry describes.
+func (t *Team) For(n int, f func(i int)) {
+	if n <= 0 {
+		return
+	}
+	if len(t.helpers) == 0 || n == 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	t.n, t.f = n, f
+	w := int64(len(t.slots))
+	for s := range t.slots {
+		t.slots[s].next.Store(int64(s) * int64(n) / w)
+		t.slots[s].end = int64(s+1) * int64(n) / w
+	}
+	t.rest.Store(false)
+	gen := t.state.Load()>>teamGenShift + 1
+	t.state.Store(gen << teamGenShift) // open, no helper yet
+	for _, h := range t.helpers {
+		if h.parked.Load() && h.parked.CompareAndSwap(true, false) {
+			h.wake <- struct{}{}
+		}
+	}
+	t.work(0)
+	// Take no more helpers, and wait for those working to finish.
+	s := t.state.Add(1 << teamClosedBit)
+	for spins := 0; s&teamActive != 0; spins++ {
+		if spins%64 == 63 {
+			runtime.Gosched()
+		}
+		s = t.state.Load()
+	}
+	t.f = nil
+	t.caught.Repanic()
+}
+
+// work claims and runs indices of the current loop, its own slot's
+// first and then the others', until none is left or a goroutine has
+// panicked.
+func (t *Team) work(own int) {
+	defer t.caught.Catch(nil)
+	for k := range t.slots {
+		sl := &t.slots[(own+k)%len(t.slots)]
+		for !t.caught.Failed() {
+			i := sl.next.Add(1) - 1
+			if i >= sl.end {
+				break
+			}
+			t.f(int(i))
+		}
+	}
+}
+
+// serve is a helper's life: wait for a loop newer than the last it saw,
+// join it if it is still open, work, leave.
+func (t *Team) serve(h *teamHelper) {
+	seen := uint64(0)
+	for {
+		s, ok := t.await(h, seen)
+		if !ok {
+			return
+		}
+		seen = s >> teamGenShift
+		// Join the loop unless it is closed already.
+		joined := false
+		for s>>teamGenShift == seen && s&(1<<teamClosedBit) == 0 {
+			if t.state.CompareAndSwap(s, s+1) {
+				joined = true
+				break
+			}
+			s = t.state.Load()
+		}
+		if joined {
+			t.work(h.slot)
+			t.state.Add(^uint64(0)) // active--
+		}
+	}
+}
+
+// await waits until the team's generation differs from seen and returns
+// the state then, or false once the team is closed.
+func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
+	start := time.Now()
+	for spins := 0; ; spins++ {
+		if t.quit.Load() {
+			return 0, false
+		}
+		if s := t.state.Load(); s>>teamGenShift != seen {
+			return s, true
+		}
+		if t.rest.Load() {
+			break
+		}
+		if spins%16 == 15 {
+			runtime.Gosched()
+			if spins%256 == 255 && time.Since(start) > TeamSpin {
+				break
+			}
+		}
+	}
+	// Park. The caller wakes a parked helper when it opens a loop; a
+	// loop opened between the last check and the park is seen by the
+	// check after it, and the helper then takes itself out of the
+	// parked state, unless the caller did so first and sent a wake-up
+	// that must be drained.
+	h.parked.Store(true)
+	if s := t.state.Load(); s>>teamGenShift != seen || t.quit.Load() {
+		if !h.parked.CompareAndSwap(true, false) {
+			<-h.wake
+		}
+	} else {
+		<-h.wake
+	}
+	if t.quit.Load() {
+		return 0, false
+	}
+	return t.await(h, seen)
+}
+
+// Rest tells the helpers to park now rather than spin until the next
+// loop: call it before other parallel work (a matrix product on its own
+// goroutines, say), which a spinning helper would keep from a processor.
+// The next loop wakes them.
+func (t *Team) Rest() { t.rest.Store(true) }
+
+// Close ends the team's helpers. The team must not be used after.
+func (t *Team) Close() {
+	t.quit.Store(true)
+	for _, h := range t.helpers {
+		if h.parked.Load() && h.parked.CompareAndSwap(true, false) {
+			h.wake <- struct{}{}
+		}
+	}
+	t.helpers = nil
+}
