@@ -1,0 +1,373 @@
+package par
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/moments-go/moments/internal/carry"
+)
+
+// The tests of Team are in package par: a few read the team's own state
+// (whether its helpers are parked, whether its loop has recorded a
+// panic) to set up a case exactly instead of hoping the scheduler does.
+
+// newTeam starts a team that is closed when the test ends, even if it
+// fails early, so that no helper outlives its test.
+func newTeam(t *testing.T, workers int) *Team {
+	team := NewTeam(workers)
+	t.Cleanup(team.Close)
+	return team
+}
+
+// waitUntil polls cond every 100 µs for up to limit and reports whether
+// it came true.
+func waitUntil(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	return true
+}
+
+// allParked reports whether every helper of team has parked (or is just
+// about to, past the point of spinning).
+func allParked(team *Team) bool {
+	for _, h := range team.helpers {
+		if !h.parked.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// allJoin runs a loop of team.Workers() calls, each of which waits until
+// all have started: it completes in time (each call waits at most 10 s)
+// only if every helper took part, so it reports whether all did.
+func allJoin(team *Team) bool {
+	w := int32(team.Workers())
+	var started, timedOut atomic.Int32
+	team.For(int(w), func(int) {
+		started.Add(1)
+		if !waitUntil(10*time.Second, func() bool { return started.Load() == w }) {
+			timedOut.Add(1)
+		}
+	})
+	return timedOut.Load() == 0
+}
+
+// serveGoroutines counts the helper goroutines of all teams, started or
+// not yet (those NewTeam started and that have not returned).
+func serveGoroutines() int {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "created by github.com/moments-go/moments/internal/par.NewTeam ")
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// TestTeamForEachIndexOnce runs 2000 loops of seeded random lengths (0,
+// 1, 2, 3, 17 and 1000) on teams of 1, 2, 3 and 8 goroutines (8 is more
+// than the processors of a small machine, so helpers share them) and
+// counts the calls of each index: every index in [0, n) must run exactly
+// once per loop, and no index outside it. f also writes a plain slice
+// that the caller reads after For, so that the race detector checks that
+// For orders the helpers' writes before its return.
+func TestTeamForEachIndexOnce(t *testing.T) {
+	sizes := []int{0, 1, 2, 3, 17, 1000}
+	const loops = 2000
+	for _, w := range []int{1, 2, 3, 8} {
+		team := newTeam(t, w)
+		if team.Workers() != w {
+			t.Fatalf("NewTeam(%d).Workers() = %d", w, team.Workers())
+		}
+		if !allJoin(team) {
+			t.Fatalf("%d workers: not every helper took part in a loop that waited 10 s for them", w)
+		}
+		r := rand.New(rand.NewPCG(uint64(w), 1))
+		counts := make([]atomic.Int32, 1000)
+		out := make([]int, 1000)
+		var outside atomic.Int32
+		for l := range loops {
+			n := sizes[r.IntN(len(sizes))]
+			team.For(n, func(i int) {
+				if i < 0 || i >= n {
+					outside.Add(1)
+					return
+				}
+				counts[i].Add(1)
+				out[i] = l*1000 + i
+			})
+			if k := outside.Load(); k != 0 {
+				t.Fatalf("%d workers, loop %d (n = %d): %d calls outside [0, n)", w, l, n, k)
+			}
+			for i := range n {
+				if c := counts[i].Swap(0); c != 1 {
+					t.Fatalf("%d workers, loop %d (n = %d): index %d ran %d times, want 1", w, l, n, i, c)
+				}
+				if out[i] != l*1000+i {
+					t.Fatalf("%d workers, loop %d: out[%d] = %d, want %d", w, l, i, out[i], l*1000+i)
+				}
+			}
+		}
+	}
+}
+
+// TestTeamFewWorkers: a team asked for fewer than 2 workers starts no
+// helper and runs its loops on the caller's goroutine; n <= 0 runs
+// nothing.
+func TestTeamFewWorkers(t *testing.T) {
+	for _, w := range []int{-3, 0, 1} {
+		team := newTeam(t, w)
+		if team.Workers() != 1 {
+			t.Errorf("NewTeam(%d).Workers() = %d, want 1", w, team.Workers())
+		}
+		got := 0
+		team.For(5, func(i int) { got += i + 1 }) // a plain sum: one goroutine
+		team.For(-2, func(int) { t.Errorf("NewTeam(%d): For(-2) ran an index", w) })
+		if got != 15 {
+			t.Errorf("NewTeam(%d): the loop summed %d, want 15", w, got)
+		}
+	}
+}
+
+// TestTeamUnevenAndPaused runs loops whose calls take very uneven times
+// (a few sleep, the others spin for seeded random counts), with pauses
+// between some loops much longer than TeamSpin, so that the helpers park
+// and are woken while the caller already works: every loop's results
+// must be complete and equal to a serial run's.
+func TestTeamUnevenAndPaused(t *testing.T) {
+	for _, w := range []int{2, 3, 8} {
+		team := newTeam(t, w)
+		r := rand.New(rand.NewPCG(uint64(w), 2))
+		for l := range 150 {
+			n := 1 + r.IntN(48)
+			spins := make([]int, n)
+			for i := range spins {
+				spins[i] = r.IntN(4000)
+			}
+			sleepy := r.IntN(n) // this index sleeps besides spinning
+			if l%10 == 9 {
+				time.Sleep(20 * TeamSpin)
+			}
+			out := make([]uint64, n)
+			team.For(n, func(i int) {
+				if i == sleepy {
+					time.Sleep(100 * time.Microsecond)
+				}
+				out[i] = spin(uint64(i), spins[i])
+			})
+			for i := range n {
+				if want := spin(uint64(i), spins[i]); out[i] != want {
+					t.Fatalf("%d workers, loop %d: out[%d] = %d, want %d", w, l, i, out[i], want)
+				}
+			}
+		}
+	}
+}
+
+// spin stirs x k times (a xorshift), as a call that takes a while.
+func spin(x uint64, k int) uint64 {
+	x = x*0x9e3779b97f4a7c15 + 1
+	for range k {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// TestTeamParkedHelpers lets the helpers park (checked on the team's
+// state) and then runs a tiny loop: it must complete without waiting on
+// them, here within an absurdly loose 1 s (a loop that waited for a
+// helper to be scheduled would take microseconds to milliseconds; one
+// that waited for a helper that never comes would hang). A loop that
+// lasts must still wake them all.
+func TestTeamParkedHelpers(t *testing.T) {
+	for _, w := range []int{2, 8} {
+		team := newTeam(t, w)
+		team.For(w, func(int) {}) // the helpers have seen a loop
+		time.Sleep(10 * TeamSpin)
+		if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+			t.Fatalf("%d workers: the helpers did not park within 2 s of the last loop", w)
+		}
+		for round := range 20 {
+			if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+				t.Fatalf("%d workers, round %d: the helpers did not park again", w, round)
+			}
+			var ran [3]atomic.Int32
+			start := time.Now()
+			team.For(3, func(i int) { ran[i].Add(1) })
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("%d workers, round %d: a loop of 3 with parked helpers took %v", w, round, d)
+			}
+			for i := range ran {
+				if c := ran[i].Load(); c != 1 {
+					t.Fatalf("%d workers, round %d: index %d ran %d times, want 1", w, round, i, c)
+				}
+			}
+			// The parked helpers still wake for a loop that lasts.
+			if round%5 == 4 {
+				if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+					t.Fatalf("%d workers, round %d: the helpers did not park again", w, round)
+				}
+				if !allJoin(team) {
+					t.Fatalf("%d workers, round %d: parked helpers did not wake for a loop that waited 10 s", w, round)
+				}
+			}
+		}
+	}
+}
+
+// TestTeamRest: after Rest the helpers park (checked on the team's state,
+// within 2 s; that they park sooner than TeamSpin is too quick to time
+// here), the next loop wakes them all, and the loops after Rest still
+// run every index exactly once. Rest before the first loop and
+// twice in a row are allowed too.
+func TestTeamRest(t *testing.T) {
+	for _, w := range []int{2, 3, 8} {
+		team := newTeam(t, w)
+		team.Rest()
+		team.Rest()
+		for l := range 40 {
+			n := 1 + l*7
+			counts := make([]atomic.Int32, n)
+			team.For(n, func(i int) { counts[i].Add(1) })
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("%d workers, loop %d after Rest: index %d ran %d times, want 1", w, l, i, c)
+				}
+			}
+			team.Rest()
+			if l%8 == 0 {
+				if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+					t.Fatalf("%d workers, loop %d: the helpers did not park within 2 s of Rest", w, l)
+				}
+				if !allJoin(team) {
+					t.Fatalf("%d workers, loop %d: rested helpers did not wake for a loop that waited 10 s", w, l)
+				}
+				team.Rest()
+			}
+		}
+	}
+}
+
+// TestTeamPanic makes the first index of one goroutine's share panic,
+// the caller's (share 0) or a helper's, while every other call waits
+// until the team has recorded the panic, so that any index that a
+// goroutine claims after its first one is claimed after the panic. The
+// panic must come back as a *carry.Panic that holds the original value
+// and the stack of the goroutine that panicked (the helper's shows
+// serve), and no goroutine may claim another index once the panic is
+// recorded: at most one call per goroutine runs.
+func TestTeamPanic(t *testing.T) {
+	for _, w := range []int{2, 3, 8} {
+		for _, share := range []int{0, 1, w - 1} {
+			team := newTeam(t, w)
+			n := 10 * w
+			bad := share * n / w // the first index of that share
+			var ran, late atomic.Int32
+			v := catch(func() {
+				team.For(n, func(i int) {
+					ran.Add(1)
+					if i == bad {
+						panicInWork(i)
+					}
+					if !waitUntil(10*time.Second, team.caught.Failed) {
+						late.Add(1)
+					}
+				})
+			})
+			what := fmt.Sprintf("Team.For, %d workers, panic at %d (share %d)", w, bad, share)
+			checkPanic(t, v, what)
+			stack := string(v.(*carry.Panic).Stack)
+			onHelper := strings.Contains(stack, "par.(*Team).serve(")
+			if onHelper != (share != 0) {
+				t.Errorf("%s: panic on a helper is %v, want %v; stack:\n%s", what, onHelper, share != 0, stack)
+			}
+			if late.Load() != 0 {
+				t.Fatalf("%s: %d calls waited 10 s for the panic to be recorded", what, late.Load())
+			}
+			if k := ran.Load(); k > int32(w) {
+				t.Errorf("%s: %d calls ran, want at most %d (one per goroutine)", what, k, w)
+			}
+		}
+	}
+	// A runtime error on a helper keeps its type through the wrapping.
+	team := newTeam(t, 2)
+	v := catch(func() {
+		team.For(4, func(i int) {
+			if i == 2 { // the helper's first index
+				var x []int
+				_ = x[i+5]
+			}
+			waitUntil(10*time.Second, team.caught.Failed)
+		})
+	})
+	var re runtime.Error
+	if err, ok := v.(error); !ok || !errors.As(err, &re) {
+		t.Fatalf("index out of range came back as %T %v", v, v)
+	}
+	if p, ok := v.(*carry.Panic); !ok || !strings.Contains(string(p.Stack), "par.(*Team).serve(") {
+		t.Fatalf("index out of range on a helper came back as %T, stack not the helper's:\n%v", v, v)
+	}
+}
+
+// TestTeamClose: Close ends every helper, whether it has never seen a
+// loop, spins after one, or is parked (after a pause or after Rest):
+// within 2 s no helper goroutine of any team is left and the number of
+// goroutines is back to what it was before the team started.
+func TestTeamClose(t *testing.T) {
+	// Helpers of the other tests' teams may still be on their way out.
+	if !waitUntil(2*time.Second, func() bool { return serveGoroutines() == 0 }) {
+		t.Fatalf("%d helpers of earlier teams still running 2 s after their Close", serveGoroutines())
+	}
+	base := runtime.NumGoroutine()
+	cases := []struct {
+		name  string
+		setup func(*Team)
+	}{
+		{"never used", func(*Team) {}},
+		{"spinning", func(team *Team) {
+			for range 50 {
+				team.For(64, func(int) {})
+			}
+		}},
+		{"parked", func(team *Team) {
+			team.For(64, func(int) {})
+			if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+				t.Errorf("parked: the helpers did not park within 2 s")
+			}
+		}},
+		{"rested", func(team *Team) {
+			team.For(64, func(int) {})
+			team.Rest()
+		}},
+	}
+	for _, c := range cases {
+		for _, w := range []int{2, 3, 8} {
+			team := NewTeam(w)
+			k := serveGoroutines()
+			c.setup(team)
+			team.Close()
+			if k != w-1 {
+				t.Fatalf("%s, %d workers: %d helpers running, want %d", c.name, w, k, w-1)
+			}
+			if !waitUntil(2*time.Second, func() bool { return serveGoroutines() == 0 && runtime.NumGoroutine() <= base }) {
+				t.Fatalf("%s, %d workers: 2 s after Close %d helpers are left, %d goroutines (%d before)",
+					c.name, w, serveGoroutines(), runtime.NumGoroutine(), base)
+			}
+		}
+	}
+}
