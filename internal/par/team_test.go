@@ -371,3 +371,52 @@ func TestTeamClose(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamPanicOnOneGoroutine: a loop that runs on the caller's
+// goroutine alone (a team of one worker, or a loop of one index) carries
+// a panic back the same way as one that runs on helpers, as For's doc
+// promises for a panic "on any goroutine": a *carry.Panic, so that a
+// caller's recover does not depend on the number of workers.
+func TestTeamPanicOnOneGoroutine(t *testing.T) {
+	for _, c := range []struct{ w, n, bad int }{{1, 3, 1}, {0, 2, 0}, {4, 1, 0}} {
+		team := newTeam(t, c.w)
+		var ran atomic.Int32
+		v := catch(func() {
+			team.For(c.n, func(i int) {
+				ran.Add(1)
+				if i == c.bad {
+					panicInWork(i)
+				}
+			})
+		})
+		checkPanic(t, v, fmt.Sprintf("Team.For, NewTeam(%d), n = %d, panic at %d", c.w, c.n, c.bad))
+		if k := ran.Load(); k != int32(c.bad+1) {
+			t.Errorf("NewTeam(%d), n = %d: %d calls ran, want %d (a panic at %d stops the rest)", c.w, c.n, k, c.bad+1, c.bad)
+		}
+	}
+}
+
+// TestTeamAfterPanic: once a loop's panic has been recovered, the team
+// runs its next loops in full and does not panic again (par.For and
+// Reduce leave no state behind either).
+func TestTeamAfterPanic(t *testing.T) {
+	for _, w := range []int{2, 3} {
+		team := newTeam(t, w)
+		checkPanic(t, catch(func() { team.For(10, func(i int) { panicInWork(i) }) }),
+			fmt.Sprintf("Team.For, %d workers", w))
+		for l := range 3 {
+			counts := make([]atomic.Int32, 10)
+			if v := catch(func() { team.For(10, func(i int) { counts[i].Add(1) }) }); v != nil {
+				if p, ok := v.(*carry.Panic); ok {
+					v = p.Value
+				}
+				t.Fatalf("%d workers, loop %d after a recovered panic: For panicked again with %v", w, l, v)
+			}
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("%d workers, loop %d after a recovered panic: index %d ran %d times, want 1", w, l, i, c)
+				}
+			}
+		}
+	}
+}
