@@ -58,8 +58,17 @@ const (
 // reflectors and the vectors x_s = taup*Z*p_s and y_s = tauq*Zᵀ*q_s, and
 // after the panel the trailing matrix takes the rank-2nb update
 // Z - X*Pᵀ - Q*Yᵀ as one matrix product. Half the work is the two
-// matrix-vector products of each step with the trailing matrix, which
-// run on several goroutines when they are large (parGemv).
+// matrix-vector products of each step with the trailing matrix.
+//
+// With two or more workers (kernels.Workers) the steps' loops run on a
+// par.Team, whose helpers wait between loops, since each loop is a few
+// microseconds long: the pass over the trailing matrix in pieces of
+// rows (fusedPass, each goroutine on its own rows from step to step), the
+// corrections of the column in the same pieces, y_t and the next step's
+// row in pieces of columns, and the trailing update in pieces of rows.
+// The result has the same bits for any number of workers: the pieces of
+// the pass depend on the sizes alone, and the others compute every
+// element by the same operations however the elements are cut.
 func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
 	if r > c {
 		panic("svd: internal error: reduceBidiag needs r <= c")
@@ -131,16 +140,21 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	wm := make([]float64, r*ldw)
 	vm := make([]float64, ldw*c)
 	tmp := make([]float64, 2*r)
-	small := make([]float64, 2*ldw)
-	fz := &fusedPass{}
+	small := make([]float64, 6*ldw)
+	fz := &fusedPass{team: par.NewTeam(1)}
+	if kernels.Workers() > 1 && r*c >= parGemvMin {
+		fz.team = par.NewTeam(kernels.Workers())
+	}
+	defer fz.team.Close()
 	k0 := 0
 	for ; r-(k0+nb) > minRest; k0 += nb {
+		rowDone := false // step 6 of the step before updated row j
 		for t := 0; t < nb; t++ {
 			j := k0 + t
 			m1 := r - j - 1 // rows below j (> 0 in a panel)
 			// 1. Row j, columns j on: Z0 - X*Pᵀ - Q*Yᵀ.
 			row := a[j*lda+j : j*lda+c]
-			if t > 0 {
+			if t > 0 && !rowDone {
 				kernels.Gemv(true, t, c-j, -1, vm[j:], c, wm[j*ldw:j*ldw+t], 1, row)
 				kernels.Gemv(true, t, c-j, -1, vm[nb*c+j:], c, wm[j*ldw+nb:j*ldw+nb+t], 1, row)
 			}
@@ -154,80 +168,145 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 			// 3. x_t = tp*(Z0*p - X*(Pᵀp) - Q*(Yᵀp)) and column j after
 			// H_j, Z0[:, j] - X*P[:, j]ᵀ - Q*Y[:, j]ᵀ, on rows j+1 on,
 			// in one pass over Z0 (fusedPass) that also makes h, Z0ᵀ
-			// times the column below j+1, for step 6. cx and the column
-			// hold the corrections (X and Q times the panel's vectors)
-			// on entry.
+			// times the column below j+1, for step 6. The pass's pieces
+			// of rows first gather their part of the column and set
+			// their part of the corrections (X and Q times the panel's
+			// vectors) in xt and col.
 			xt := tmp[:m1]
 			col := tmp[r : r+m1]
-			for i := range col {
-				col[i] = a[(j+1+i)*lda+j]
-			}
-			clear(xt)
+			pp, yp, pj, yj := small[:t], small[ldw:ldw+t], small[2*ldw:2*ldw+t], small[3*ldw:3*ldw+t]
 			if t > 0 {
-				w1 := small[:t]
-				kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, w1)
-				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw:], ldw, w1, 0, xt)
-				kernels.Gemv(false, t, c-j, 1, vm[nb*c+j:], c, p[j:], 0, w1)
-				kernels.Gemv(false, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, w1, 1, xt)
-				pj := small[:t]
+				kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, pp)
+				kernels.Gemv(false, t, c-j, 1, vm[nb*c+j:], c, p[j:], 0, yp)
 				for s := range pj {
 					pj[s] = vm[s*c+j]
-				}
-				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw:], ldw, pj, 1, col)
-				yj := small[ldw : ldw+t]
-				for s := range yj {
 					yj[s] = vm[(nb+s)*c+j]
 				}
-				kernels.Gemv(false, m1, t, -1, wm[(j+1)*ldw+nb:], ldw, yj, 1, col)
 			}
-			h := fz.run(a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col)
-			for i, v := range xt {
-				wm[(j+1+i)*ldw+t] = v
+			corrections := func(r0, r1 int) {
+				for i := r0; i < r1; i++ {
+					col[i] = a[(j+1+i)*lda+j]
+				}
+				if t == 0 {
+					clear(xt[r0:r1])
+					return
+				}
+				x, q := wm[(j+1+r0)*ldw:], wm[(j+1+r0)*ldw+nb:]
+				kernels.Gemv(false, r1-r0, t, 1, x, ldw, pp, 0, xt[r0:r1])
+				kernels.Gemv(false, r1-r0, t, 1, q, ldw, yp, 1, xt[r0:r1])
+				kernels.Gemv(false, r1-r0, t, -1, x, ldw, pj, 1, col[r0:r1])
+				kernels.Gemv(false, r1-r0, t, -1, q, ldw, yj, 1, col[r0:r1])
 			}
+			// Each row's corrections take the same operations in a
+			// piece of rows as in all of them (the matrix-vector
+			// kernels' rows are independent): on one goroutine they
+			// are made at once, the fewest kernel calls.
+			pre := corrections
+			if fz.team.Workers() == 1 {
+				corrections(0, m1)
+				pre = func(int, int) {}
+			}
+			h := fz.run(fz.split(m1, c-j), a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre)
 			// 5. G_j from the column (its first element alpha, the rest
 			// x_rest), stored in column j, and q_t as column nb+t of W.
 			q := col
 			alpha := q[0]
 			tq := house.House(q)
 			b.e[j], b.tauq[j] = q[0], tq
+			q[0] = 1
+			for i, v := range xt {
+				wm[(j+1+i)*ldw+t] = v
+			}
 			for i, v := range q {
 				a[(j+1+i)*lda+j] = v
-			}
-			q[0] = 1
-			for i, v := range q {
 				wm[(j+1+i)*ldw+nb+t] = v
 			}
+			a[(j+1)*lda+j] = b.e[j] // q[0] is 1 in W, beta in Z
 			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on,
 			// with Z0ᵀq = Z0[j+1, :] + h/(alpha-beta) (House's q is e_0
-			// + x_rest/(alpha-beta)).
+			// + x_rest/(alpha-beta)), in pieces of columns when there
+			// are goroutines to share them (the column's operations are
+			// the same in a piece as in the whole).
+			wx := small[4*ldw : 4*ldw+t+1]
+			kernels.Gemv(true, m1, t+1, 1, wm[(j+1)*ldw:], ldw, q, 0, wx)
+			wq := small[5*ldw : 5*ldw+t]
+			if t > 0 {
+				kernels.Gemv(true, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, q, 0, wq)
+			}
 			yt := vm[(nb+t)*c : (nb+t+1)*c]
 			clear(yt[:j+1])
 			ys := yt[j+1:]
+			rowDone = false
 			if tq == 0 {
 				clear(ys)
 				continue
 			}
-			if den := alpha - b.e[j]; math.Abs(den) > 0x1p-900 {
-				copy(ys, a[(j+1)*lda+j+1:(j+1)*lda+c])
-				kernels.Axpy(1/den, h, ys)
-			} else {
-				parGemv(true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
+			// The pieces of columns also do step 1 of the next step in
+			// the panel: row j+1, whose X and Q parts (x_t and q_t
+			// included) are in W now, and whose Y part ends with y_t.
+			rowDone = t+1 < nb
+			next := a[(j+1)*lda+j+1 : (j+1)*lda+c]
+			den := alpha - b.e[j]
+			direct := math.Abs(den) <= 0x1p-900
+			if direct {
+				parGemv(fz.team, true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
 			}
-			w1 := small[:t+1]
-			kernels.Gemv(true, m1, t+1, 1, wm[(j+1)*ldw:], ldw, q, 0, w1)
-			kernels.Gemv(true, t+1, c-j-1, -1, vm[j+1:], c, w1, 1, ys)
-			if t > 0 {
-				w2 := small[ldw : ldw+t]
-				kernels.Gemv(true, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, q, 0, w2)
-				kernels.Gemv(true, t, c-j-1, -1, vm[nb*c+j+1:], c, w2, 1, ys)
+			cs := fusedSplit{m: c - j - 1, pieces: 1, per: c - j - 1}
+			if fz.team.Workers() > 1 {
+				cs = fz.split(c-j-1, m1)
 			}
-			kernels.Scal(tq, ys)
+			fz.team.For(cs.pieces, func(i int) {
+				c0, c1 := cs.rows(i)
+				y := ys[c0:c1]
+				if !direct {
+					copy(y, a[(j+1)*lda+j+1+c0:(j+1)*lda+j+1+c1])
+					kernels.Axpy(1/den, h[c0:c1], y)
+				}
+				kernels.Gemv(true, t+1, c1-c0, -1, vm[j+1+c0:], c, wx, 1, y)
+				if t > 0 {
+					kernels.Gemv(true, t, c1-c0, -1, vm[nb*c+j+1+c0:], c, wq, 1, y)
+				}
+				kernels.Scal(tq, y)
+				if rowDone {
+					nr := next[c0:c1]
+					kernels.Gemv(true, t+1, c1-c0, -1, vm[j+1+c0:], c, wm[(j+1)*ldw:(j+1)*ldw+t+1], 1, nr)
+					kernels.Gemv(true, t+1, c1-c0, -1, vm[nb*c+j+1+c0:], c, wm[(j+1)*ldw+nb:(j+1)*ldw+nb+t+1], 1, nr)
+				}
+			})
 		}
 		// The trailing matrix: Z0 - [X Q]*[P; Y] on rows and columns k1 on.
 		k1 := k0 + nb
-		kernels.Gemm(false, false, r-k1, c-k1, ldw, -1, wm[k1*ldw:], ldw, vm[k1:], c, 1, a[k1*lda+k1:], lda)
+		updateTrailing(fz.team, r-k1, c-k1, ldw, wm[k1*ldw:], ldw, vm[k1:], c, a[k1*lda+k1:], lda)
 	}
 	return k0
+}
+
+// trailRows is the least number of rows of C in a piece of
+// updateTrailing, a multiple of every micro-kernel's rows (4, 6 and 8).
+const trailRows = 48
+
+// updateTrailing sets C = C - W*V for the m x n C (row stride ldc), W
+// (m x k) and V (k x n). On a team of one it is one Gemm; on more, the
+// rows of C are cut into pieces of multiples of trailRows rows, each one
+// GemmSerial on the team: the product's packing of V is repeated in each
+// piece, but the team's helpers need no waking, and keep their rows of C
+// in cache from the steps before. The bits are Gemm's either way (each
+// element of C takes the same operations), which TestBidiagonalWorkers
+// checks.
+func updateTrailing(team *par.Team, m, n, k int, w []float64, ldw int, v []float64, ldv int, c []float64, ldc int) {
+	pieces := min(2*team.Workers(), m/trailRows)
+	if team.Workers() < 2 || pieces < 2 {
+		team.Rest() // Gemm runs on goroutines of its own
+		kernels.Gemm(false, false, m, n, k, -1, w, ldw, v, ldv, 1, c, ldc)
+		return
+	}
+	per := (m/pieces + trailRows - 1) / trailRows * trailRows
+	pieces = (m + per - 1) / per
+	team.For(pieces, func(i int) {
+		r0 := i * per
+		rows := min(per, m-r0)
+		kernels.GemmSerial(false, false, rows, n, k, -1, w[r0*ldw:], ldw, v, ldv, 1, c[r0*ldc:], ldc)
+	})
 }
 
 // fusedPass makes the two matrix-vector products of a panel step in one
@@ -235,18 +314,40 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 // rows while they are in cache): the steps are bound by the memory
 // traffic of these products, and the pass halves it.
 type fusedPass struct {
+	team  *par.Team // the goroutines the pieces run on
 	h     []float64 // the second product, with a leading element
 	parts []float64 // per-piece partial second products, likewise
 	xc    []float64 // the pairs (x, col) of the rows, for GemvNTAt
 }
 
 // fusedPieces is the most pieces a pass is cut into (for the
-// goroutines), and fusedBudget the number of elements of a block of rows,
-// the unit of the cut.
+// goroutines), and fusedChunk the least number of elements of a piece:
+// with the helpers of a par.Team waiting, a piece of 16384 elements
+// (several microseconds) is worth its share of a loop, while on one
+// goroutine the pieces' partial sums cost little (8192 cost 4% of the
+// reduction at 300 x 300).
 const (
 	fusedPieces = 8
-	fusedBudget = 1 << 15
+	fusedChunk  = 1 << 14
 )
+
+// fusedSplit is a cut of m rows into pieces of per rows (the last one
+// shorter), by the sizes alone.
+type fusedSplit struct{ m, pieces, per int }
+
+// split cuts m rows of n columns into at most fusedPieces pieces of at
+// least about fusedChunk elements.
+func (f *fusedPass) split(m, n int) fusedSplit {
+	pieces := min(fusedPieces, max(m, 1), max(1, m*n/fusedChunk))
+	per := (m + pieces - 1) / pieces
+	if per == 0 {
+		return fusedSplit{m: m, pieces: 1}
+	}
+	return fusedSplit{m: m, pieces: (m + per - 1) / per, per: per}
+}
+
+// rows returns the rows [r0, r1) of piece i.
+func (s fusedSplit) rows(i int) (r0, r1 int) { return i * s.per, min((i+1)*s.per, s.m) }
 
 // run computes, for the m x n matrix z (row stride ldz) and the n-vector
 // p, with x (m elements) and col (m) holding corrections on entry:
@@ -254,16 +355,13 @@ const (
 //	x   = tp*(z*p - x),  col = col - x,
 //	h   = z[1:, 1:]ᵀ * col[1:]  (n-1 elements),
 //
-// and returns h. The rows are cut by the sizes alone into pieces that run
-// on up to kernels.Workers() goroutines, each with its own partial h,
-// added up in order: the result does not depend on the number of
-// goroutines.
-func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64) []float64 {
-	rb := max(1, fusedBudget/n)
-	blocks := (m + rb - 1) / rb
-	pieces := min(fusedPieces, blocks, max(1, m*n/parGemvChunk))
-	per := (blocks + pieces - 1) / pieces // blocks per piece
-	pieces = (blocks + per - 1) / per
+// and returns h. The rows are cut by split (of m rows) into pieces that
+// run on the goroutines of f.team, each with its own partial h, added up
+// in order: the result does not depend on the number of goroutines.
+// Each piece first calls pre(r0, r1) for its rows, which sets their
+// corrections.
+func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64, pre func(r0, r1 int)) []float64 {
+	pieces := split.pieces
 	if cap(f.h) < n {
 		f.h = make([]float64, n)
 	}
@@ -282,7 +380,8 @@ func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, 
 			hf = f.parts[i*n : (i+1)*n]
 		}
 		clear(hf)
-		r0, r1 := i*per*rb, min((i+1)*per*rb, m)
+		r0, r1 := split.rows(i)
+		pre(r0, r1)
 		if r0 == 0 && r1 > 0 {
 			// Row 0 takes no part in h.
 			x[0] = tp * (kernels.Dot(z[:n], p) - x[0])
@@ -305,7 +404,7 @@ func (f *fusedPass) run(z []float64, ldz, m, n int, p []float64, tp float64, x, 
 		work(0)
 		return f.h[1:n]
 	}
-	_ = par.For(context.Background(), pieces, kernels.Workers(), work)
+	f.team.For(pieces, work)
 	h := f.h[1:n]
 	copy(h, f.parts[1:n])
 	for i := 1; i < pieces; i++ {
@@ -326,12 +425,11 @@ const (
 // true; y has n elements) for the m x n row-major A (row stride lda). A
 // large product is cut into pieces of y (rows of A, or columns), a
 // number of them that depends on the size alone and at multiples of 8,
-// computed on up to kernels.Workers() goroutines: every element of y is
-// computed by the same operations whatever the number of goroutines.
-func parGemv(trans bool, m, n int, a []float64, lda int, x, y []float64) {
-	workers := kernels.Workers()
+// computed on the goroutines of team: every element of y is computed by
+// the same operations whatever the number of goroutines.
+func parGemv(team *par.Team, trans bool, m, n int, a []float64, lda int, x, y []float64) {
 	size := m * n
-	if workers < 2 || size < parGemvMin {
+	if team.Workers() < 2 || size < parGemvMin {
 		kernels.Gemv(trans, m, n, 1, a, lda, x, 0, y)
 		return
 	}
@@ -342,7 +440,7 @@ func parGemv(trans bool, m, n int, a []float64, lda int, x, y []float64) {
 	pieces := min(size/parGemvChunk, 16, (ny+7)/8)
 	step := ((ny+pieces-1)/pieces + 7) &^ 7
 	pieces = (ny + step - 1) / step
-	_ = par.For(context.Background(), pieces, workers, func(i int) {
+	team.For(pieces, func(i int) {
 		lo := i * step
 		hi := min(lo+step, ny)
 		if trans {

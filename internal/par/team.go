@@ -85,11 +85,12 @@ func (t *Team) Workers() int { return len(t.helpers) + 1 }
 
 // For runs f(i) for i in [0, n) on the team; f must write only its own
 // outputs. Goroutine s of the team's w (the caller's is 0) runs indices
-// s*n/w to (s+1)*n/w-1 unless another has taken them first. A panic in f, on any goroutine, stops the loop before the
-// next index is claimed and is carried back: For then panics on the
-// caller's goroutine with a *carry.Panic, as package carry describes,
-// whatever the number of goroutines; once the caller has recovered it,
-// the team runs later loops as before.
+// s*n/w to (s+1)*n/w-1 unless another has taken them first. A panic in
+// f, on any goroutine, stops the loop before the next index is claimed
+// and is carried back: For then panics on the caller's goroutine with a
+// *carry.Panic, as package carry describes, whatever the number of
+// goroutines; once the caller has recovered it, the team runs later
+// loops as before.
 func (t *Team) For(n int, f func(i int)) {
 	if n <= 0 {
 		return
