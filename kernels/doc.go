@@ -1,8 +1,10 @@
 // Package kernels holds the float64 building blocks of moments: vector
 // kernels (Dot, Axpy, Scal, Asum, Nrm2, Iamax, Rot, and their strided
 // Inc forms), matrix-vector kernels (Gemv, Ger) and a cache-blocked,
-// parallel matrix product (Gemm, Syrk) built from packing routines and a
-// register-blocked micro-kernel in the manner of Goto and BLIS. Two
+// parallel matrix product (Gemm, Syrk; GemmSerial for callers that share
+// out products among goroutines of their own) built from packing
+// routines and a register-blocked micro-kernel in the manner of Goto and
+// BLIS. Two
 // tall-skinny shapes, in which packing would cost as much as the
 // multiply-adds, skip it with the avx2 and avx512 implementations and
 // read the rows of A and B where they lie: C = Aᵀ B with C at most

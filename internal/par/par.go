@@ -1,5 +1,7 @@
 // Package par runs the passes of the learners over their data in
-// parallel with results that do not depend on the number of goroutines.
+// parallel with results that do not depend on the number of goroutines:
+// For and Reduce start goroutines for each pass; a Team keeps its
+// goroutines ready for a run of loops too short to start them for each.
 package par
 
 import (
