@@ -63,12 +63,14 @@ const (
 // With two or more workers (kernels.Workers) the steps' loops run on a
 // par.Team, whose helpers wait between loops, since each loop is a few
 // microseconds long: the pass over the trailing matrix in pieces of
-// rows (fusedPass, each goroutine on its own rows from step to step), the
-// corrections of the column in the same pieces, y_t and the next step's
-// row in pieces of columns, and the trailing update in pieces of rows.
-// The result has the same bits for any number of workers: the pieces of
-// the pass depend on the sizes alone, and the others compute every
-// element by the same operations however the elements are cut.
+// rows (fusedPass, each goroutine on its own rows from step to step),
+// and in the same pieces the corrections of the column and the products
+// of W's rows with q_t, whose data so stay in the cache of the core that
+// holds these rows; the trailing update runs in pieces of rows. The
+// result has the same bits for any number of workers: the pieces of the
+// pass and of the products with q_t depend on the sizes alone, and the
+// corrections and the trailing update compute every element by the same
+// operations however the rows are cut.
 func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
 	if r > c {
 		panic("svd: internal error: reduceBidiag needs r <= c")
@@ -148,13 +150,12 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	defer fz.team.Close()
 	k0 := 0
 	for ; r-(k0+nb) > minRest; k0 += nb {
-		rowDone := false // step 6 of the step before updated row j
 		for t := 0; t < nb; t++ {
 			j := k0 + t
 			m1 := r - j - 1 // rows below j (> 0 in a panel)
 			// 1. Row j, columns j on: Z0 - X*Pᵀ - Q*Yᵀ.
 			row := a[j*lda+j : j*lda+c]
-			if t > 0 && !rowDone {
+			if t > 0 {
 				kernels.Gemv(true, t, c-j, -1, vm[j:], c, wm[j*ldw:j*ldw+t], 1, row)
 				kernels.Gemv(true, t, c-j, -1, vm[nb*c+j:], c, wm[j*ldw+nb:j*ldw+nb+t], 1, row)
 			}
@@ -206,7 +207,8 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 				corrections(0, m1)
 				pre = func(int, int) {}
 			}
-			h := fz.run(fz.split(m1, c-j), a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre)
+			split := fz.split(m1, c-j)
+			h := fz.run(split, a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre)
 			// 5. G_j from the column (its first element alpha, the rest
 			// x_rest), stored in column j, and q_t as column nb+t of W.
 			q := col
@@ -214,65 +216,47 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 			tq := house.House(q)
 			b.e[j], b.tauq[j] = q[0], tq
 			q[0] = 1
-			for i, v := range xt {
-				wm[(j+1+i)*ldw+t] = v
-			}
-			for i, v := range q {
-				a[(j+1+i)*lda+j] = v
-				wm[(j+1+i)*ldw+nb+t] = v
-			}
-			a[(j+1)*lda+j] = b.e[j] // q[0] is 1 in W, beta in Z
 			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on,
 			// with Z0ᵀq = Z0[j+1, :] + h/(alpha-beta) (House's q is e_0
-			// + x_rest/(alpha-beta)), in pieces of columns when there
-			// are goroutines to share them (the column's operations are
-			// the same in a piece as in the whole).
-			wx := small[4*ldw : 4*ldw+t+1]
-			kernels.Gemv(true, m1, t+1, 1, wm[(j+1)*ldw:], ldw, q, 0, wx)
-			wq := small[5*ldw : 5*ldw+t]
-			if t > 0 {
-				kernels.Gemv(true, m1, t, 1, wm[(j+1)*ldw+nb:], ldw, q, 0, wq)
-			}
+			// + x_rest/(alpha-beta)). The pass's pieces of rows store
+			// x_t, q_t and G_j and make their parts of Xᵀq and Qᵀq (on
+			// the goroutines that hold these rows in cache); then y_t
+			// is made on this goroutine, which reads it and the next row
+			// in the next step (a few microseconds: shared out, y_t cost
+			// more at 500 x 500 than it saved).
+			wx, wq := fz.rowProducts(split, t, func(i int, wx, wq []float64) {
+				r0, r1 := split.rows(i)
+				for k := r0; k < r1; k++ {
+					row := wm[(j+1+k)*ldw:]
+					row[t], row[nb+t] = xt[k], q[k]
+					a[(j+1+k)*lda+j] = q[k]
+				}
+				if r0 == 0 {
+					a[(j+1)*lda+j] = b.e[j] // q[0] is 1 in W, beta in Z
+				}
+				kernels.Gemv(true, r1-r0, t+1, 1, wm[(j+1+r0)*ldw:], ldw, q[r0:r1], 0, wx)
+				if t > 0 {
+					kernels.Gemv(true, r1-r0, t, 1, wm[(j+1+r0)*ldw+nb:], ldw, q[r0:r1], 0, wq)
+				}
+			})
 			yt := vm[(nb+t)*c : (nb+t+1)*c]
 			clear(yt[:j+1])
 			ys := yt[j+1:]
-			rowDone = false
 			if tq == 0 {
 				clear(ys)
 				continue
 			}
-			// The pieces of columns also do step 1 of the next step in
-			// the panel: row j+1, whose X and Q parts (x_t and q_t
-			// included) are in W now, and whose Y part ends with y_t.
-			rowDone = t+1 < nb
-			next := a[(j+1)*lda+j+1 : (j+1)*lda+c]
-			den := alpha - b.e[j]
-			direct := math.Abs(den) <= 0x1p-900
-			if direct {
+			if den := alpha - b.e[j]; math.Abs(den) > 0x1p-900 {
+				copy(ys, a[(j+1)*lda+j+1:(j+1)*lda+c])
+				kernels.Axpy(1/den, h, ys)
+			} else {
 				parGemv(fz.team, true, m1, c-j-1, a[(j+1)*lda+j+1:], lda, q, ys)
 			}
-			cs := fusedSplit{m: c - j - 1, pieces: 1, per: c - j - 1}
-			if fz.team.Workers() > 1 {
-				cs = fz.split(c-j-1, m1)
+			kernels.Gemv(true, t+1, c-j-1, -1, vm[j+1:], c, wx, 1, ys)
+			if t > 0 {
+				kernels.Gemv(true, t, c-j-1, -1, vm[nb*c+j+1:], c, wq, 1, ys)
 			}
-			fz.team.For(cs.pieces, func(i int) {
-				c0, c1 := cs.rows(i)
-				y := ys[c0:c1]
-				if !direct {
-					copy(y, a[(j+1)*lda+j+1+c0:(j+1)*lda+j+1+c1])
-					kernels.Axpy(1/den, h[c0:c1], y)
-				}
-				kernels.Gemv(true, t+1, c1-c0, -1, vm[j+1+c0:], c, wx, 1, y)
-				if t > 0 {
-					kernels.Gemv(true, t, c1-c0, -1, vm[nb*c+j+1+c0:], c, wq, 1, y)
-				}
-				kernels.Scal(tq, y)
-				if rowDone {
-					nr := next[c0:c1]
-					kernels.Gemv(true, t+1, c1-c0, -1, vm[j+1+c0:], c, wm[(j+1)*ldw:(j+1)*ldw+t+1], 1, nr)
-					kernels.Gemv(true, t+1, c1-c0, -1, vm[nb*c+j+1+c0:], c, wm[(j+1)*ldw+nb:(j+1)*ldw+nb+t+1], 1, nr)
-				}
-			})
+			kernels.Scal(tq, ys)
 		}
 		// The trailing matrix: Z0 - [X Q]*[P; Y] on rows and columns k1 on.
 		k1 := k0 + nb
@@ -318,6 +302,8 @@ type fusedPass struct {
 	h     []float64 // the second product, with a leading element
 	parts []float64 // per-piece partial second products, likewise
 	xc    []float64 // the pairs (x, col) of the rows, for GemvNTAt
+	// rowParts holds the pieces' parts of Xᵀq and Qᵀq (rowProducts).
+	rowParts []float64
 }
 
 // fusedPieces is the most pieces a pass is cut into (for the
@@ -411,6 +397,26 @@ func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float6
 		kernels.Axpy(1, f.parts[i*n+1:(i+1)*n], h)
 	}
 	return h
+}
+
+// rowProducts runs part(i, wx, wq) for the pieces i of split on f.team,
+// each with its own wx (t+1 elements) and wq (t), and returns their
+// sums, added in piece order (so the same for any number of goroutines).
+func (f *fusedPass) rowProducts(split fusedSplit, t int, part func(i int, wx, wq []float64)) (wx, wq []float64) {
+	w := 2*t + 1
+	if cap(f.rowParts) < split.pieces*w {
+		f.rowParts = make([]float64, split.pieces*w)
+	}
+	ps := f.rowParts[:split.pieces*w]
+	clear(ps)
+	f.team.For(split.pieces, func(i int) {
+		pw := ps[i*w : (i+1)*w]
+		part(i, pw[:t+1], pw[t+1:])
+	})
+	for i := 1; i < split.pieces; i++ {
+		kernels.Axpy(1, ps[i*w:(i+1)*w], ps[:w])
+	}
+	return ps[:t+1], ps[t+1 : w]
 }
 
 // parGemvMin is the size (rows times columns) from which parGemv splits
