@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/internal/simd"
@@ -255,6 +256,51 @@ func TestGemmWorkers(t *testing.T) {
 					if math.Float64bits(c[i]) != math.Float64bits(first[i]) {
 						t.Fatalf("%dx%dx%d: %d workers give C[%d] = %v, 1 worker %v", m, n, k, w, i, c[i], first[i])
 					}
+				}
+			}
+		}
+	})
+}
+
+// TestGemmSerial checks that GemmSerial gives Gemm's bits on 8 workers,
+// on shapes that take each path (packed, no-pack for Aᵀ B and for A B,
+// the split of a long k) and both transpositions, and that a row block
+// of C made alone gives the same bits as in the whole product (the
+// pieces of rows svd's reduction cuts its trailing update into).
+func TestGemmSerial(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	defer SetMaxWorkers(SetMaxWorkers(8))
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		im := table.For(p)
+		r := rand.New(rand.NewPCG(11, uint64(p)))
+		for _, sz := range [][3]int{{300, 200, 64}, {2000, 40, 30}, {9, 700, 300}, {20, 30, 20000}, {500, 500, 150}} {
+			m, n, k := sz[0], sz[1], sz[2]
+			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+				ta, tb := tr[0], tr[1]
+				a := simdtest.RandSlice(r, m*k)
+				b := simdtest.RandSlice(r, k*n)
+				lda, ldb := k, n
+				if ta {
+					lda = m
+				}
+				if tb {
+					ldb = k
+				}
+				c0 := simdtest.RandSlice(r, m*n)
+				par, ser := slices.Clone(c0), slices.Clone(c0)
+				im.Gemm(ta, tb, m, n, k, -1, a, lda, b, ldb, 1, par, n)
+				im.GemmSerial(ta, tb, m, n, k, -1, a, lda, b, ldb, 1, ser, n)
+				if !slices.Equal(par, ser) {
+					t.Fatalf("%dx%dx%d trans %v: GemmSerial differs from Gemm", m, n, k, tr)
+				}
+				if ta || m < 96 {
+					continue
+				}
+				// Rows 48..95 alone.
+				blk := slices.Clone(c0)
+				im.GemmSerial(ta, tb, 48, n, k, -1, a[48*lda:], lda, b, ldb, 1, blk[48*n:], n)
+				if !slices.Equal(blk[48*n:96*n], par[48*n:96*n]) {
+					t.Fatalf("%dx%dx%d trans %v: rows 48..95 alone differ from the whole product", m, n, k, tr)
 				}
 			}
 		}
