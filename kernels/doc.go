@@ -4,8 +4,7 @@
 // parallel matrix product (Gemm, Syrk; GemmSerial for callers that share
 // out products among goroutines of their own) built from packing
 // routines and a register-blocked micro-kernel in the manner of Goto and
-// BLIS. Two
-// tall-skinny shapes, in which packing would cost as much as the
+// BLIS. Two tall-skinny shapes, in which packing would cost as much as the
 // multiply-adds, skip it with the avx2 and avx512 implementations and
 // read the rows of A and B where they lie: C = Aᵀ B with C at most
 // 128 x 128 and k >= 8 (Gram products of tall matrices; Syrk with trans
@@ -43,7 +42,7 @@
 // Inf propagate (Nrm2 and Iamax state what they return for them). The
 // assembly may sum in a different order than the reference and uses
 // fused multiply-adds, so results agree with the reference to rounding,
-// not bit for bit; but each implementation is deterministic, and Gemm
-// and Syrk give bit-identical results for any number of worker
-// goroutines (SetMaxWorkers).
+// not bit for bit; but each implementation is deterministic, Gemm and
+// Syrk give bit-identical results for any number of worker goroutines
+// (SetMaxWorkers), and GemmSerial gives Gemm's bits.
 package kernels

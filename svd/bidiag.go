@@ -280,7 +280,6 @@ const trailRows = 48
 func updateTrailing(team *par.Team, m, n, k int, w []float64, ldw int, v []float64, ldv int, c []float64, ldc int) {
 	pieces := min(2*team.Workers(), m/trailRows)
 	if team.Workers() < 2 || pieces < 2 {
-		team.Rest() // Gemm runs on goroutines of its own
 		kernels.Gemm(false, false, m, n, k, -1, w, ldw, v, ldv, 1, c, ldc)
 		return
 	}
@@ -310,8 +309,8 @@ type fusedPass struct {
 // goroutines), and fusedChunk the least number of elements of a piece:
 // with the helpers of a par.Team waiting, a piece of 16384 elements
 // (several microseconds) is worth its share of a loop, while on one
-// goroutine the pieces' partial sums cost little (8192 cost 4% of the
-// reduction at 300 x 300).
+// goroutine the pieces' partial sums cost little (8192 cost about 4% of
+// the reduction at 300 x 300).
 const (
 	fusedPieces = 8
 	fusedChunk  = 1 << 14

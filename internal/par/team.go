@@ -21,8 +21,9 @@ import (
 // wakes after its loop has ended skips it. So the loops' results must
 // not depend on which goroutine runs which index.
 //
-// A Team's methods must be called from one goroutine. Close ends the
-// helpers; a Team must be closed.
+// A Team's methods must be called from one goroutine, and not from
+// inside a loop of the same team (For panics if they are). Close ends the
+// helpers, without waiting for them to exit; a Team must be closed.
 type Team struct {
 	helpers []*teamHelper
 	// state is gen<<teamGenShift | closed<<teamClosedBit | active: the
@@ -30,10 +31,9 @@ type Team struct {
 	// number of helpers working on it.
 	state  atomic.Uint64
 	slots  []teamSlot
-	n      int
 	f      func(i int)
 	quit   atomic.Bool
-	rest   atomic.Bool // park now instead of spinning
+	busy   atomic.Bool // a loop is running
 	caught carry.Catcher
 }
 
@@ -95,6 +95,10 @@ func (t *Team) For(n int, f func(i int)) {
 	if n <= 0 {
 		return
 	}
+	if !t.busy.CompareAndSwap(false, true) {
+		panic("par: Team.For called from inside a loop of the same team")
+	}
+	defer t.busy.Store(false)
 	if t.caught.Failed() {
 		t.caught = carry.Catcher{} // the last loop's panic was recovered
 	}
@@ -108,13 +112,12 @@ func (t *Team) For(n int, f func(i int)) {
 		t.caught.Repanic()
 		return
 	}
-	t.n, t.f = n, f
+	t.f = f
 	w := int64(len(t.slots))
 	for s := range t.slots {
 		t.slots[s].next.Store(int64(s) * int64(n) / w)
 		t.slots[s].end = int64(s+1) * int64(n) / w
 	}
-	t.rest.Store(false)
 	gen := t.state.Load()>>teamGenShift + 1
 	t.state.Store(gen << teamGenShift) // open, no helper yet
 	for _, h := range t.helpers {
@@ -172,57 +175,52 @@ func (t *Team) serve(h *teamHelper) {
 			s = t.state.Load()
 		}
 		if joined {
-			t.work(h.slot)
-			t.state.Add(^uint64(0)) // active--
+			func() {
+				// Leave the loop even if f ends the goroutine
+				// (runtime.Goexit), so that For still returns.
+				defer t.state.Add(^uint64(0)) // active--
+				t.work(h.slot)
+			}()
 		}
 	}
 }
 
 // await waits until the team's generation differs from seen and returns
-// the state then, or false once the team is closed.
+// the state then, or false once the team is closed. (The generation has
+// 31 bits: a helper that slept through 2^31 loops would at worst miss
+// one.)
 func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
-	start := time.Now()
-	for spins := 0; ; spins++ {
-		if t.quit.Load() {
-			return 0, false
-		}
-		if s := t.state.Load(); s>>teamGenShift != seen {
-			return s, true
-		}
-		if t.rest.Load() {
-			break
-		}
-		if spins%16 == 15 {
-			runtime.Gosched()
-			if spins%256 == 255 && time.Since(start) > TeamSpin {
-				break
+	for {
+		start := time.Now()
+		for spins := 0; ; spins++ {
+			if t.quit.Load() {
+				return 0, false
+			}
+			if s := t.state.Load(); s>>teamGenShift != seen {
+				return s, true
+			}
+			if spins%16 == 15 {
+				runtime.Gosched()
+				if spins%256 == 255 && time.Since(start) > TeamSpin {
+					break
+				}
 			}
 		}
-	}
-	// Park. The caller wakes a parked helper when it opens a loop; a
-	// loop opened between the last check and the park is seen by the
-	// check after it, and the helper then takes itself out of the
-	// parked state, unless the caller did so first and sent a wake-up
-	// that must be drained.
-	h.parked.Store(true)
-	if s := t.state.Load(); s>>teamGenShift != seen || t.quit.Load() {
-		if !h.parked.CompareAndSwap(true, false) {
+		// Park. The caller wakes a parked helper when it opens a loop;
+		// a loop opened between the last check and the park is seen by
+		// the check after it, and the helper then takes itself out of
+		// the parked state, unless the caller did so first and sent a
+		// wake-up that must be drained.
+		h.parked.Store(true)
+		if s := t.state.Load(); s>>teamGenShift != seen || t.quit.Load() {
+			if !h.parked.CompareAndSwap(true, false) {
+				<-h.wake
+			}
+		} else {
 			<-h.wake
 		}
-	} else {
-		<-h.wake
 	}
-	if t.quit.Load() {
-		return 0, false
-	}
-	return t.await(h, seen)
 }
-
-// Rest tells the helpers to park now rather than spin until the next
-// loop: call it before other parallel work (a matrix product on its own
-// goroutines, say), which a spinning helper would keep from a processor.
-// The next loop wakes them.
-func (t *Team) Rest() { t.rest.Store(true) }
 
 // Close ends the team's helpers. The team must not be used after.
 func (t *Team) Close() {

@@ -230,39 +230,6 @@ func TestTeamParkedHelpers(t *testing.T) {
 	}
 }
 
-// TestTeamRest: after Rest the helpers park (checked on the team's state,
-// within 2 s; that they park sooner than TeamSpin is too quick to time
-// here), the next loop wakes them all, and the loops after Rest still
-// run every index exactly once. Rest before the first loop and
-// twice in a row are allowed too.
-func TestTeamRest(t *testing.T) {
-	for _, w := range []int{2, 3, 8} {
-		team := newTeam(t, w)
-		team.Rest()
-		team.Rest()
-		for l := range 40 {
-			n := 1 + l*7
-			counts := make([]atomic.Int32, n)
-			team.For(n, func(i int) { counts[i].Add(1) })
-			for i := range counts {
-				if c := counts[i].Load(); c != 1 {
-					t.Fatalf("%d workers, loop %d after Rest: index %d ran %d times, want 1", w, l, i, c)
-				}
-			}
-			team.Rest()
-			if l%8 == 0 {
-				if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
-					t.Fatalf("%d workers, loop %d: the helpers did not park within 2 s of Rest", w, l)
-				}
-				if !allJoin(team) {
-					t.Fatalf("%d workers, loop %d: rested helpers did not wake for a loop that waited 10 s", w, l)
-				}
-				team.Rest()
-			}
-		}
-	}
-}
-
 // TestTeamPanic makes the first index of one goroutine's share panic,
 // the caller's (share 0) or a helper's, while every other call waits
 // until the team has recorded the panic, so that any index that a
@@ -325,7 +292,7 @@ func TestTeamPanic(t *testing.T) {
 }
 
 // TestTeamClose: Close ends every helper, whether it has never seen a
-// loop, spins after one, or is parked (after a pause or after Rest):
+// loop, spins after one, or is parked (after a pause):
 // within 2 s no helper goroutine of any team is left and the number of
 // goroutines is back to what it was before the team started.
 func TestTeamClose(t *testing.T) {
@@ -349,10 +316,6 @@ func TestTeamClose(t *testing.T) {
 			if !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
 				t.Errorf("parked: the helpers did not park within 2 s")
 			}
-		}},
-		{"rested", func(team *Team) {
-			team.For(64, func(int) {})
-			team.Rest()
 		}},
 	}
 	for _, c := range cases {
@@ -419,4 +382,89 @@ func TestTeamAfterPanic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTeamReentrant: For called from inside a loop of the same team
+// panics with a message (as a *carry.Panic, on the caller's goroutine
+// and on a helper's), rather than overwrite the running loop, and the
+// team runs later loops as before.
+func TestTeamReentrant(t *testing.T) {
+	for _, w := range []int{1, 2, 3} {
+		team := newTeam(t, w)
+		for _, at := range []int{0, 63} {
+			func() {
+				defer func() {
+					p, ok := recover().(*carry.Panic)
+					if !ok || !strings.Contains(fmt.Sprint(p.Value), "inside a loop of the same team") {
+						t.Fatalf("%d workers, inner For at index %d: recovered %v, want a *carry.Panic naming the misuse", w, at, p)
+					}
+				}()
+				team.For(64, func(i int) {
+					if i == at {
+						team.For(2, func(int) {})
+					}
+				})
+			}()
+		}
+		var ran atomic.Int32
+		team.For(10, func(int) { ran.Add(1) })
+		if ran.Load() != 10 {
+			t.Fatalf("%d workers: %d of 10 indices ran after the misuse", w, ran.Load())
+		}
+	}
+}
+
+// TestTeamGoexit: a helper whose f ends its goroutine (runtime.Goexit,
+// as t.FailNow does) leaves the loop, so For still returns, with every
+// other index run once; the caller finishes later loops alone.
+func TestTeamGoexit(t *testing.T) {
+	team := newTeam(t, 2)
+	var exited atomic.Bool
+	counts := make([]atomic.Int32, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		team.For(64, func(i int) {
+			if i == 0 {
+				// Wait for the helper to take a share.
+				waitUntil(5*time.Second, exited.Load)
+			}
+			if strings.Contains(string(stackOf()), "par.(*Team).serve(") && !exited.Swap(true) {
+				runtime.Goexit()
+			}
+			counts[i].Add(1)
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("For did not return 10 s after a helper's Goexit")
+	}
+	if !exited.Load() {
+		t.Fatal("no helper took part in the loop within 5 s")
+	}
+	missing := 0
+	for i := range counts {
+		switch counts[i].Load() {
+		case 0:
+			missing++
+		case 1:
+		default:
+			t.Fatalf("index %d ran %d times", i, counts[i].Load())
+		}
+	}
+	if missing != 1 {
+		t.Fatalf("%d indices did not run, want 1 (the one the helper left)", missing)
+	}
+	var ran atomic.Int32
+	team.For(10, func(int) { ran.Add(1) })
+	if ran.Load() != 10 {
+		t.Fatalf("%d of 10 indices ran after the helper's Goexit", ran.Load())
+	}
+}
+
+// stackOf returns the calling goroutine's stack.
+func stackOf() []byte {
+	buf := make([]byte, 1<<14)
+	return buf[:runtime.Stack(buf, false)]
 }
