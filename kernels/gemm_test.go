@@ -230,15 +230,22 @@ func TestGemm(t *testing.T) {
 	})
 }
 
+// eachLevelWorkers runs f on every kernel level with GOMAXPROCS 8 (so
+// that the workers exist even on a small machine), SetMaxWorkers(workers)
+// (both restored after), and a PCG stream of seed and the level.
+func eachLevelWorkers(t *testing.T, seed uint64, workers int, f func(t *testing.T, im *impl, r *rand.Rand)) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	defer SetMaxWorkers(SetMaxWorkers(workers))
+	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
+		f(t, table.For(p), rand.New(rand.NewPCG(seed, uint64(p))))
+	})
+}
+
 // TestGemmWorkers checks that the result does not depend on the number
 // of goroutines, bit for bit, on shapes that take each parallel path:
 // row blocks, column chunks, and the split of a long k.
 func TestGemmWorkers(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-	defer SetMaxWorkers(SetMaxWorkers(0))
-	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
-		im := table.For(p)
-		r := rand.New(rand.NewPCG(10, uint64(p)))
+	eachLevelWorkers(t, 10, 0, func(t *testing.T, im *impl, r *rand.Rand) {
 		for _, sz := range [][3]int{{300, 200, 400}, {9, 700, 300}, {700, 9, 300}, {20, 30, 20000}, {3, 5, 300000}, {1000, 1000, 60}, {130, 9000, 700}, {500, 500, 1500}} {
 			m, n, k := sz[0], sz[1], sz[2]
 			a := simdtest.RandSlice(r, m*k)
@@ -268,11 +275,7 @@ func TestGemmWorkers(t *testing.T) {
 // of C made alone gives the same bits as in the whole product (the
 // pieces of rows svd's reduction cuts its trailing update into).
 func TestGemmSerial(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-	defer SetMaxWorkers(SetMaxWorkers(8))
-	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
-		im := table.For(p)
-		r := rand.New(rand.NewPCG(11, uint64(p)))
+	eachLevelWorkers(t, 11, 8, func(t *testing.T, im *impl, r *rand.Rand) {
 		for _, sz := range [][3]int{{300, 200, 64}, {2000, 40, 30}, {9, 700, 300}, {20, 30, 20000}, {500, 500, 150}} {
 			m, n, k := sz[0], sz[1], sz[2]
 			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}} {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/moments-go/moments/internal/simd"
@@ -207,11 +206,7 @@ func TestGemmTSThresholds(t *testing.T) {
 // shape serial and with the split of a long k; and that Syrk of the Aᵀ A
 // shape is symmetric and equal to Gemm on its upper triangle.
 func TestGemmTSWorkers(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-	defer SetMaxWorkers(SetMaxWorkers(0))
-	simdtest.EachLevel(t, func(t *testing.T, p simd.Level) {
-		im := table.For(p)
-		r := rand.New(rand.NewPCG(24, uint64(p)))
+	eachLevelWorkers(t, 24, 0, func(t *testing.T, im *impl, r *rand.Rand) {
 		for _, sz := range []struct {
 			transA  bool
 			m, n, k int
