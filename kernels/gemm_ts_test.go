@@ -253,85 +253,21 @@ func TestGemmTSWorkers(t *testing.T) {
 	})
 }
 
-// BenchmarkGemmTS compares the packed path ("pack") with the no-pack path
-// ("nopack") of the active implementation on one worker, on the shapes
-// of the LOBPCG eigensolver: C = Aᵀ B (l x l, k = 21416) and C = A B
-// (21416 x l, k = q). Besides ns/op it reports GFLOP/s of CPU time
-// (user + system, from getrusage), which a busy machine disturbs less.
-func BenchmarkGemmTS(b *testing.B) {
-	defer SetMaxWorkers(SetMaxWorkers(1))
-	im := cur()
-	packed := im.gemm
-	packed.tsKernel = nil
-	const n = 21416
-	type shape struct {
-		name    string
-		transA  bool
-		m, c, k int
-	}
-	var shapes []shape
-	for _, l := range []int{20, 40, 60} {
-		shapes = append(shapes, shape{fmt.Sprintf("AtB/n=%d/l=%d", n, l), true, l, l, n})
-	}
-	for _, ql := range [][2]int{{20, 20}, {40, 40}, {60, 60}, {20, 60}, {60, 20}} {
-		shapes = append(shapes, shape{fmt.Sprintf("AB/n=%d/q=%d/l=%d", n, ql[0], ql[1]), false, n, ql[1], ql[0]})
-	}
-	r := rand.New(rand.NewPCG(25, 0))
-	for _, s := range shapes {
-		lda := s.k
-		if s.transA {
-			lda = s.m
-		}
-		a := simdtest.RandSlice(r, s.m*s.k)
-		bm := simdtest.RandSlice(r, s.k*s.c)
-		c := make([]float64, s.m*s.c)
-		for _, path := range []string{"pack", "nopack"} {
-			g := &im.gemm
-			if path == "pack" {
-				g = &packed
-			}
-			b.Run(s.name+"/"+path, func(b *testing.B) {
-				run := func() {
-					gemmRun(g, im.blocking, 1, false, s.transA, false, s.m, s.c, s.k, 1, a, lda, bm, s.c, 0, c, s.c)
-				}
-				run() // warm up: page faults and caches out of the timing
-				cpu0 := cpuTime()
-				for b.Loop() {
-					run()
-				}
-				flops := 2 * float64(s.m) * float64(s.c) * float64(s.k) * float64(b.N)
-				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
-			})
-		}
-	}
+// tsBenchShape is a product of the no-pack benchmarks: C = op(A) B with
+// C m x n and op(A) m x k (A is k x m when transA).
+type tsBenchShape struct {
+	transA  bool
+	m, n, k int
 }
 
-// BenchmarkGemmTSThresholds runs both paths, whatever useTS says, on
-// shapes on either side of the dispatch thresholds (tsTNMinK, tsTNMaxMN,
-// the kernel's tsNNMax), to measure where the no-pack path stops paying.
-func BenchmarkGemmTSThresholds(b *testing.B) {
+// benchTSPaths times, on one worker, product(path, ...) for the paths
+// "pack" and "nopack" on each shape, named by name, on random operands
+// from a PCG stream of seed; besides ns/op it reports GFLOP/s of CPU time
+// (user + system, from getrusage), which a busy machine disturbs less.
+func benchTSPaths(b *testing.B, seed uint64, shapes []tsBenchShape, name func(s tsBenchShape, path string) string,
+	product func(path string, s tsBenchShape, a []float64, lda int, bm, c []float64)) {
 	defer SetMaxWorkers(SetMaxWorkers(1))
-	im := cur()
-	g := &im.gemm
-	if g.tsKernel == nil {
-		b.Skip("no no-pack kernel here")
-	}
-	type shape struct {
-		transA  bool
-		m, n, k int
-	}
-	var shapes []shape
-	for _, k := range []int{8, 16, 32, 64} {
-		shapes = append(shapes, shape{true, 20, 20, k}, shape{true, 60, 60, k})
-	}
-	for _, l := range []int{96, 128, 192} {
-		shapes = append(shapes, shape{true, l, l, 21416})
-	}
-	for _, nk := range [][2]int{{60, 60}, {64, 64}, {64, 72}, {72, 64}, {80, 60}, {96, 96}, {40, 128}, {128, 40}, {128, 128}} {
-		shapes = append(shapes, shape{false, 21416, nk[0], nk[1]})
-	}
-	shapes = append(shapes, shape{false, 4, 40, 40}, shape{false, 8, 40, 40})
-	r := rand.New(rand.NewPCG(26, 0))
+	r := rand.New(rand.NewPCG(seed, 0))
 	for _, s := range shapes {
 		lda := s.k
 		if s.transA {
@@ -341,26 +277,83 @@ func BenchmarkGemmTSThresholds(b *testing.B) {
 		bm := simdtest.RandSlice(r, s.k*s.n)
 		c := make([]float64, s.m*s.n)
 		for _, path := range []string{"pack", "nopack"} {
-			name := fmt.Sprintf("AB/m=%d/n=%d/k=%d/%s", s.m, s.n, s.k, path)
-			if s.transA {
-				name = "At" + name[1:]
-			}
-			b.Run(name, func(b *testing.B) {
-				run := func() {
-					if path == "pack" {
-						gemmBlocked(g, im.blocking, false, s.transA, false, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n, 1)
-					} else {
-						gemmTS(g, im.blocking.KC, 1, false, s.transA, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
-					}
-				}
-				run() // warm up: page faults and caches out of the timing
+			b.Run(name(s, path), func(b *testing.B) {
+				product(path, s, a, lda, bm, c) // warm up: page faults and caches out of the timing
 				cpu0 := cpuTime()
 				for b.Loop() {
-					run()
+					product(path, s, a, lda, bm, c)
 				}
 				flops := 2 * float64(s.m) * float64(s.n) * float64(s.k) * float64(b.N)
 				b.ReportMetric(flops/(cpuTime()-cpu0)/1e9, "cpu-GFLOP/s")
 			})
 		}
 	}
+}
+
+// BenchmarkGemmTS compares the packed path ("pack") with the no-pack path
+// ("nopack") of the active implementation on one worker, on the shapes
+// of the LOBPCG eigensolver: C = Aᵀ B (l x l, k = 21416) and C = A B
+// (21416 x l, k = q), through gemmRun (the packed one with no no-pack
+// kernel).
+func BenchmarkGemmTS(b *testing.B) {
+	im := cur()
+	packed := im.gemm
+	packed.tsKernel = nil
+	const n = 21416
+	var shapes []tsBenchShape
+	for _, l := range []int{20, 40, 60} {
+		shapes = append(shapes, tsBenchShape{true, l, l, n})
+	}
+	for _, ql := range [][2]int{{20, 20}, {40, 40}, {60, 60}, {20, 60}, {60, 20}} {
+		shapes = append(shapes, tsBenchShape{false, n, ql[1], ql[0]})
+	}
+	name := func(s tsBenchShape, path string) string {
+		if s.transA {
+			return fmt.Sprintf("AtB/n=%d/l=%d/%s", s.k, s.m, path)
+		}
+		return fmt.Sprintf("AB/n=%d/q=%d/l=%d/%s", s.m, s.k, s.n, path)
+	}
+	benchTSPaths(b, 25, shapes, name, func(path string, s tsBenchShape, a []float64, lda int, bm, c []float64) {
+		g := &im.gemm
+		if path == "pack" {
+			g = &packed
+		}
+		gemmRun(g, im.blocking, 1, false, s.transA, false, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
+	})
+}
+
+// BenchmarkGemmTSThresholds runs both paths, whatever useTS says, on
+// shapes on either side of the dispatch thresholds (tsTNMinK, tsTNMaxMN,
+// the kernel's tsNNMax), to measure where the no-pack path stops paying.
+func BenchmarkGemmTSThresholds(b *testing.B) {
+	im := cur()
+	g := &im.gemm
+	if g.tsKernel == nil {
+		b.Skip("no no-pack kernel here")
+	}
+	var shapes []tsBenchShape
+	for _, k := range []int{8, 16, 32, 64} {
+		shapes = append(shapes, tsBenchShape{true, 20, 20, k}, tsBenchShape{true, 60, 60, k})
+	}
+	for _, l := range []int{96, 128, 192} {
+		shapes = append(shapes, tsBenchShape{true, l, l, 21416})
+	}
+	for _, nk := range [][2]int{{60, 60}, {64, 64}, {64, 72}, {72, 64}, {80, 60}, {96, 96}, {40, 128}, {128, 40}, {128, 128}} {
+		shapes = append(shapes, tsBenchShape{false, 21416, nk[0], nk[1]})
+	}
+	shapes = append(shapes, tsBenchShape{false, 4, 40, 40}, tsBenchShape{false, 8, 40, 40})
+	name := func(s tsBenchShape, path string) string {
+		name := fmt.Sprintf("AB/m=%d/n=%d/k=%d/%s", s.m, s.n, s.k, path)
+		if s.transA {
+			name = "At" + name[1:]
+		}
+		return name
+	}
+	benchTSPaths(b, 26, shapes, name, func(path string, s tsBenchShape, a []float64, lda int, bm, c []float64) {
+		if path == "pack" {
+			gemmBlocked(g, im.blocking, false, s.transA, false, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n, 1)
+		} else {
+			gemmTS(g, im.blocking.KC, 1, false, s.transA, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
+		}
+	})
 }

@@ -143,10 +143,11 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	vm := make([]float64, ldw*c)
 	tmp := make([]float64, 2*r)
 	small := make([]float64, 6*ldw)
-	fz := &fusedPass{team: par.NewTeam(1)}
-	if kernels.Workers() > 1 && r*c >= parGemvMin {
-		fz.team = par.NewTeam(kernels.Workers())
+	workers := 1
+	if r*c >= parGemvMin {
+		workers = kernels.Workers()
 	}
+	fz := &fusedPass{team: par.NewTeam(workers)}
 	defer fz.team.Close()
 	k0 := 0
 	for ; r-(k0+nb) > minRest; k0 += nb {
@@ -207,7 +208,7 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 				corrections(0, m1)
 				pre = func(int, int) {}
 			}
-			split := fz.split(m1, c-j)
+			split := splitRows(m1, c-j)
 			h := fz.run(split, a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre)
 			// 5. G_j from the column (its first element alpha, the rest
 			// x_rest), stored in column j, and q_t as column nb+t of W.
@@ -320,14 +321,11 @@ const (
 // shorter), by the sizes alone.
 type fusedSplit struct{ m, pieces, per int }
 
-// split cuts m rows of n columns into at most fusedPieces pieces of at
-// least about fusedChunk elements.
-func (f *fusedPass) split(m, n int) fusedSplit {
-	pieces := min(fusedPieces, max(m, 1), max(1, m*n/fusedChunk))
+// splitRows cuts m >= 1 rows of n columns into at most fusedPieces
+// pieces of at least about fusedChunk elements.
+func splitRows(m, n int) fusedSplit {
+	pieces := min(fusedPieces, m, max(1, m*n/fusedChunk))
 	per := (m + pieces - 1) / pieces
-	if per == 0 {
-		return fusedSplit{m: m, pieces: 1}
-	}
 	return fusedSplit{m: m, pieces: (m + per - 1) / per, per: per}
 }
 

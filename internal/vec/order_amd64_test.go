@@ -57,9 +57,19 @@ func wide(r *rand.Rand, n int) []float64 {
 // (a0+a1)+(a2+a3), and the lanes added pairwise, halving (lane k with
 // lane k+w/2) down to one.
 func modelReduce(n, w int, fold func(acc float64, i int) float64) float64 {
+	return modelLanes(n, w, 0, fold, func(a, b float64) float64 { return a + b })
+}
+
+// modelLanes is modelReduce with accumulators that start at start and
+// are combined by op instead of added: modelReduce with products for
+// sums is modelLanes(n, w, 1, fold, ·*·).
+func modelLanes(n, w int, start float64, fold func(acc float64, i int) float64, op func(a, b float64) float64) float64 {
 	acc := make([][]float64, 4)
 	for k := range acc {
 		acc[k] = make([]float64, w)
+		for j := range acc[k] {
+			acc[k][j] = start
+		}
 	}
 	vector := func(a []float64, i0 int) {
 		for k := range a {
@@ -80,9 +90,14 @@ func modelReduce(n, w int, fold func(acc float64, i int) float64) float64 {
 	}
 	s := make([]float64, w)
 	for k := range s {
-		s[k] = (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
+		s[k] = op(op(acc[0][k], acc[1][k]), op(acc[2][k], acc[3][k]))
 	}
-	return hsum(s)
+	for h := w / 2; h >= 1; h /= 2 {
+		for k := 0; k < h; k++ {
+			s[k] = op(s[k], s[k+h])
+		}
+	}
+	return s[0]
 }
 
 // hsum adds the lanes of s pairwise, halving: lane k with lane k+len/2.

@@ -22,12 +22,7 @@ const zhatAssembly = true
 // t = 0 and a subnormal t, where a masked-off lane's 1/(0 - t) is
 // infinite and would make a NaN if it were not zeroed.
 func TestSecularOrder(t *testing.T) {
-	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
-		w := secularLanes(l)
-		if w == 0 {
-			t.Skip("no assembly order to pin at this level")
-		}
-		r := rand.New(rand.NewPCG(17, uint64(l)))
+	eachSecularLevel(t, 17, func(t *testing.T, l simd.Level, w int, r *rand.Rand) {
 		for _, n := range orderLengths() {
 			g := wide(r, n)
 			rz := make([]float64, n)
@@ -61,12 +56,7 @@ func TestSecularOrder(t *testing.T) {
 // sums of squares are reductions of fused multiply-adds; the elements
 // past len(z) are left alone.
 func TestSecularVecOrder(t *testing.T) {
-	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
-		w := secularLanes(l)
-		if w == 0 {
-			t.Skip("no assembly order to pin at this level")
-		}
-		r := rand.New(rand.NewPCG(19, uint64(l)))
+	eachSecularLevel(t, 19, func(t *testing.T, l simd.Level, w int, r *rand.Rand) {
 		const guard = 3
 		for _, n := range orderLengths() {
 			z, d := wide(r, n), wide(r, n)
@@ -120,12 +110,7 @@ func TestSecularVecOrder(t *testing.T) {
 // first, the tail into the second, its masked-off lanes ratio one),
 // then (a0*a1)*(a2*a3) and the lanes multiplied pairwise, halving.
 func TestZhatOrder(t *testing.T) {
-	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
-		w := secularLanes(l)
-		if w == 0 {
-			t.Skip("no assembly order to pin at this level")
-		}
-		r := rand.New(rand.NewPCG(31, uint64(l)))
+	eachSecularLevel(t, 31, func(t *testing.T, l simd.Level, w int, r *rand.Rand) {
 		for _, n := range orderLengths() {
 			o := make([]float64, n)
 			tau := make([]float64, n)
@@ -148,7 +133,7 @@ func TestZhatOrder(t *testing.T) {
 					}
 					return x / y
 				}
-				want := modelProd(n, w, ratio)
+				want := modelLanes(n, w, 1, func(acc float64, i int) float64 { return acc * ratio(i) }, func(a, b float64) float64 { return a * b })
 				if got := ZhatAt(l, sq, o, tau, d, p); !sameBits(got, want) {
 					t.Fatalf("n=%d sq=%v: got %v, model %v", n, sq, got, want)
 				}
@@ -157,46 +142,17 @@ func TestZhatOrder(t *testing.T) {
 	})
 }
 
-// modelProd is modelReduce with products for sums: four accumulators of
-// w lanes starting at one, blocks of 4w elements one vector into each,
-// single vectors into the first, the tail into the second (term(i) for i
-// >= n is the masked-off lanes' one), then (a0*a1)*(a2*a3) and the lanes
-// multiplied pairwise, halving.
-func modelProd(n, w int, term func(i int) float64) float64 {
-	acc := make([][]float64, 4)
-	for k := range acc {
-		acc[k] = make([]float64, w)
-		for j := range acc[k] {
-			acc[k][j] = 1
+// eachSecularLevel runs f on every level that has secular kernels in
+// assembly, with their vector width w and a PCG stream of seed and the
+// level (the others are skipped: no assembly order to pin there).
+func eachSecularLevel(t *testing.T, seed uint64, f func(t *testing.T, l simd.Level, w int, r *rand.Rand)) {
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		w := secularLanes(l)
+		if w == 0 {
+			t.Skip("no assembly order to pin at this level")
 		}
-	}
-	vector := func(a []float64, i0 int) {
-		for k := range a {
-			a[k] *= term(i0 + k)
-		}
-	}
-	i := 0
-	for ; n-i >= 4*w; i += 4 * w {
-		for k := range acc {
-			vector(acc[k], i+k*w)
-		}
-	}
-	for ; n-i >= w; i += w {
-		vector(acc[0], i)
-	}
-	if i < n {
-		vector(acc[1], i)
-	}
-	s := make([]float64, w)
-	for k := range s {
-		s[k] = (acc[0][k] * acc[1][k]) * (acc[2][k] * acc[3][k])
-	}
-	for h := w / 2; h >= 1; h /= 2 {
-		for k := 0; k < h; k++ {
-			s[k] *= s[k+h]
-		}
-	}
-	return s[0]
+		f(t, l, w, rand.New(rand.NewPCG(seed, uint64(l))))
+	})
 }
 
 // secularLanes is the vector width of the secular kernels at level l:
