@@ -122,13 +122,12 @@ func (c *cod) solve(b *mat.Dense) *mat.Dense {
 	c.first.MulLeft(false, nrhs, qb.RawData(), max(nrhs, 1))
 	y := mat.Zeros(c.n, nrhs)
 	y.Slice(0, r, 0, nrhs).Copy(qb.Slice(0, r, 0, nrhs))
-	if err := solveLower(r, c.second.A, c.second.Lda, y); err != nil {
+	if err := solveScaled(r, c.second.A, c.second.Lda, false, y, c.exp); err != nil {
 		// The rank decision keeps only nonzero diagonals of L, and the
 		// diagonal of T has the magnitudes of L's leading r x r block
 		// up to rounding; a zero here would be a bug.
 		panic("lq: internal error: zero pivot after the rank decision")
 	}
-	y.ScalePow2(-c.exp, y)
 	c.second.MulLeft(true, nrhs, y.RawData(), max(nrhs, 1))
 	for i, p := range c.perm {
 		x.SetRow(p, y.RawRow(i))

@@ -168,10 +168,9 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 	}
 	x := mat.Zeros(f.n, bc)
 	x.Slice(0, f.m, 0, bc).Copy(b)
-	if err := solveLower(f.m, f.f.A, f.f.Lda, x); err != nil {
+	if err := solveScaled(f.m, f.f.A, f.f.Lda, false, x, f.exp); err != nil {
 		return err
 	}
-	x.ScalePow2(-f.exp, x)
 	f.f.MulLeft(true, bc, x.RawData(), max(bc, 1))
 	dst.Copy(x)
 	return nil
@@ -253,10 +252,9 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 	f.lq.f.MulLeft(false, bc, c.RawData(), max(bc, 1)) // Q_fullᵀ B
 	x := c.Slice(0, n, 0, bc).Clone()
 	// R = Lᵀ: solve Lᵀ X = C.
-	if err := solveUpperT(n, f.lq.f.A, f.lq.f.Lda, x); err != nil {
+	if err := solveScaled(n, f.lq.f.A, f.lq.f.Lda, true, x, f.lq.exp); err != nil {
 		return err
 	}
-	x.ScalePow2(-f.lq.exp, x)
 	dst.Copy(x)
 	return nil
 }

@@ -418,3 +418,106 @@ func TestZeroAndIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveRange checks the solvers where the solve of the scaled factor
+// overflows though the answer is in range: a matrix whose entries near
+// the top of the range are scaled down by 2^-1024 (so that its small
+// singular value becomes subnormal, and its inverse, scaled, past the
+// range), a right-hand side near the top of the range, and a triangular
+// factor whose updates overflow on their own (condition number 1e600).
+// The answers are exact up to a few roundings; the limit is 8 eps
+// relative, entry by entry.
+func TestSolveRange(t *testing.T) {
+	huge, tiny := 0x1.8p1023, 0x1p-20+0x1p-40
+	check := func(t *testing.T, got, want *mat.Dense) {
+		t.Helper()
+		r, c := want.Dims()
+		if gr, gc := got.Dims(); gr != r || gc != c {
+			t.Fatalf("result is %dx%d, want %dx%d", gr, gc, r, c)
+		}
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				g, w := got.At(i, j), want.At(i, j)
+				if !(math.Abs(g-w) <= 8*eps*math.Abs(w)) {
+					t.Errorf("entry (%d, %d) = %v, want %v", i, j, g, w)
+				}
+			}
+		}
+	}
+	t.Run("pseudo-inverse, subnormal pivot", func(t *testing.T) {
+		// A (9x5) holds huge, 2^1000 and tiny at permuted places, with
+		// signs; its pseudo-inverse holds their inverses at the
+		// transposed places.
+		a, want := mat.Zeros(9, 5), mat.Zeros(5, 9)
+		for _, e := range []struct {
+			i, j int
+			v    float64
+		}{{4, 2, huge}, {0, 4, -0x1p1000}, {7, 0, tiny}} {
+			a.Set(e.i, e.j, e.v)
+			want.Set(e.j, e.i, 1/e.v)
+		}
+		var x mat.Dense
+		rank, err := PseudoInverse(&x, a, 5e-324)
+		if err != nil || rank != 3 {
+			t.Fatalf("rank %d, err %v", rank, err)
+		}
+		check(t, &x, want)
+	})
+	t.Run("triangle of condition 1e600", func(t *testing.T) {
+		// L = [[1e-300, 0], [1e300, 1e300]]: L⁻¹ = [[1e300, 0], [-1e300,
+		// 1e-300]], whose plain solve forms 1e300*1e300. No rank decision
+		// keeps such a triangle, so solveScaled is called on it directly,
+		// in both orientations, with exp = 0 and with exp = -2 (A was
+		// scaled up by 4).
+		for _, exp := range []int{0, -2} {
+			for _, upper := range []bool{false, true} {
+				l := []float64{1e-300, 0, 1e300, 1e300}
+				x := mat.Identity(2)
+				if err := solveScaled(2, l, 2, upper, x, exp); err != nil {
+					t.Fatal(err)
+				}
+				want := mat.FromRows([][]float64{{1 / 1e-300, 0}, {-1e300 / (1e-300 * 1e300), 1 / 1e300}})
+				if upper { // (Lᵀ)⁻¹ = (L⁻¹)ᵀ
+					want = want.T()
+				}
+				want.ScalePow2(-exp, want)
+				check(t, x, want)
+			}
+		}
+	})
+	// A = diag(huge, huge*2^-40): the factor scaled by 2^-1024 has the
+	// diagonal 1.5 and 1.5*2^-41, so the solve with b = 2^1000 passes
+	// 2^1024 before it is scaled back.
+	a := mat.FromRows([][]float64{{huge, 0}, {0, huge * 0x1p-40}})
+	b := mat.FromRows([][]float64{{0x1p1000}, {0x1p1000}})
+	want := mat.FromRows([][]float64{{0x1p1000 / huge}, {0x1p1000 / (huge * 0x1p-40)}})
+	t.Run("LQ.Solve", func(t *testing.T) {
+		f, err := Factorize(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if err := f.Solve(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+	})
+	t.Run("QR.Solve", func(t *testing.T) {
+		f, err := FactorizeQR(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if err := f.Solve(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+	})
+	t.Run("LeastSquares", func(t *testing.T) {
+		var x mat.Dense
+		if _, err := LeastSquares(&x, a, b, 0); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+	})
+}
