@@ -355,27 +355,36 @@ func TestBidiagSVDMixed(t *testing.T) {
 	}
 }
 
-// TestBidiagSVDWorkers: the result has the same bits for 1, 2, 3 and 8
-// workers (GOMAXPROCS 8; the halves, each with its part of the scratch,
-// the secular equations and GEMM in parallel).
+// TestBidiagSVDWorkers: the result has the same bits for 1, 2, 3, 8 and
+// 64 workers (GOMAXPROCS 64; the halves, each with its part of the
+// scratch, the secular equations and GEMM in parallel, and the top merge
+// on a team, whose products are cut into pieces of rows). The random
+// case keeps most poles at the top merge, so that its products have
+// several pieces; the ones case deflates many; at n = 60 the top merge
+// has fewer poles than 64 workers (which once divided by zero).
 func TestBidiagSVDWorkers(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-	const n = 400
-	d0, e0 := bidiagCase("ones", n)
-	run := func(workers int) (d, ut, vt []float64) {
-		defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(workers))
-		d, e := slices.Clone(d0), slices.Clone(e0)
-		ut, vt = make([]float64, n*n), make([]float64, n*n)
-		if !bidiagSVD(d, e, ut, vt, n) {
-			t.Fatal("no convergence")
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	for _, c := range []struct {
+		kind string
+		n    int
+	}{{"ones", 400}, {"random", 400}, {"random", 60}, {"random", 120}} {
+		kind, n := c.kind, c.n
+		d0, e0 := bidiagCase(kind, n)
+		run := func(workers int) (d, ut, vt []float64) {
+			defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(workers))
+			d, e := slices.Clone(d0), slices.Clone(e0)
+			ut, vt = make([]float64, n*n), make([]float64, n*n)
+			if !bidiagSVD(d, e, ut, vt, n) {
+				t.Fatalf("%s, n = %d: no convergence", kind, n)
+			}
+			return d, ut, vt
 		}
-		return d, ut, vt
-	}
-	d1, u1, v1 := run(1)
-	for _, w := range []int{2, 3, 8} {
-		dw, uw, vw := run(w)
-		if !slices.Equal(d1, dw) || !slices.Equal(u1, uw) || !slices.Equal(v1, vw) {
-			t.Fatalf("one worker and %d give different bits", w)
+		d1, u1, v1 := run(1)
+		for _, w := range []int{2, 3, 8, 64} {
+			dw, uw, vw := run(w)
+			if !slices.Equal(d1, dw) || !slices.Equal(u1, uw) || !slices.Equal(v1, vw) {
+				t.Fatalf("%s, n = %d: one worker and %d give different bits", kind, n, w)
+			}
 		}
 	}
 }
