@@ -64,11 +64,13 @@ const (
 // par.Team, whose helpers wait between loops, since each loop is a few
 // microseconds long: the pass over the trailing matrix in pieces of
 // rows (fusedPass, each goroutine on its own rows from step to step),
-// and in the same pieces the corrections of the column and the products
-// of W's rows with q_t, whose data so stay in the cache of the core that
-// holds these rows; the trailing update runs in pieces of rows. The
-// result has the same bits for any number of workers: the pieces of the
-// pass and of the products with q_t depend on the sizes alone, and the
+// and in the same pieces, before the pass, the corrections of the
+// column and the storing of the step before's reflector, and after it
+// the products of W's rows with the column (from which those with q_t
+// follow), whose data so stay in the cache of the core that holds these
+// rows; the trailing update runs in pieces of rows. The result has the
+// same bits for any number of workers: the pieces of the pass and of
+// the products with the column depend on the sizes alone, and the
 // corrections and the trailing update compute every element by the same
 // operations however the rows are cut.
 func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
@@ -141,7 +143,10 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	const ldw = 2 * nb
 	wm := make([]float64, r*ldw)
 	vm := make([]float64, ldw*c)
-	tmp := make([]float64, 2*r)
+	// tmp holds x_t and, alternately from step to step, the column: the
+	// reflector of a step is stored into W and the matrix by the next
+	// step's pieces of rows (see prev), from the other copy.
+	tmp := make([]float64, 3*r)
 	small := make([]float64, 6*ldw)
 	workers := 1
 	if r*c >= parGemvMin {
@@ -149,11 +154,37 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 	}
 	fz := &fusedPass{team: par.NewTeam(workers)}
 	defer fz.team.Close()
+	// The reflector G_j of the step before (prev.q, below its first
+	// element, with prev.j and prev.t its step) that is still to be
+	// stored as column nb+prev.t of W and in column prev.j of the matrix:
+	// its first element (row prev.j+1) by the caller at the next step's
+	// start, the others by the pieces of the next step's pass, each on
+	// its rows, or after the panel's last step (no step reads it from
+	// there before). Every step but a panel's first has one to store.
+	var prev struct {
+		j, t int
+		beta float64
+		q    []float64
+	}
+	store := func(k0, k1 int) { // rows prev.j+1+k for k in [k0, k1)
+		for k := k0; k < k1; k++ {
+			v := prev.q[k]
+			wm[(prev.j+1+k)*ldw+nb+prev.t] = v
+			a[(prev.j+1+k)*lda+prev.j] = v
+		}
+	}
+	storeFirst := func() {
+		wm[(prev.j+1)*ldw+nb+prev.t] = 1
+		a[(prev.j+1)*lda+prev.j] = prev.beta
+	}
 	k0 := 0
 	for ; r-(k0+nb) > minRest; k0 += nb {
 		for t := 0; t < nb; t++ {
 			j := k0 + t
 			m1 := r - j - 1 // rows below j (> 0 in a panel)
+			if t > 0 {
+				storeFirst()
+			}
 			// 1. Row j, columns j on: Z0 - X*Pᵀ - Q*Yᵀ.
 			row := a[j*lda+j : j*lda+c]
 			if t > 0 {
@@ -175,7 +206,7 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 			// their part of the corrections (X and Q times the panel's
 			// vectors) in xt and col.
 			xt := tmp[:m1]
-			col := tmp[r : r+m1]
+			col := tmp[(1+t%2)*r : (1+t%2)*r+m1]
 			pp, yp, pj, yj := small[:t], small[ldw:ldw+t], small[2*ldw:2*ldw+t], small[3*ldw:3*ldw+t]
 			if t > 0 {
 				kernels.Gemv(false, t, c-j, 1, vm[j:], c, p[j:], 0, pp)
@@ -186,6 +217,10 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 				}
 			}
 			corrections := func(r0, r1 int) {
+				if t > 0 {
+					// Row j+1+i is row prev.j+1+(i+1).
+					store(r0+1, r1+1)
+				}
 				for i := r0; i < r1; i++ {
 					col[i] = a[(j+1+i)*lda+j]
 				}
@@ -209,44 +244,74 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 				pre = func(int, int) {}
 			}
 			split := splitRows(m1, c-j)
-			h := fz.run(split, a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre)
+			// After the pass, each piece stores x_t as column t of W on
+			// its rows and makes its part of W's rows below the first
+			// times the column: (X, x_t)ᵀ col and Qᵀ col (see step 6).
+			parts := fz.partBuf(split.pieces, 2*t+1)
+			post := func(i, r0, r1 int) {
+				for k := r0; k < r1; k++ {
+					wm[(j+1+k)*ldw+t] = xt[k]
+				}
+				r0 = max(r0, 1)
+				if r0 >= r1 {
+					return
+				}
+				pw := parts[i*(2*t+1) : (i+1)*(2*t+1)]
+				kernels.Gemv(true, r1-r0, t+1, 1, wm[(j+1+r0)*ldw:], ldw, col[r0:r1], 0, pw[:t+1])
+				if t > 0 {
+					kernels.Gemv(true, r1-r0, t, 1, wm[(j+1+r0)*ldw+nb:], ldw, col[r0:r1], 0, pw[t+1:])
+				}
+			}
+			h := fz.run(split, a[(j+1)*lda+j:], lda, m1, c-j, p[j:], tp, xt, col, pre, post)
 			// 5. G_j from the column (its first element alpha, the rest
-			// x_rest), stored in column j, and q_t as column nb+t of W.
+			// x_rest), to be stored in column j, and q_t as column nb+t
+			// of W (by the next step's pieces; see prev).
 			q := col
 			alpha := q[0]
-			tq := house.House(q)
+			tq, scale := house.HouseScale(q)
 			b.e[j], b.tauq[j] = q[0], tq
 			q[0] = 1
 			// 6. y_t = tq*(Z0ᵀq - P*(Xᵀq) - Y*(Qᵀq)) on columns j+1 on,
 			// with Z0ᵀq = Z0[j+1, :] + h/(alpha-beta) (House's q is e_0
-			// + x_rest/(alpha-beta)). The pass's pieces of rows store
-			// x_t, q_t and G_j and make their parts of Xᵀq and Qᵀq (on
-			// the goroutines that hold these rows in cache); then y_t
-			// is made on this goroutine, which reads it and the next row
-			// in the next step (a few microseconds: shared out, y_t cost
-			// more at 500 x 500 than it saved).
-			wx, wq := fz.rowProducts(split, t, func(i int, wx, wq []float64) {
-				r0, r1 := split.rows(i)
-				for k := r0; k < r1; k++ {
-					row := wm[(j+1+k)*ldw:]
-					row[t], row[nb+t] = xt[k], q[k]
-					a[(j+1+k)*lda+j] = q[k]
+			// + x_rest/(alpha-beta)). When House scaled the column
+			// plainly (q_rest = x_rest*scale), Xᵀq and Qᵀq are W's first
+			// row plus scale times the pieces' products with x_rest,
+			// made by the pass on the goroutines that hold these rows in
+			// cache (a loop of pieces of its own cost a tenth of the
+			// reduction at 500 x 500 on two workers); otherwise (a
+			// column near underflow or overflow) a loop of pieces forms
+			// them from q. q is stored by the next step's pieces either
+			// way. Then y_t is made on this goroutine, which
+			// reads it and the next row in the next step (a few
+			// microseconds: shared out, y_t cost more at 500 x 500 than
+			// it saved).
+			var wx, wq []float64
+			prev.j, prev.t, prev.beta, prev.q = j, t, b.e[j], q
+			if tq == 0 {
+				clear(vm[(nb+t)*c : (nb+t+1)*c])
+				continue
+			}
+			if scale != 0 {
+				wx, wq = sumParts(parts, split.pieces, 2*t+1, t)
+				w0 := wm[(j+1)*ldw:]
+				for s := range wx {
+					wx[s] = w0[s] + scale*wx[s]
 				}
-				if r0 == 0 {
-					a[(j+1)*lda+j] = b.e[j] // q[0] is 1 in W, beta in Z
+				for s := range wq {
+					wq[s] = w0[nb+s] + scale*wq[s]
 				}
-				kernels.Gemv(true, r1-r0, t+1, 1, wm[(j+1+r0)*ldw:], ldw, q[r0:r1], 0, wx)
-				if t > 0 {
-					kernels.Gemv(true, r1-r0, t, 1, wm[(j+1+r0)*ldw+nb:], ldw, q[r0:r1], 0, wq)
-				}
-			})
+			} else {
+				wx, wq = fz.rowProducts(split, t, func(i int, wx, wq []float64) {
+					r0, r1 := split.rows(i)
+					kernels.Gemv(true, r1-r0, t+1, 1, wm[(j+1+r0)*ldw:], ldw, q[r0:r1], 0, wx)
+					if t > 0 {
+						kernels.Gemv(true, r1-r0, t, 1, wm[(j+1+r0)*ldw+nb:], ldw, q[r0:r1], 0, wq)
+					}
+				})
+			}
 			yt := vm[(nb+t)*c : (nb+t+1)*c]
 			clear(yt[:j+1])
 			ys := yt[j+1:]
-			if tq == 0 {
-				clear(ys)
-				continue
-			}
 			if den := alpha - b.e[j]; math.Abs(den) > 0x1p-900 {
 				copy(ys, a[(j+1)*lda+j+1:(j+1)*lda+c])
 				kernels.Axpy(1/den, h, ys)
@@ -259,6 +324,8 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 			}
 			kernels.Scal(tq, ys)
 		}
+		storeFirst()
+		store(1, r-prev.j-1)
 		// The trailing matrix: Z0 - [X Q]*[P; Y] on rows and columns k1 on.
 		k1 := k0 + nb
 		updateTrailing(fz.team, r-k1, c-k1, ldw, wm[k1*ldw:], ldw, vm[k1:], c, a[k1*lda+k1:], lda)
@@ -272,14 +339,16 @@ const trailRows = 48
 
 // updateTrailing sets C = C - W*V for the m x n C (row stride ldc), W
 // (m x k) and V (k x n). On a team of one it is one Gemm; on more, the
-// rows of C are cut into pieces of multiples of trailRows rows, each one
-// GemmSerial on the team: the product's packing of V is repeated in each
-// piece, but the team's helpers need no waking, and keep their rows of C
-// in cache from the steps before. The bits are Gemm's either way (each
-// element of C takes the same operations), which TestBidiagonalWorkers
-// checks.
+// rows of C are cut into one piece a worker, in multiples of trailRows
+// rows, each one GemmSerial on the team: the product's packing of V is
+// repeated in each piece, but the team's helpers need no waking, and
+// keep their rows of C in cache from the steps before. (Two pieces a
+// worker, which balance better, packed V twice as often: the updates
+// took 2.05 ms against 1.9 at 500 x 500 on two workers.) The bits are
+// Gemm's either way (each element of C takes the same operations),
+// which TestBidiagonalWorkers checks.
 func updateTrailing(team *par.Team, m, n, k int, w []float64, ldw int, v []float64, ldv int, c []float64, ldc int) {
-	pieces := min(2*team.Workers(), m/trailRows)
+	pieces := min(team.Workers(), m/trailRows)
 	if team.Workers() < 2 || pieces < 2 {
 		kernels.Gemm(false, false, m, n, k, -1, w, ldw, v, ldv, 1, c, ldc)
 		return
@@ -302,7 +371,8 @@ type fusedPass struct {
 	h     []float64 // the second product, with a leading element
 	parts []float64 // per-piece partial second products, likewise
 	xc    []float64 // the pairs (x, col) of the rows, for GemvNTAt
-	// rowParts holds the pieces' parts of Xᵀq and Qᵀq (rowProducts).
+	// rowParts holds the pieces' parts of Xᵀq and Qᵀq (rowProducts), or
+	// of the products with the column (partBuf).
 	rowParts []float64
 }
 
@@ -342,8 +412,8 @@ func (s fusedSplit) rows(i int) (r0, r1 int) { return i * s.per, min((i+1)*s.per
 // run on the goroutines of f.team, each with its own partial h, added up
 // in order: the result does not depend on the number of goroutines.
 // Each piece first calls pre(r0, r1) for its rows, which sets their
-// corrections.
-func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64, pre func(r0, r1 int)) []float64 {
+// corrections, and last post(i, r0, r1), with x and col final on them.
+func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float64, tp float64, x, col []float64, pre func(r0, r1 int), post func(i, r0, r1 int)) []float64 {
 	pieces := split.pieces
 	if cap(f.h) < n {
 		f.h = make([]float64, n)
@@ -365,6 +435,7 @@ func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float6
 		clear(hf)
 		r0, r1 := split.rows(i)
 		pre(r0, r1)
+		defer post(i, r0, r1)
 		if r0 == 0 && r1 > 0 {
 			// Row 0 takes no part in h.
 			x[0] = tp * (kernels.Dot(z[:n], p) - x[0])
@@ -401,16 +472,29 @@ func (f *fusedPass) run(split fusedSplit, z []float64, ldz, m, n int, p []float6
 // sums, added in piece order (so the same for any number of goroutines).
 func (f *fusedPass) rowProducts(split fusedSplit, t int, part func(i int, wx, wq []float64)) (wx, wq []float64) {
 	w := 2*t + 1
-	if cap(f.rowParts) < split.pieces*w {
-		f.rowParts = make([]float64, split.pieces*w)
-	}
-	ps := f.rowParts[:split.pieces*w]
-	clear(ps)
+	ps := f.partBuf(split.pieces, w)
 	f.team.For(split.pieces, func(i int) {
 		pw := ps[i*w : (i+1)*w]
 		part(i, pw[:t+1], pw[t+1:])
 	})
-	for i := 1; i < split.pieces; i++ {
+	return sumParts(ps, split.pieces, w, t)
+}
+
+// partBuf returns room, cleared, for pieces parts of w elements each
+// (the pieces' parts of Xᵀq and Qᵀq, or of the products with the column).
+func (f *fusedPass) partBuf(pieces, w int) []float64 {
+	if cap(f.rowParts) < pieces*w {
+		f.rowParts = make([]float64, pieces*w)
+	}
+	ps := f.rowParts[:pieces*w]
+	clear(ps)
+	return ps
+}
+
+// sumParts adds the pieces' parts of ps (pieces of w = 2t+1 elements)
+// into the first, in piece order, and returns its t+1 and t elements.
+func sumParts(ps []float64, pieces, w, t int) (wx, wq []float64) {
+	for i := 1; i < pieces; i++ {
 		kernels.Axpy(1, ps[i*w:(i+1)*w], ps[:w])
 	}
 	return ps[:t+1], ps[t+1 : w]
@@ -494,13 +578,14 @@ func (b *bidiagReduction) leftReflectors(buf []float64) *house.Reflectors {
 }
 
 // bidiagCrossover is the least min(m, n) at which MethodAuto uses the
-// bidiagonal path. Measured on Gaussian n x n matrices (CPU time, one
-// core, U and V; the bidiagonal solve timed as LAPACK's dbdsdc until this
-// package's own is merged): the Jacobi path takes 0.33 ms at n = 50,
-// 0.63 ms at 64 and 1.98 ms at 100, the bidiagonal path about 0.30, 0.44
-// and 1.32 ms. Re-measure with TestBidiagPhaseTimes when the solver
-// changes.
-const bidiagCrossover = 64
+// bidiagonal path. Measured on Gaussian m x n matrices (time of
+// Factorize with U and V, one core, AVX-512, medians of 5 interleaved
+// runs; 2026-11-25): at min(m, n) = 48 the Jacobi path took 1.04 to 1.29
+// times as long as the bidiagonal one for every shape from square to 20
+// times as tall or as wide, at 56 1.11 to 1.54 times, at 40 0.95 to 1.30
+// times, at 32 0.90 to 1.09 times and at 24 0.85 to 0.99 times (the
+// crossover was 64 when the bidiagonal solve was slower).
+const bidiagCrossover = 48
 
 // backBlockWork is the least work (reflectors times their length times
 // the columns they act on) at which the back-transformation applies the

@@ -154,6 +154,20 @@ func bidiagPathCases() []testCase {
 		blk.Slice(0, h, 0, h).Copy(mattest.RandDense(rnd, h, h))
 		blk.Slice(h, n, h, n).Copy(mattest.RandDense(rnd, n-h, n-h))
 		add("block diagonal", blk, nil)
+		// A block of 2^-1000 beside one of norm 1: the leaves of the
+		// divide and conquer inside it, as small as the whole, once
+		// ran out of QR sweeps in the subnormal range.
+		tiny := mat.Zeros(n, n)
+		tiny.Slice(0, h, 0, h).Copy(mattest.RandDense(rnd, h, h))
+		tb := tiny.Slice(h, n, h, n)
+		tb.Copy(mattest.RandDense(rnd, n-h, n-h))
+		for i := 0; i < n-h; i++ {
+			row := tb.RawRow(i)
+			for j := range row {
+				row[j] = math.Ldexp(row[j], -1000)
+			}
+		}
+		add("tiny block", tiny, nil)
 	}
 	return cases
 }
@@ -235,22 +249,28 @@ func TestFactorizeBidiagonal(t *testing.T) {
 // 2, 3 and 8 workers (GOMAXPROCS 8, so that the teams have their
 // helpers even on a small machine): the reduction's pieces are cut by
 // the sizes alone. Besides random matrices, a block-diagonal one (a
-// random block, one scaled by 2^-950, a diagonal one, a random one)
-// reaches the reduction's rare steps: a column already reduced (tauq =
-// 0, in the diagonal block) and the direct product when alpha - beta
-// underflows (in the scaled block); a count in the code found 60 and 98
-// of them in one factorization.
+// random block, one scaled by 2^-1000, a diagonal one, one scaled by
+// 2^-950, a random one) reaches the reduction's rare steps: a column
+// near underflow, which House rescales (so its products with W are
+// formed from the reflector, not the column: in the 2^-1000 block), a
+// column already reduced (tauq = 0, in the diagonal block) and the
+// direct product when alpha - beta underflows (in the 2^-950 block); a
+// count in the code found 98, 104 and 150 of them in the blocked steps
+// of one factorization. The factorization on one worker is checked too:
+// residual and orthogonality ratios below ratioLimit.
 func TestBidiagonalWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
 	rnd := rand.New(rand.NewPCG(17, 3))
-	blocky := mat.Zeros(400, 400)
-	for i := 0; i < 400; i++ {
+	blocky := mat.Zeros(500, 500)
+	for i := 0; i < 500; i++ {
 		row := blocky.RawRow(i)
 		b0 := i / 100 * 100
 		for j := b0; j < b0+100; j++ {
 			switch b0 {
 			case 100:
+				row[j] = math.Ldexp(rnd.NormFloat64(), -1000)
+			case 300:
 				row[j] = math.Ldexp(rnd.NormFloat64(), -950)
 			case 200:
 				if j == i {
@@ -270,7 +290,15 @@ func TestBidiagonalWorkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if one == nil {
+				// The rare steps are right, not only the same on
+				// every number of workers.
 				one = got
+				res := residualRatio(a, got.S, got.U, got.V)
+				ou, ov := mattest.OrthColsRatio(got.U), mattest.OrthColsRatio(got.V)
+				if !(res <= ratioLimit && ou <= ratioLimit && ov <= ratioLimit) {
+					m, n := a.Dims()
+					t.Fatalf("%dx%d: residual ratio %.3g, orthogonality U %.3g, V %.3g", m, n, res, ou, ov)
+				}
 				continue
 			}
 			if !mat.Equal(one.U, got.U) || !mat.Equal(one.V, got.V) || !testutil.SameBits(one.S, got.S) {

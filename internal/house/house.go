@@ -37,13 +37,24 @@ const BlockSize = 32
 // x[0] = beta and x[1:] holds v[1:]; the result is tau (0 when x[1:] is
 // already zero, so that H = I).
 func House(x []float64) float64 {
+	tau, _ := HouseScale(x)
+	return tau
+}
+
+// HouseScale is House, and also returns the factor r by which it scaled
+// x[1:] (v[1:] = x[1:]*r, rounded once, r = 1/(alpha - beta)) when it
+// took that plain path; r is 0 when tau is 0 or when x was rescaled
+// first (entries near underflow or overflow), so that v[1:] is not
+// x[1:]*r. A caller that knows products with x[1:] can then form those
+// with v from them.
+func HouseScale(x []float64) (tau, r float64) {
 	if len(x) <= 1 {
-		return 0
+		return 0, 0
 	}
 	alpha := x[0]
 	xnorm := kernels.Nrm2(x[1:])
 	if xnorm == 0 {
-		return 0
+		return 0, 0
 	}
 	beta := -math.Copysign(math.Hypot(alpha, xnorm), alpha)
 	// If beta is tiny, v[1:] = x[1:]/(alpha-beta) could overflow: scale x
@@ -64,18 +75,22 @@ func House(x []float64) float64 {
 	// tau = (beta - alpha)/beta and v = x/(alpha - beta), written so that
 	// neither overflows for entries near the top of the range (alpha and
 	// beta have opposite signs, so there is no cancellation).
-	tau := 1 - alpha/beta
+	tau = 1 - alpha/beta
 	if math.Abs(beta) > 0x1p1000 {
 		kernels.Scal(0x1p-600, x[1:])
 		kernels.Scal(1/(alpha*0x1p-600-beta*0x1p-600), x[1:])
 	} else {
-		kernels.Scal(1/(alpha-beta), x[1:])
+		r = 1 / (alpha - beta)
+		kernels.Scal(r, x[1:])
+	}
+	if knt > 0 {
+		r = 0
 	}
 	for ; knt > 0; knt-- {
 		beta *= small
 	}
 	x[0] = beta
-	return tau
+	return tau, r
 }
 
 // ReflectRight applies H = I - tau*vᵀ*v from the right to the rows of
