@@ -25,7 +25,7 @@
 // # Methods
 //
 // Factorize computes the SVD by one of two methods (Options.Method; by
-// default the first while min(m, n) is below BidiagonalMin = 64, the
+// default the first while min(m, n) is below BidiagonalMin = 48, the
 // second from there on, where it is faster).
 //
 // MethodJacobi is a one-sided Jacobi SVD with QR preconditioning in the

@@ -92,19 +92,20 @@ func modelLanes(n, w int, start float64, fold func(acc float64, i int) float64, 
 	for k := range s {
 		s[k] = op(op(acc[0][k], acc[1][k]), op(acc[2][k], acc[3][k]))
 	}
-	for h := w / 2; h >= 1; h /= 2 {
-		for k := 0; k < h; k++ {
-			s[k] = op(s[k], s[k+h])
-		}
-	}
-	return s[0]
+	return halve(s, op)
 }
 
 // hsum adds the lanes of s pairwise, halving: lane k with lane k+len/2.
 func hsum(s []float64) float64 {
+	return halve(s, func(a, b float64) float64 { return a + b })
+}
+
+// halve combines the lanes of s by op pairwise, halving: lane k with
+// lane k+len/2, down to one, which it returns.
+func halve(s []float64, op func(a, b float64) float64) float64 {
 	for h := len(s) / 2; h >= 1; h /= 2 {
 		for k := 0; k < h; k++ {
-			s[k] += s[k+h]
+			s[k] = op(s[k], s[k+h])
 		}
 	}
 	return s[0]
