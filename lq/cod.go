@@ -16,8 +16,9 @@ import (
 // the row-pivoted LQ factorization of Aᵀ, truncated to the rank r (the
 // diagonal elements of L larger than rcond*|L[0][0]|; rcond <= 0 means
 // max(m, n)*eps), then the LQ factorization of the remaining r x n
-// trapezoid. It returns ErrNotFinite for NaN or infinite input and panics
-// if B does not have m rows. For a rank decision based on singular values
+// trapezoid. It returns ErrNotFinite for NaN or infinite input, and
+// ErrRange (with the rank, and dst as it was) if X does not fit in
+// float64, and panics if B does not have m rows. For a rank decision based on singular values
 // use svd.PseudoInverse.
 func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
 	m, n := a.Dims()
@@ -32,7 +33,11 @@ func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	dst.Copy(c.solve(b))
+	x := c.solve(b)
+	if !x.IsFinite() {
+		return c.rank, ErrRange
+	}
+	dst.Copy(x)
 	return c.rank, nil
 }
 

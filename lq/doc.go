@@ -69,5 +69,10 @@
 //
 // Input with NaN or infinite entries gives ErrNotFinite; the full-rank
 // solvers return ErrSingular for numerically rank-deficient matrices.
+// A solution that does not fit in float64 gives ErrRange, never NaN or
+// an infinity: the solvers scale their triangular solves so that they
+// overflow only where the answer does (a right-hand side near the top of
+// the range, or an rcond so small that LeastSquares keeps a pivot at the
+// level of rounding errors of a matrix near the bottom of the range).
 // Shape mismatches are programming errors and panic.
 package lq

@@ -20,6 +20,11 @@ var ErrNotFinite = errors.New("lq: matrix has NaN or infinite entries")
 // the matrix (eps = 2^-53). LeastSquares handles such matrices.
 var ErrSingular = errors.New("lq: matrix is rank deficient")
 
+// ErrRange is returned by the solvers, which leave dst as it was, when
+// the solution (or, within a factor of about the matrix's dimensions,
+// the arithmetic that forms it) exceeds the float64 range.
+var ErrRange = errors.New("lq: the solution exceeds the float64 range")
+
 // eps is the unit roundoff of float64.
 const eps = 0x1p-53
 
@@ -150,8 +155,9 @@ func (f *LQ) MulQT(dst, c *mat.Dense) { mulQ("MulQT", f.f, true, dst, c) }
 // Solve sets dst to the minimum-norm solution X of A*X = B for a wide or
 // square A (m <= n) of full row rank: X = Qᵀ*L⁻¹*B, n x r for an m x r
 // B. It returns ErrSingular if A is numerically rank deficient (see
-// ErrSingular) and ErrNotFinite if B holds NaN or an infinity. It panics
-// if m > n or B does not have m rows.
+// ErrSingular), ErrNotFinite if B holds NaN or an infinity, and
+// ErrRange if X does not fit in float64. It panics if m > n or B does
+// not have m rows.
 func (f *LQ) Solve(dst, b *mat.Dense) error {
 	if f.m > f.n {
 		panic(fmt.Sprintf("lq: LQ.Solve: A is %dx%d; use QR for more rows than columns", f.m, f.n))
@@ -172,6 +178,9 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 		return err
 	}
 	f.f.MulLeft(true, bc, x.RawData(), max(bc, 1))
+	if !x.IsFinite() {
+		return ErrRange
+	}
 	dst.Copy(x)
 	return nil
 }
@@ -231,8 +240,9 @@ func (f *QR) MulQ(dst, c *mat.Dense) { mulQ("MulQ", f.lq.f, true, dst, c) }
 // Solve sets dst to the least-squares solution X that minimizes
 // ||A*X - B||_F for a tall or square A (m >= n) of full column rank:
 // X = R⁻¹*Qᵀ*B, n x r for an m x r B. It returns ErrSingular if A is
-// numerically rank deficient (see ErrSingular) and ErrNotFinite if B
-// holds NaN or an infinity. It panics if m < n or B does not have m rows.
+// numerically rank deficient (see ErrSingular), ErrNotFinite if B holds
+// NaN or an infinity, and ErrRange if X does not fit in float64. It
+// panics if m < n or B does not have m rows.
 func (f *QR) Solve(dst, b *mat.Dense) error {
 	m, n := f.Dims()
 	if m < n {
@@ -254,6 +264,9 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 	// R = Lᵀ: solve Lᵀ X = C.
 	if err := solveScaled(n, f.lq.f.A, f.lq.f.Lda, true, x, f.lq.exp); err != nil {
 		return err
+	}
+	if !x.IsFinite() {
+		return ErrRange
 	}
 	dst.Copy(x)
 	return nil

@@ -426,7 +426,8 @@ func TestZeroAndIdentity(t *testing.T) {
 // range), a right-hand side near the top of the range, and a triangular
 // factor whose updates overflow on their own (condition number 1e600).
 // The answers are exact up to a few roundings; the limit is 8 eps
-// relative, entry by entry.
+// relative, entry by entry. Where the answer itself is past the range,
+// the solvers return ErrRange.
 func TestSolveRange(t *testing.T) {
 	huge, tiny := 0x1.8p1023, 0x1p-20+0x1p-40
 	check := func(t *testing.T, got, want *mat.Dense) {
@@ -483,6 +484,41 @@ func TestSolveRange(t *testing.T) {
 				want.ScalePow2(-exp, want)
 				check(t, x, want)
 			}
+		}
+	})
+	t.Run("ErrRange", func(t *testing.T) {
+		// Columns 1 and 2 are equal, so A has rank 2, but rcond =
+		// 5e-324 keeps the rounding error of a third pivot (about 1e-323
+		// at this scale): the pseudo-inverse of rank 3 is past the
+		// range. (An input of FuzzPseudoInverse gave NaN here.)
+		a := mat.FromRows([][]float64{
+			{9.00501328006052e-308, 1.7765824089018436e-307, 1.7765824089018436e-307},
+			{9.005021801198729e-308, 1.7765824089018436e-307, 1.7765824089018436e-307},
+			{1.9956949210346207e-307, 0, 0},
+		})
+		x := mat.Zeros(1, 1)
+		rank, err := PseudoInverse(x, a, 5e-324)
+		if !errors.Is(err, ErrRange) || rank != 3 {
+			t.Fatalf("rank %d, err %v; want rank 3 and ErrRange", rank, err)
+		}
+		if r, c := x.Dims(); r != 1 || c != 1 || x.At(0, 0) != 0 {
+			t.Errorf("dst changed to %v", x)
+		}
+		// A right-hand side at the top of the range, and a solution 4
+		// times past it.
+		f, err := FactorizeQR(mat.FromRows([][]float64{{0.25, 0}, {0, 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Solve(x, mat.FromRows([][]float64{{math.MaxFloat64}, {1}})); !errors.Is(err, ErrRange) {
+			t.Errorf("QR.Solve: err %v, want ErrRange", err)
+		}
+		g, err := Factorize(mat.FromRows([][]float64{{0.25, 0}, {0, 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Solve(x, mat.FromRows([][]float64{{math.MaxFloat64}, {1}})); !errors.Is(err, ErrRange) {
+			t.Errorf("LQ.Solve: err %v, want ErrRange", err)
 		}
 	})
 	// A = diag(huge, huge*2^-40): the factor scaled by 2^-1024 has the
