@@ -760,39 +760,25 @@ func FuzzPseudoInverse(f *testing.F) {
 
 // pinvMayOverflow reports whether the pseudo-inverse of a that
 // lq.PseudoInverse computes with rcond may lie outside the float64
-// range. Its norm is that of T⁻¹, T the kept r x r triangle of the
-// pivoted factorization, at most a factor of about 2^r (r <= 12 here)
-// above 1/|T_rr|, and at least 1/s for the least kept singular value s.
-// So it can overflow only where a kept pivot of the pivoted LQ of Aᵀ
-// (the rank decision PseudoInverse makes) lies below 2^-1000 (an rcond
-// below the rounding level keeps pivots that are rounding errors of a
-// matrix near the bottom of the range), or a has a non-zero singular
-// value (or entry, for the singular values that svd.Values does not
-// resolve) below 2^-1020.
+// range. Its norm is that of T⁻¹, T the r x r triangle of the factored
+// trapezoid of the kept rows of the pivoted factorization, at most that
+// of the inverse of its leading block L11 (the pivoted L's first r
+// rows and columns). The pivoting keeps |L[i][j]| <= |L[j][j]| below the
+// diagonal, so ||L11⁻¹|| <= 2^r/|p| for its least pivot p (Faddeev's
+// bound), and the result, and the arithmetic that forms it, stay below
+// 2^1020 unless p < 2^(r+4-1024). An rcond below the rounding level
+// keeps such pivots: rounding errors of a matrix near the bottom of the
+// range.
 func pinvMayOverflow(a *mat.Dense, rcond float64) bool {
-	if f, err := lq.FactorizePivoted(a.T()); err == nil {
-		var l mat.Dense
-		f.L(&l)
-		for i := range f.Rank(rcond) {
-			if math.Abs(l.At(i, i)) < 0x1p-1000 {
-				return true
-			}
-		}
-	}
-	r, _ := a.Dims()
-	for i := 0; i < r; i++ {
-		for _, v := range a.RawRow(i) {
-			if v != 0 && math.Abs(v) < 0x1p-1020 {
-				return true
-			}
-		}
-	}
-	sv, err := svd.Values(a)
+	f, err := lq.FactorizePivoted(a.T())
 	if err != nil {
 		return true
 	}
-	for _, s := range sv {
-		if s != 0 && s < 0x1p-1020 {
+	var l mat.Dense
+	f.L(&l)
+	r := f.Rank(rcond)
+	for i := range r {
+		if math.Abs(l.At(i, i)) < math.Ldexp(1, r+4-1024) {
 			return true
 		}
 	}

@@ -18,8 +18,8 @@ import (
 // max(m, n)*eps), then the LQ factorization of the remaining r x n
 // trapezoid. It returns ErrNotFinite for NaN or infinite input, and
 // ErrRange (with the rank, and dst as it was) if X does not fit in
-// float64, and panics if B does not have m rows. For a rank decision based on singular values
-// use svd.PseudoInverse.
+// float64, and panics if B does not have m rows. For a rank decision
+// based on singular values use svd.PseudoInverse.
 func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
 	m, n := a.Dims()
 	br, bc := b.Dims()
@@ -43,7 +43,9 @@ func LeastSquares(dst, a, b *mat.Dense, rcond float64) (rank int, err error) {
 
 // PseudoInverse sets dst to the n x m Moore-Penrose pseudo-inverse of the
 // m x n matrix a, computed as in LeastSquares with B = I, and returns the
-// numerical rank it used.
+// numerical rank it used. As LeastSquares, it returns ErrNotFinite for
+// NaN or infinite input, and ErrRange (with the rank, and dst as it was)
+// if the pseudo-inverse does not fit in float64.
 func PseudoInverse(dst, a *mat.Dense, rcond float64) (rank int, err error) {
 	m, _ := a.Dims()
 	return LeastSquares(dst, a, mat.Identity(m), rcond)

@@ -70,9 +70,12 @@
 // Input with NaN or infinite entries gives ErrNotFinite; the full-rank
 // solvers return ErrSingular for numerically rank-deficient matrices.
 // A solution that does not fit in float64 gives ErrRange, never NaN or
-// an infinity: the solvers scale their triangular solves so that they
-// overflow only where the answer does (a right-hand side near the top of
-// the range, or an rcond so small that LeastSquares keeps a pivot at the
-// level of rounding errors of a matrix near the bottom of the range).
+// an infinity. The triangular solves fall back, where their plain form
+// overflows, to arithmetic with an unbounded exponent, so ErrRange means
+// that the solution, or its products with the orthogonal factors, come
+// within a factor of about the matrix's dimensions of the top of the
+// range: a right-hand side near the top, or an rcond so small that
+// LeastSquares keeps a pivot at the level of rounding errors of a matrix
+// near the bottom of the range.
 // Shape mismatches are programming errors and panic.
 package lq

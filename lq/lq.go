@@ -320,15 +320,16 @@ func mulQ(method string, f *house.Reflectors, trans bool, dst, c *mat.Dense) {
 // element at most max(m, n)*eps*||A||_F in magnitude.
 func singular(f *house.Reflectors) bool {
 	k := min(f.M, f.N)
-	var ss float64
-	for i := 0; i < f.M; i++ {
+	// The norm of the row norms, which Nrm2 forms without overflow (a
+	// sum of squares passes the range from norms of 2^512).
+	norms := make([]float64, f.M)
+	for i := range norms {
 		lo, hi := i*f.Lda, i*f.Lda+min(i+1, k)
 		if hi > lo {
-			v := kernels.Nrm2(f.A[lo:hi])
-			ss += v * v
+			norms[i] = kernels.Nrm2(f.A[lo:hi])
 		}
 	}
-	tol := float64(max(f.M, f.N)) * eps * math.Sqrt(ss)
+	tol := float64(max(f.M, f.N)) * eps * kernels.Nrm2(norms)
 	for i := 0; i < k; i++ {
 		if !(math.Abs(f.A[i*f.Lda+i]) > tol) {
 			return true
@@ -337,8 +338,9 @@ func singular(f *house.Reflectors) bool {
 	return false
 }
 
-// solveLower solves L*X = X in place for the k x k lower triangle of the
-// factored matrix a (row stride lda) and the first k rows of x.
+// solveLower solves L*X = B in place, B the first k rows of x on entry,
+// for the k x k lower triangle L of the factored matrix a (row stride
+// lda).
 func solveLower(k int, a []float64, lda int, x *mat.Dense) error {
 	for i := 0; i < k; i++ {
 		d := a[i*lda+i]
@@ -356,7 +358,7 @@ func solveLower(k int, a []float64, lda int, x *mat.Dense) error {
 	return nil
 }
 
-// solveUpperT solves Lᵀ*X = X in place for the k x k lower triangle L of
+// solveUpperT solves Lᵀ*X = B in place for the k x k lower triangle L of
 // the factored matrix a and the k x r matrix x.
 func solveUpperT(k int, a []float64, lda int, x *mat.Dense) error {
 	for i := k - 1; i >= 0; i-- {

@@ -486,6 +486,126 @@ func TestSolveRange(t *testing.T) {
 			}
 		}
 	})
+	t.Run("no bits flushed", func(t *testing.T) {
+		// L = [[1, 0, 0], [2^1000, 2^1000, 0], [0, 0, 1]] and B = (2^1000,
+		// 0, 2^-20/3): the plain solve of row 1 forms 2^1000*2^1000, and
+		// row 2, x2 = b2, depends on nothing else; a fallback that
+		// rescaled the whole column flushed bits of x2 (found by review).
+		// A second column, (2^-18, 2^11, 2^11), which the plain solve
+		// gets right, must keep its bits.
+		l := []float64{1, 0, 0, 0x1p1000, 0x1p1000, 0, 0, 0, 1}
+		third := 0x1p-20 / 3
+		b := mat.FromRows([][]float64{{0x1p1000, 0x1p-18}, {0, 0x1p11}, {third, 0x1p11}})
+		want := mat.FromRows([][]float64{{0x1p1000, 0x1p-18}, {-0x1p1000, 0x1p-989 - 0x1p-18}, {third, 0x1p11}})
+		x := b.Clone()
+		if err := solveScaled(3, l, 3, false, x, 0); err != nil {
+			t.Fatal(err)
+		}
+		check(t, x, want)
+		// Lᵀ = [[1, 2^1000, 0], [0, 2^1000, 0], [0, 0, 1]]: solved from
+		// the last row up, x1 = b1/2^1000, x0 = b0 - 2^1000*x1.
+		b = mat.FromRows([][]float64{{0, 0x1p11}, {0x1p1000, 0x1p-18}, {third, 0x1p11}})
+		want = mat.FromRows([][]float64{{-0x1p1000, 0x1p11 - 0x1p-18}, {1, 0x1p-1018}, {third, 0x1p11}})
+		x = b.Clone()
+		if err := solveScaled(3, l, 3, true, x, 0); err != nil {
+			t.Fatal(err)
+		}
+		check(t, x, want)
+	})
+	t.Run("long chain", func(t *testing.T) {
+		// A lower triangle of 38 rows, condition about 2^1600: A[0][0]
+		// = 2^455, A[1][0] = A[1][1] = A[2][2] = 2^500, and A[j][j-1] =
+		// 2^500, A[j][j] = 2^455 from j = 3; B = (2^1015, 0, 2^-480,
+		// 0, ...). X = (2^560, -2^560, 2^-980, then each entry -2^45
+		// times the one before): the plain solve overflows at the last
+		// row, and a fallback that rescaled whole columns flushed
+		// 2^-980 to zero and all the entries after it (found by review).
+		const k = 38
+		a, b, want := mat.Zeros(k, k), mat.Zeros(k, 1), mat.Zeros(k, 1)
+		a.Set(0, 0, 0x1p455)
+		a.Set(1, 0, 0x1p500)
+		a.Set(1, 1, 0x1p500)
+		a.Set(2, 2, 0x1p500)
+		b.Set(0, 0, 0x1p1015)
+		b.Set(2, 0, 0x1p-480)
+		want.Set(0, 0, 0x1p560)
+		want.Set(1, 0, -0x1p560)
+		want.Set(2, 0, 0x1p-980)
+		for j := 3; j < k; j++ {
+			a.Set(j, j-1, 0x1p500)
+			a.Set(j, j, 0x1p455)
+			want.Set(j, 0, -0x1p45*want.At(j-1, 0))
+		}
+		f, err := Factorize(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if err := f.Solve(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+		// The same system with rows and columns reversed: an upper
+		// triangle, which QR.Solve solves by Lᵀ.
+		rev := func(m *mat.Dense) *mat.Dense {
+			r, c := m.Dims()
+			out := mat.Zeros(r, c)
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					jj := j
+					if c == k {
+						jj = k - 1 - j
+					}
+					out.Set(k-1-i, jj, m.At(i, j))
+				}
+			}
+			return out
+		}
+		g, err := FactorizeQR(rev(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Solve(&x, rev(b)); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, rev(want))
+	})
+	t.Run("subnormal right-hand side, matrix scaled up", func(t *testing.T) {
+		// A = 0.75*2^-998 is scaled up before factoring; B = 2^-1074
+		// must not be flushed in the scaled solve (it lost 25% before).
+		f, err := Factorize(mat.FromRows([][]float64{{0.75 * 0x1p-998}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if err := f.Solve(&x, mat.FromRows([][]float64{{0x1p-1074}})); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, mat.FromRows([][]float64{{0x1p-1074 / (0.75 * 0x1p-998)}}))
+	})
+	t.Run("norm past 2^512", func(t *testing.T) {
+		// The rank test summed squares and called 2^512*I singular.
+		a := mat.FromRows([][]float64{{0x1p900, 0}, {0, 0x1p900}})
+		b := mat.FromRows([][]float64{{0x1p900}, {0x1p899}})
+		want := mat.FromRows([][]float64{{1}, {0.5}})
+		f, err := Factorize(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if err := f.Solve(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+		g, err := FactorizeQR(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Solve(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		check(t, &x, want)
+	})
 	t.Run("ErrRange", func(t *testing.T) {
 		// Columns 1 and 2 are equal, so A has rank 2, but rcond =
 		// 5e-324 keeps the rounding error of a third pivot (about 1e-323

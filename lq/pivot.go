@@ -75,8 +75,8 @@ func diagRank(f *house.Reflectors, rcond float64) int {
 }
 
 // Solve sets dst to the minimum-norm solution of A*X = B for a wide or
-// square A of full row rank, as LQ.Solve does, applying the row
-// permutation to B first.
+// square A of full row rank, as LQ.Solve does (with its errors),
+// applying the row permutation to B first.
 func (f *PivotedLQ) Solve(dst, b *mat.Dense) error {
 	pb := mat.Zeros(b.Dims())
 	for i, p := range f.perm {

@@ -6,20 +6,24 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// solveScaled solves L*X = X (Lᵀ*X = X if upper) in place for the k x k
-// lower triangle L of the factored matrix a (row stride lda), a factor of
-// A scaled by 2^-exp (see prepare), and the first k rows of x; it then
-// multiplies X by 2^-exp, so that X solves the system of A's own factor.
+// solveScaled solves L*X = B (Lᵀ*X = B if upper) in place, B the first k
+// rows of x on entry, X on return, for the k x k lower triangle L of the
+// factored matrix a (row stride lda), a factor of A scaled by 2^-exp
+// (see prepare), and multiplies X by 2^-exp, so that X solves the system
+// of A's own factor. B must be finite.
 //
-// The plain solve works on the scaled factor, where X is 2^exp times the
-// answer: for exp > 0 it can overflow though the answer is in range (a
-// matrix with entries near the top of the range and a small singular
-// value), and its updates can overflow on their own when L's condition
-// number is past the range. Where the plain solve leaves a NaN or an
-// infinity, the system is solved again, column by column, with the
-// column scaled down by powers of two before any step that could
-// overflow (as LAPACK's dlatrs does), and the scale folded into 2^-exp at
-// the end. An entry is then infinite only if its value is.
+// The plain solve works in the range where its values are largest: with
+// B times 2^-exp first when exp < 0 (A was scaled up, and X is larger
+// than the scaled solve's), with X times 2^-exp last when exp > 0. It
+// can still overflow where the answer is in range, or flush to zero
+// bits that the answer needs: the scaled factor of a matrix with entries
+// near the top of the range and a small singular value has subnormal
+// pivots, and the updates of a triangle whose condition number is past
+// the range can overflow on their own. Each column of X that the plain
+// solve leaves with a NaN or an infinity is solved again in float64
+// arithmetic with an unbounded exponent (see wide), and rounded to
+// float64 once at the end: an entry is then infinite only if its value
+// is past the range, and subnormal only if its value is that small.
 func solveScaled(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int) error {
 	_, nrhs := x.Dims()
 	if k == 0 || nrhs == 0 {
@@ -27,6 +31,9 @@ func solveScaled(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int)
 	}
 	top := x.Slice(0, k, 0, nrhs)
 	rhs := top.Clone()
+	if exp < 0 {
+		top.ScalePow2(-exp, top)
+	}
 	var err error
 	if upper {
 		err = solveUpperT(k, a, lda, x)
@@ -36,96 +43,107 @@ func solveScaled(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int)
 	if err != nil {
 		return err
 	}
-	top.ScalePow2(-exp, top)
+	if exp > 0 {
+		top.ScalePow2(-exp, top)
+	}
 	if top.IsFinite() {
 		return nil
 	}
-	solveGuarded(k, a, lda, upper, rhs, exp)
-	top.Copy(rhs)
+	for c := 0; c < nrhs; c++ {
+		for i := 0; i < k; i++ {
+			if v := top.At(i, c); math.IsNaN(v) || math.IsInf(v, 0) {
+				solveWide(k, a, lda, upper, rhs, top, c, exp)
+				break
+			}
+		}
+	}
 	return nil
 }
 
-// guardExp is the binary exponent below which solveGuarded keeps every
-// bound on the magnitudes it forms: sums of up to k terms each below
-// 2^guardExp stay far from 2^1024 for any k that fits in memory.
-const guardExp = 960
+// wide is a float64 with an unbounded exponent, m*2^e: m is 0 or has
+// 0.5 <= |m| < 1 (math.Frexp's form). Its operations round as float64
+// ones do, but never overflow or underflow.
+type wide struct {
+	m float64
+	e int
+}
 
-// solveGuarded solves the triangular system of solveScaled for each
-// column of x (k x nrhs) and multiplies the solution by 2^-exp, scaling a
-// column down by a power of two wherever the next update or division
-// could pass 2^guardExp. The diagonal of L must be nonzero.
-func solveGuarded(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int) {
-	_, nrhs := x.Dims()
+func toWide(v float64) wide {
+	m, e := math.Frexp(v)
+	return wide{m, e}
+}
+
+// float rounds w to float64: an infinity past the range, a subnormal or
+// zero below it.
+func (w wide) float() float64 {
+	if w.m == 0 {
+		return 0
+	}
+	// Ldexp rounds once, also into the subnormal range, and gives ±Inf
+	// past the top.
+	return math.Ldexp(w.m, w.e)
+}
+
+// mul returns w*v (one rounding: the product of the mantissas, each in
+// [0.5, 1), is in [0.25, 1), exact in exponent).
+func (w wide) mul(v wide) wide {
+	m, e := math.Frexp(w.m * v.m)
+	return wide{m, e + w.e + v.e}
+}
+
+// div returns w/v for v != 0 (one rounding).
+func (w wide) div(v wide) wide {
+	m, e := math.Frexp(w.m / v.m)
+	return wide{m, e + w.e - v.e}
+}
+
+// sub returns w - v: the operand with the smaller exponent is shifted
+// to the other's (rounded once, as float64 addition rounds the smaller
+// operand's bits below the larger's unit), then subtracted.
+func (w wide) sub(v wide) wide {
+	switch {
+	case v.m == 0:
+		return w
+	case w.m == 0:
+		return wide{-v.m, v.e}
+	case w.e >= v.e:
+		m, e := math.Frexp(w.m - math.Ldexp(v.m, v.e-w.e))
+		return wide{m, e + w.e}
+	default:
+		m, e := math.Frexp(math.Ldexp(w.m, w.e-v.e) - v.m)
+		return wide{m, e + v.e}
+	}
+}
+
+// solveWide solves column c of solveScaled's system from its right-hand
+// side rhs[:, c] in wide arithmetic, with the 2^-exp of solveScaled,
+// and writes the rounded solution into column c of x. The diagonal of L
+// must be nonzero.
+func solveWide(k int, a []float64, lda int, upper bool, rhs, x *mat.Dense, c, exp int) {
 	at := func(i, j int) float64 { return a[i*lda+j] } // L[i][j]
 	if upper {
 		at = func(i, j int) float64 { return a[j*lda+i] } // Lᵀ[i][j]
 	}
-	// order[s] is the row solved at step s; the rows solved before it
-	// are order[:s].
-	order := make([]int, k)
-	for s := range order {
-		order[s] = s
+	col := make([]wide, k)
+	for s := 0; s < k; s++ {
+		i := s // the row solved at step s; the rows before it are solved
 		if upper {
-			order[s] = k - 1 - s
+			i = k - 1 - s
 		}
-	}
-	// off[i] bounds the sum of |L[i][j]| over the rows solved before i.
-	off := make([]float64, k)
-	for s, i := range order {
-		for _, j := range order[:s] {
-			off[i] += math.Abs(at(i, j))
-		}
-	}
-	col := make([]float64, k)
-	for c := 0; c < nrhs; c++ {
-		for i := range col {
-			col[i] = x.At(i, c)
-		}
-		shift := -exp // the answer is col * 2^shift
-		xmax := 0.0   // the largest |col[j]| of the rows solved so far
-		scale := func(t int) {
-			for i := range col {
-				col[i] = math.Ldexp(col[i], -t)
+		sum := toWide(rhs.At(i, c))
+		for t := 0; t < s; t++ {
+			j := t
+			if upper {
+				j = k - 1 - t
 			}
-			xmax = math.Ldexp(xmax, -t)
-			shift += t
-		}
-		for s, i := range order {
-			// Bound |col[i]| + off[i]*xmax by 2^guardExp before the
-			// update.
-			if xmax > 0 && off[i] > 0 {
-				if t := bound2(off[i], xmax, col[i]) - guardExp; t > 0 {
-					scale(t)
-				}
+			if l := at(i, j); l != 0 {
+				sum = sum.sub(toWide(l).mul(col[j]))
 			}
-			sum := col[i]
-			for _, j := range order[:s] {
-				if l := at(i, j); l != 0 {
-					sum -= l * col[j]
-				}
-			}
-			d := at(i, i)
-			// |sum/d| < 2^(logb(sum)+1-logb(d)).
-			if sum != 0 {
-				if t := int(math.Logb(sum)) + 1 - int(math.Logb(d)) - guardExp; t > 0 {
-					scale(t)
-					sum = math.Ldexp(sum, -t)
-				}
-			}
-			col[i] = sum / d
-			xmax = max(xmax, math.Abs(col[i]))
 		}
-		for i := range col {
-			x.Set(i, c, math.Ldexp(col[i], shift))
-		}
+		col[i] = sum.div(toWide(at(i, i)))
 	}
-}
-
-// bound2 returns an integer b with c*x + |y| < 2^b for c, x > 0.
-func bound2(c, x, y float64) int {
-	b := int(math.Logb(c)) + int(math.Logb(x)) + 2
-	if y != 0 {
-		b = max(b, int(math.Logb(y))+1)
+	for i, w := range col {
+		w.e -= exp
+		x.Set(i, c, w.float())
 	}
-	return b + 1
 }
