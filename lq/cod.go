@@ -16,7 +16,9 @@ import (
 // the row-pivoted LQ factorization of Aᵀ, truncated to the rank r (the
 // diagonal elements of L larger than rcond*|L[0][0]|; rcond <= 0 means
 // max(m, n)*eps), then the LQ factorization of the remaining r x n
-// trapezoid. It returns ErrNotFinite for NaN or infinite input, and
+// trapezoid (where a pivot deep in the subnormal range rounds to zero
+// in it, which only an rcond that keeps rounding errors allows, the rank
+// ends before it). It returns ErrNotFinite for NaN or infinite input, and
 // ErrRange (with the rank, and dst as it was) if X does not fit in
 // float64, and panics if B does not have m rows. For a rank decision
 // based on singular values use svd.PseudoInverse.
@@ -112,6 +114,18 @@ func newCOD(a *mat.Dense, rcond float64) (*cod, error) {
 	}
 	// E = T*Z.
 	second := house.Factor(r, n, e.RawData(), max(n, 1))
+	// T's diagonal has the magnitudes of L's leading r x r block up to
+	// rounding, but a pivot deep in the subnormal range (which a tiny
+	// rcond keeps: rcond*|L[0][0]| can underflow to 0) can round to
+	// zero. The rank ends there: the first i rows of E factor into the
+	// first i reflectors and T's leading i x i block, and the reflectors
+	// after them leave the solution's zero rows as they are.
+	for i := 0; i < r; i++ {
+		if second.A[i*second.Lda+i] == 0 {
+			r = i
+			break
+		}
+	}
 	return &cod{m: m, n: n, rank: r, exp: exp, perm: perm, first: first, second: second}, nil
 }
 
@@ -130,9 +144,7 @@ func (c *cod) solve(b *mat.Dense) *mat.Dense {
 	y := mat.Zeros(c.n, nrhs)
 	y.Slice(0, r, 0, nrhs).Copy(qb.Slice(0, r, 0, nrhs))
 	if err := solveScaled(r, c.second.A, c.second.Lda, false, y, c.exp); err != nil {
-		// The rank decision keeps only nonzero diagonals of L, and the
-		// diagonal of T has the magnitudes of L's leading r x r block
-		// up to rounding; a zero here would be a bug.
+		// newCOD ends the rank at T's first zero diagonal element.
 		panic("lq: internal error: zero pivot after the rank decision")
 	}
 	c.second.MulLeft(true, nrhs, y.RawData(), max(nrhs, 1))

@@ -606,6 +606,46 @@ func TestSolveRange(t *testing.T) {
 		}
 		check(t, &x, want)
 	})
+	t.Run("pivot rounded to zero", func(t *testing.T) {
+		// Three rows near 1.4e-76, two of them equal, and one 9e-308
+		// e_0: with rcond = 5e-324, rcond*|L[0][0]| underflows, every
+		// nonzero pivot is kept, and one rounds to zero in the second
+		// factorization, which panicked (found by fuzzing). The rank
+		// ends there, and the result is a pseudo-inverse of that rank.
+		c := 1.398043286095289e-76
+		a := mat.Zeros(9, 8)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 8; j++ {
+				a.Set(i, j, c)
+			}
+		}
+		a.Set(0, 0, 1.398043286095311e-76)
+		a.Set(0, 1, 1.4010794391029393e-76)
+		a.Set(3, 0, 9.005004792076203e-308)
+		var x mat.Dense
+		rank, err := PseudoInverse(&x, a, 5e-324)
+		if err != nil || rank < 2 || rank > 4 {
+			t.Fatalf("rank %d, err %v", rank, err)
+		}
+		var ax, xa, axa, xax mat.Dense
+		ax.Mul(a, &x)
+		xa.Mul(&x, a)
+		axa.Mul(&ax, a)
+		xax.Mul(&xa, &x)
+		axa.Sub(&axa, a)
+		xax.Sub(&xax, &x)
+		an, xn := a.Norm1(), x.Norm1()
+		for name, v := range map[string]float64{
+			"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, 9),
+			"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, 9),
+			"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, 9),
+			"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, 9),
+		} {
+			if bad(v) {
+				t.Errorf("%s: ratio %.3g", name, v)
+			}
+		}
+	})
 	t.Run("ErrRange", func(t *testing.T) {
 		// Columns 1 and 2 are equal, so A has rank 2, but rcond =
 		// 5e-324 keeps the rounding error of a third pivot (about 1e-323
