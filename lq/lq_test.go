@@ -344,26 +344,33 @@ func TestPseudoInverse(t *testing.T) {
 			if err != nil || rank != c.r {
 				t.Fatalf("rank %d, err %v", rank, err)
 			}
-			var ax, xa, axa, xax mat.Dense
-			ax.Mul(a, &x)
-			xa.Mul(&x, a)
-			axa.Mul(&ax, a)
-			xax.Mul(&xa, &x)
-			axa.Sub(&axa, a)
-			xax.Sub(&xax, &x)
-			an, xn := a.Norm1(), x.Norm1()
-			k := max(c.m, c.n)
-			for name, v := range map[string]float64{
-				"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, k),
-				"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, k),
-				"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, k),
-				"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, k),
-			} {
-				if bad(v) {
-					t.Errorf("%s: ratio %.3g", name, v)
-				}
-			}
+			checkPenrose(t, a, &x)
 		})
+	}
+}
+
+// checkPenrose checks the four Penrose conditions on the pseudo-inverse
+// x of a, as ratios scaled by the norms of a and x.
+func checkPenrose(t *testing.T, a, x *mat.Dense) {
+	t.Helper()
+	var ax, xa, axa, xax mat.Dense
+	ax.Mul(a, x)
+	xa.Mul(x, a)
+	axa.Mul(&ax, a)
+	xax.Mul(&xa, x)
+	axa.Sub(&axa, a)
+	xax.Sub(&xax, x)
+	m, n := a.Dims()
+	an, xn, k := a.Norm1(), x.Norm1(), max(m, n)
+	for name, v := range map[string]float64{
+		"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, k),
+		"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, k),
+		"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, k),
+		"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, k),
+	} {
+		if bad(v) {
+			t.Errorf("%s: ratio %.3g", name, v)
+		}
 	}
 }
 
@@ -417,6 +424,34 @@ func TestZeroAndIdentity(t *testing.T) {
 			t.Errorf("n=%d: LQ of zero has L = %v, rank %d", n, lz.NormMax(), z.Rank(0))
 		}
 	}
+}
+
+// rangeSolvers are the three solvers of TestSolveRange, for a square A.
+var rangeSolvers = []struct {
+	name  string
+	solve func(a, b *mat.Dense) (*mat.Dense, error)
+}{
+	{"LQ.Solve", func(a, b *mat.Dense) (*mat.Dense, error) {
+		f, err := Factorize(a)
+		if err != nil {
+			return nil, err
+		}
+		var x mat.Dense
+		return &x, f.Solve(&x, b)
+	}},
+	{"QR.Solve", func(a, b *mat.Dense) (*mat.Dense, error) {
+		f, err := FactorizeQR(a)
+		if err != nil {
+			return nil, err
+		}
+		var x mat.Dense
+		return &x, f.Solve(&x, b)
+	}},
+	{"LeastSquares", func(a, b *mat.Dense) (*mat.Dense, error) {
+		var x mat.Dense
+		_, err := LeastSquares(&x, a, b, 0)
+		return &x, err
+	}},
 }
 
 // TestSolveRange checks the solvers where the solve of the scaled factor
@@ -588,23 +623,13 @@ func TestSolveRange(t *testing.T) {
 		a := mat.FromRows([][]float64{{0x1p900, 0}, {0, 0x1p900}})
 		b := mat.FromRows([][]float64{{0x1p900}, {0x1p899}})
 		want := mat.FromRows([][]float64{{1}, {0.5}})
-		f, err := Factorize(a)
-		if err != nil {
-			t.Fatal(err)
+		for _, sv := range rangeSolvers {
+			x, err := sv.solve(a, b)
+			if err != nil {
+				t.Fatalf("%s: %v", sv.name, err)
+			}
+			check(t, x, want)
 		}
-		var x mat.Dense
-		if err := f.Solve(&x, b); err != nil {
-			t.Fatal(err)
-		}
-		check(t, &x, want)
-		g, err := FactorizeQR(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Solve(&x, b); err != nil {
-			t.Fatal(err)
-		}
-		check(t, &x, want)
 	})
 	t.Run("pivot rounded to zero", func(t *testing.T) {
 		// Three rows near 1.4e-76, two of them equal, and one 9e-308
@@ -627,24 +652,7 @@ func TestSolveRange(t *testing.T) {
 		if err != nil || rank < 2 || rank > 4 {
 			t.Fatalf("rank %d, err %v", rank, err)
 		}
-		var ax, xa, axa, xax mat.Dense
-		ax.Mul(a, &x)
-		xa.Mul(&x, a)
-		axa.Mul(&ax, a)
-		xax.Mul(&xa, &x)
-		axa.Sub(&axa, a)
-		xax.Sub(&xax, &x)
-		an, xn := a.Norm1(), x.Norm1()
-		for name, v := range map[string]float64{
-			"AXA = A": testutil.Scaled(axa.Norm1(), an*an*xn, 9),
-			"XAX = X": testutil.Scaled(xax.Norm1(), xn*xn*an, 9),
-			"AX sym":  testutil.Scaled(mattest.Asym(&ax), an*xn, 9),
-			"XA sym":  testutil.Scaled(mattest.Asym(&xa), an*xn, 9),
-		} {
-			if bad(v) {
-				t.Errorf("%s: ratio %.3g", name, v)
-			}
-		}
+		checkPenrose(t, a, &x)
 	})
 	t.Run("ErrRange", func(t *testing.T) {
 		// Columns 1 and 2 are equal, so A has rank 2, but rcond =
@@ -666,19 +674,11 @@ func TestSolveRange(t *testing.T) {
 		}
 		// A right-hand side at the top of the range, and a solution 4
 		// times past it.
-		f, err := FactorizeQR(mat.FromRows([][]float64{{0.25, 0}, {0, 1}}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Solve(x, mat.FromRows([][]float64{{math.MaxFloat64}, {1}})); !errors.Is(err, ErrRange) {
-			t.Errorf("QR.Solve: err %v, want ErrRange", err)
-		}
-		g, err := Factorize(mat.FromRows([][]float64{{0.25, 0}, {0, 1}}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Solve(x, mat.FromRows([][]float64{{math.MaxFloat64}, {1}})); !errors.Is(err, ErrRange) {
-			t.Errorf("LQ.Solve: err %v, want ErrRange", err)
+		for _, sv := range rangeSolvers {
+			_, err := sv.solve(mat.FromRows([][]float64{{0.25, 0}, {0, 1}}), mat.FromRows([][]float64{{math.MaxFloat64}, {1}}))
+			if !errors.Is(err, ErrRange) {
+				t.Errorf("%s: err %v, want ErrRange", sv.name, err)
+			}
 		}
 	})
 	// A = diag(huge, huge*2^-40): the factor scaled by 2^-1024 has the
@@ -687,33 +687,13 @@ func TestSolveRange(t *testing.T) {
 	a := mat.FromRows([][]float64{{huge, 0}, {0, huge * 0x1p-40}})
 	b := mat.FromRows([][]float64{{0x1p1000}, {0x1p1000}})
 	want := mat.FromRows([][]float64{{0x1p1000 / huge}, {0x1p1000 / (huge * 0x1p-40)}})
-	t.Run("LQ.Solve", func(t *testing.T) {
-		f, err := Factorize(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var x mat.Dense
-		if err := f.Solve(&x, b); err != nil {
-			t.Fatal(err)
-		}
-		check(t, &x, want)
-	})
-	t.Run("QR.Solve", func(t *testing.T) {
-		f, err := FactorizeQR(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var x mat.Dense
-		if err := f.Solve(&x, b); err != nil {
-			t.Fatal(err)
-		}
-		check(t, &x, want)
-	})
-	t.Run("LeastSquares", func(t *testing.T) {
-		var x mat.Dense
-		if _, err := LeastSquares(&x, a, b, 0); err != nil {
-			t.Fatal(err)
-		}
-		check(t, &x, want)
-	})
+	for _, sv := range rangeSolvers {
+		t.Run(sv.name, func(t *testing.T) {
+			x, err := sv.solve(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, x, want)
+		})
+	}
 }
