@@ -10,7 +10,7 @@ import (
 // rows of x on entry, X on return, for the k x k lower triangle L of the
 // factored matrix a (row stride lda), a factor of A scaled by 2^-exp
 // (see prepare), and multiplies X by 2^-exp, so that X solves the system
-// of A's own factor. B must be finite.
+// of A's own factor. (A non-finite B gives a non-finite X.)
 //
 // The plain solve works in the range where its values are largest: with
 // B times 2^-exp first when exp < 0 (A was scaled up, and X is larger
@@ -98,8 +98,9 @@ func (w wide) div(v wide) wide {
 }
 
 // sub returns w - v: the operand with the smaller exponent is shifted
-// to the other's (rounded once, as float64 addition rounds the smaller
-// operand's bits below the larger's unit), then subtracted.
+// to the other's, exactly unless it lies more than about 2^-1020 below
+// it (then far below the other's last bit), and the difference is
+// rounded once.
 func (w wide) sub(v wide) wide {
 	switch {
 	case v.m == 0:
