@@ -64,18 +64,9 @@ func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 	}
 	d = d[:n]
 	e = e[:n-1]
-	var bnorm float64
-	for _, x := range d {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-		bnorm = math.Max(bnorm, math.Abs(x))
-	}
-	for _, x := range e {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-		bnorm = math.Max(bnorm, math.Abs(x))
+	bnorm := bdMaxAbs(d, e)
+	if math.IsNaN(bnorm) || math.IsInf(bnorm, 0) {
+		return false
 	}
 	vectors := ut != nil || vt != nil
 	if vectors {
@@ -295,14 +286,7 @@ func (w *bdcWork) leaf(lo, m, sqre int) bool {
 	// power of two to a largest entry in [1/2, 1) and its values back
 	// (exact, but for values that underflow on the way back); its
 	// vectors do not change with the scale.
-	var bmax float64
-	for _, x := range d {
-		bmax = math.Max(bmax, math.Abs(x))
-	}
-	for _, x := range e {
-		bmax = math.Max(bmax, math.Abs(x))
-	}
-	ex := scaleToHalf(d, e, bmax)
+	ex := scaleToHalf(d, e, bdMaxAbs(d, e))
 	ut := w.ut[lo*n+lo:]
 	vt := w.vt[lo*n+lo:]
 	cols := m + sqre
@@ -325,6 +309,19 @@ func (w *bdcWork) leaf(lo, m, sqre int) bool {
 		d[i] = math.Ldexp(d[i], ex)
 	}
 	return ok
+}
+
+// bdMaxAbs returns the largest magnitude of the entries of d and e, NaN
+// if one is NaN.
+func bdMaxAbs(d, e []float64) float64 {
+	var m float64
+	for _, x := range d {
+		m = math.Max(m, math.Abs(x))
+	}
+	for _, x := range e {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
 }
 
 // scaleToHalf scales d and e by 2^-ex, with ex the exponent that brings
