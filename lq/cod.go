@@ -142,8 +142,7 @@ func (c *cod) solve(b *mat.Dense) *mat.Dense {
 	qb := b.Clone()
 	c.first.MulLeft(false, nrhs, qb.RawData(), max(nrhs, 1))
 	y := mat.Zeros(c.n, nrhs)
-	y.Slice(0, r, 0, nrhs).Copy(qb.Slice(0, r, 0, nrhs))
-	if err := solveScaled(r, c.second.A, c.second.Lda, false, y, c.exp); err != nil {
+	if err := solveScaled(r, c.second.A, c.second.Lda, false, qb.Slice(0, r, 0, nrhs), y, c.exp); err != nil {
 		// newCOD ends the rank at T's first zero diagonal element.
 		panic("lq: internal error: zero pivot after the rank decision")
 	}

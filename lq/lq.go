@@ -173,8 +173,7 @@ func (f *LQ) Solve(dst, b *mat.Dense) error {
 		return ErrSingular
 	}
 	x := mat.Zeros(f.n, bc)
-	x.Slice(0, f.m, 0, bc).Copy(b)
-	if err := solveScaled(f.m, f.f.A, f.f.Lda, false, x, f.exp); err != nil {
+	if err := solveScaled(f.m, f.f.A, f.f.Lda, false, b, x, f.exp); err != nil {
 		return err
 	}
 	f.f.MulLeft(true, bc, x.RawData(), max(bc, 1))
@@ -260,9 +259,9 @@ func (f *QR) Solve(dst, b *mat.Dense) error {
 	}
 	c := b.Clone()
 	f.lq.f.MulLeft(false, bc, c.RawData(), max(bc, 1)) // Q_fullᵀ B
-	x := c.Slice(0, n, 0, bc).Clone()
+	x := mat.Zeros(n, bc)
 	// R = Lᵀ: solve Lᵀ X = C.
-	if err := solveScaled(n, f.lq.f.A, f.lq.f.Lda, true, x, f.lq.exp); err != nil {
+	if err := solveScaled(n, f.lq.f.A, f.lq.f.Lda, true, c.Slice(0, n, 0, bc), x, f.lq.exp); err != nil {
 		return err
 	}
 	if !x.IsFinite() {

@@ -508,8 +508,8 @@ func TestSolveRange(t *testing.T) {
 		for _, exp := range []int{0, -2} {
 			for _, upper := range []bool{false, true} {
 				l := []float64{1e-300, 0, 1e300, 1e300}
-				x := mat.Identity(2)
-				if err := solveScaled(2, l, 2, upper, x, exp); err != nil {
+				x := mat.Zeros(2, 2)
+				if err := solveScaled(2, l, 2, upper, mat.Identity(2), x, exp); err != nil {
 					t.Fatal(err)
 				}
 				want := mat.FromRows([][]float64{{1 / 1e-300, 0}, {-1e300 / (1e-300 * 1e300), 1 / 1e300}})
@@ -532,8 +532,8 @@ func TestSolveRange(t *testing.T) {
 		third := 0x1p-20 / 3
 		b := mat.FromRows([][]float64{{0x1p1000, 0x1p-18}, {0, 0x1p11}, {third, 0x1p11}})
 		want := mat.FromRows([][]float64{{0x1p1000, 0x1p-18}, {-0x1p1000, 0x1p-989 - 0x1p-18}, {third, 0x1p11}})
-		x := b.Clone()
-		if err := solveScaled(3, l, 3, false, x, 0); err != nil {
+		x := mat.Zeros(3, 2)
+		if err := solveScaled(3, l, 3, false, b, x, 0); err != nil {
 			t.Fatal(err)
 		}
 		check(t, x, want)
@@ -541,8 +541,8 @@ func TestSolveRange(t *testing.T) {
 		// the last row up, x1 = b1/2^1000, x0 = b0 - 2^1000*x1.
 		b = mat.FromRows([][]float64{{0, 0x1p11}, {0x1p1000, 0x1p-18}, {third, 0x1p11}})
 		want = mat.FromRows([][]float64{{-0x1p1000, 0x1p11 - 0x1p-18}, {1, 0x1p-1018}, {third, 0x1p11}})
-		x = b.Clone()
-		if err := solveScaled(3, l, 3, true, x, 0); err != nil {
+		x = mat.Zeros(3, 2)
+		if err := solveScaled(3, l, 3, true, b, x, 0); err != nil {
 			t.Fatal(err)
 		}
 		check(t, x, want)

@@ -6,11 +6,12 @@ import (
 	"github.com/moments-go/moments/mat"
 )
 
-// solveScaled solves L*X = B (Lᵀ*X = B if upper) in place, B the first k
-// rows of x on entry, X on return, for the k x k lower triangle L of the
-// factored matrix a (row stride lda), a factor of A scaled by 2^-exp
-// (see prepare), and multiplies X by 2^-exp, so that X solves the system
-// of A's own factor. (A non-finite B gives a non-finite X.)
+// solveScaled sets the first k rows of x to the solution X of L*X = B
+// (Lᵀ*X = B if upper), for the k x k lower triangle L of the factored
+// matrix a (row stride lda), a factor of A scaled by 2^-exp (see
+// prepare), and the k-row b, which it does not change, multiplied by
+// 2^-exp, so that X solves the system of A's own factor. (A non-finite
+// B gives a non-finite X.)
 //
 // The plain solve works in the range where its values are largest: with
 // B times 2^-exp first when exp < 0 (A was scaled up, and X is larger
@@ -20,20 +21,18 @@ import (
 // near the top of the range and a small singular value has subnormal
 // pivots, and the updates of a triangle whose condition number is past
 // the range can overflow on their own. Each column of X that the plain
-// solve leaves with a NaN or an infinity is solved again in float64
-// arithmetic with an unbounded exponent (see wide), and rounded to
-// float64 once at the end: an entry is then infinite only if its value
-// is past the range, and subnormal only if its value is that small.
-func solveScaled(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int) error {
-	_, nrhs := x.Dims()
+// solve leaves with a NaN or an infinity is solved again from b in
+// float64 arithmetic with an unbounded exponent (see wide), and rounded
+// to float64 once at the end: an entry is then infinite only if its
+// value is past the range, and subnormal only if its value is that
+// small.
+func solveScaled(k int, a []float64, lda int, upper bool, b, x *mat.Dense, exp int) error {
+	_, nrhs := b.Dims()
 	if k == 0 || nrhs == 0 {
 		return nil
 	}
 	top := x.Slice(0, k, 0, nrhs)
-	rhs := top.Clone()
-	if exp < 0 {
-		top.ScalePow2(-exp, top)
-	}
+	top.ScalePow2(-min(exp, 0), b)
 	var err error
 	if upper {
 		err = solveUpperT(k, a, lda, x)
@@ -52,7 +51,7 @@ func solveScaled(k int, a []float64, lda int, upper bool, x *mat.Dense, exp int)
 	for c := 0; c < nrhs; c++ {
 		for i := 0; i < k; i++ {
 			if v := top.At(i, c); math.IsNaN(v) || math.IsInf(v, 0) {
-				solveWide(k, a, lda, upper, rhs, top, c, exp)
+				solveWide(k, a, lda, upper, b, top, c, exp)
 				break
 			}
 		}
