@@ -431,27 +431,24 @@ var rangeSolvers = []struct {
 	name  string
 	solve func(a, b *mat.Dense) (*mat.Dense, error)
 }{
-	{"LQ.Solve", func(a, b *mat.Dense) (*mat.Dense, error) {
-		f, err := Factorize(a)
-		if err != nil {
-			return nil, err
-		}
-		var x mat.Dense
-		return &x, f.Solve(&x, b)
-	}},
-	{"QR.Solve", func(a, b *mat.Dense) (*mat.Dense, error) {
-		f, err := FactorizeQR(a)
-		if err != nil {
-			return nil, err
-		}
-		var x mat.Dense
-		return &x, f.Solve(&x, b)
-	}},
+	{"LQ.Solve", func(a, b *mat.Dense) (*mat.Dense, error) { return solveBy(Factorize(a))(b) }},
+	{"QR.Solve", func(a, b *mat.Dense) (*mat.Dense, error) { return solveBy(FactorizeQR(a))(b) }},
 	{"LeastSquares", func(a, b *mat.Dense) (*mat.Dense, error) {
 		var x mat.Dense
 		_, err := LeastSquares(&x, a, b, 0)
 		return &x, err
 	}},
+}
+
+// solveBy returns the solve by f of a factorization's result (f, err).
+func solveBy[F interface{ Solve(dst, b *mat.Dense) error }](f F, err error) func(b *mat.Dense) (*mat.Dense, error) {
+	return func(b *mat.Dense) (*mat.Dense, error) {
+		if err != nil {
+			return nil, err
+		}
+		var x mat.Dense
+		return &x, f.Solve(&x, b)
+	}
 }
 
 // TestSolveRange checks the solvers where the solve of the scaled factor
