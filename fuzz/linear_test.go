@@ -622,10 +622,15 @@ func parseCSVRef(data []byte, opts linear.CSVOptions) csvParse {
 	if comma == 0 {
 		comma = ','
 	}
-	text := strings.TrimPrefix(string(data), "\ufeff") // a byte order mark is skipped
+	// A byte order mark is skipped, from the first line: a file of a
+	// byte order mark alone has one (blank) line, as the file "\n" has.
+	text := string(data)
 	lines := strings.Split(text, "\n")
 	if strings.HasSuffix(text, "\n") || text == "" {
 		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > 0 {
+		lines[0] = strings.TrimPrefix(lines[0], "\ufeff")
 	}
 	var p csvParse
 	first := true
