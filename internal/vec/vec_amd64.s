@@ -15,7 +15,7 @@ DATA tailmasks<>+56(SB)/8, $0x0000000000000000
 GLOBL tailmasks<>(SB), RODATA|NOPTR, $64
 
 // func dotAVX512(x []float64, y []float64) float64
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512F
 TEXT ·dotAVX512(SB), NOSPLIT, $0-56
 	MOVQ   x_base+0(FP), SI
 	MOVQ   x_len+8(FP), CX
@@ -73,7 +73,7 @@ done:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	MOVSD         X0, ret+48(FP)
+	VMOVSD        X0, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -181,7 +181,7 @@ done:
 	RET
 
 // func asumAVX512(x []float64) float64
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512F
 TEXT ·asumAVX512(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
@@ -238,12 +238,12 @@ done:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	MOVSD         X0, ret+24(FP)
+	VMOVSD        X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
 // func sumSqAVX512(x []float64, scale float64) float64
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512F
 TEXT ·sumSqAVX512(SB), NOSPLIT, $0-40
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
@@ -299,12 +299,12 @@ done:
 	VADDPD        X1, X0, X0
 	VPERMILPD     $0x01, X0, X1
 	VADDSD        X1, X0, X0
-	MOVSD         X0, ret+32(FP)
+	VMOVSD        X0, ret+32(FP)
 	VZEROUPPER
 	RET
 
 // func maxAbsAVX512(x []float64) float64
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512F
 TEXT ·maxAbsAVX512(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
@@ -361,7 +361,7 @@ done:
 	VPMAXSQ    Z1, Z0, Z0
 	VPSHUFD    $0x4e, Z0, Z1
 	VPMAXSQ    Z1, Z0, Z0
-	MOVSD      X0, ret+24(FP)
+	VMOVSD     X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -1265,7 +1265,7 @@ done:
 	RET
 
 // func dotAVX2(x []float64, y []float64) float64
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·dotAVX2(SB), NOSPLIT, $0-56
 	MOVQ   x_base+0(FP), SI
 	MOVQ   x_len+8(FP), CX
@@ -1322,7 +1322,7 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, ret+48(FP)
+	VMOVSD       X0, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -1432,12 +1432,12 @@ done:
 	RET
 
 // func asumAVX2(x []float64) float64
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·asumAVX2(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x7fffffffffffffff, AX
-	MOVQ         AX, X15
+	VMOVQ        AX, X15
 	VPBROADCASTQ X15, Y15
 	VXORPD       Y0, Y0, Y0
 	VXORPD       Y1, Y1, Y1
@@ -1489,12 +1489,12 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, ret+24(FP)
+	VMOVSD       X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
 // func sumSqAVX2(x []float64, scale float64) float64
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·sumSqAVX2(SB), NOSPLIT, $0-40
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
@@ -1549,17 +1549,17 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, ret+32(FP)
+	VMOVSD       X0, ret+32(FP)
 	VZEROUPPER
 	RET
 
 // func maxAbsAVX2(x []float64) float64
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·maxAbsAVX2(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x7fffffffffffffff, AX
-	MOVQ         AX, X15
+	VMOVQ        AX, X15
 	VPBROADCASTQ X15, Y15
 	VXORPD       Y0, Y0, Y0
 	VXORPD       Y1, Y1, Y1
@@ -1622,18 +1622,18 @@ done:
 	VPERMILPD    $0x01, X0, X1
 	VPCMPGTQ     X0, X1, X8
 	VBLENDVPD    X8, X1, X0, X0
-	MOVSD        X0, ret+24(FP)
+	VMOVSD       X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
 // func indexAbsAVX2(x []float64, m float64) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·indexAbsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD m+24(FP), Y13
 	MOVQ         $0x7fffffffffffffff, AX
-	MOVQ         AX, X15
+	VMOVQ        AX, X15
 	VPBROADCASTQ X15, Y15
 	XORQ         BX, BX
 
@@ -2514,7 +2514,7 @@ done:
 	RET
 
 // func secularAVX2(g []float64, r []float64, o float64, t float64) (s float64, ds float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, AVX2, FMA3
 TEXT ·secularAVX2(SB), NOSPLIT, $32-80
 	MOVQ         g_base+0(FP), SI
 	MOVQ         g_len+8(FP), CX
@@ -2523,7 +2523,7 @@ TEXT ·secularAVX2(SB), NOSPLIT, $32-80
 	VMOVUPD      Y12, (SP)
 	VBROADCASTSD t+56(FP), Y15
 	MOVQ         $0x3ff0000000000000, AX
-	MOVQ         AX, X13
+	VMOVQ        AX, X13
 	VPBROADCASTQ X13, Y13
 	VXORPD       Y0, Y0, Y0
 	VXORPD       Y1, Y1, Y1
@@ -2612,7 +2612,7 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, s+64(FP)
+	VMOVSD       X0, s+64(FP)
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y6, Y6
 	VADDPD       Y6, Y4, Y4
@@ -2620,12 +2620,12 @@ done:
 	VADDPD       X5, X4, X4
 	VPERMILPD    $0x01, X4, X5
 	VADDSD       X5, X4, X4
-	MOVSD        X4, ds+72(FP)
+	VMOVSD       X4, ds+72(FP)
 	VZEROUPPER
 	RET
 
 // func secularVecAVX2(z []float64, d []float64, o float64, t float64, v []float64) float64
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·secularVecAVX2(SB), NOSPLIT, $0-96
 	MOVQ         z_base+0(FP), SI
 	MOVQ         z_len+8(FP), CX
@@ -2717,12 +2717,12 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, ret+88(FP)
+	VMOVSD       X0, ret+88(FP)
 	VZEROUPPER
 	RET
 
 // func secularVec2AVX2(z []float64, d []float64, o float64, t float64, v []float64, u []float64) (nv float64, nu float64)
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·secularVec2AVX2(SB), NOSPLIT, $0-128
 	MOVQ         z_base+0(FP), SI
 	MOVQ         z_len+8(FP), CX
@@ -2858,7 +2858,7 @@ done:
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VADDSD       X1, X0, X0
-	MOVSD        X0, nv+112(FP)
+	VMOVSD       X0, nv+112(FP)
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y6, Y6
 	VADDPD       Y6, Y4, Y4
@@ -2866,12 +2866,12 @@ done:
 	VADDPD       X5, X4, X4
 	VPERMILPD    $0x01, X4, X5
 	VADDSD       X5, X4, X4
-	MOVSD        X4, nu+120(FP)
+	VMOVSD       X4, nu+120(FP)
 	VZEROUPPER
 	RET
 
 // func zhatAVX2(o []float64, t []float64, d []float64, p float64) float64
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·zhatAVX2(SB), NOSPLIT, $0-88
 	MOVQ         o_base+0(FP), SI
 	MOVQ         t_base+24(FP), DI
@@ -2879,7 +2879,7 @@ TEXT ·zhatAVX2(SB), NOSPLIT, $0-88
 	MOVQ         d_len+56(FP), CX
 	VBROADCASTSD p+72(FP), Y12
 	MOVQ         $0x3ff0000000000000, AX
-	MOVQ         AX, X13
+	VMOVQ        AX, X13
 	VPBROADCASTQ X13, Y13
 	VMOVAPD      Y13, Y0
 	VMOVAPD      Y13, Y1
@@ -2971,12 +2971,12 @@ done:
 	VMULPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VMULSD       X1, X0, X0
-	MOVSD        X0, ret+80(FP)
+	VMOVSD       X0, ret+80(FP)
 	VZEROUPPER
 	RET
 
 // func zhat2AVX2(o []float64, t []float64, d []float64, p float64) float64
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·zhat2AVX2(SB), NOSPLIT, $0-88
 	MOVQ         o_base+0(FP), SI
 	MOVQ         t_base+24(FP), DI
@@ -2984,7 +2984,7 @@ TEXT ·zhat2AVX2(SB), NOSPLIT, $0-88
 	MOVQ         d_len+56(FP), CX
 	VBROADCASTSD p+72(FP), Y12
 	MOVQ         $0x3ff0000000000000, AX
-	MOVQ         AX, X13
+	VMOVQ        AX, X13
 	VPBROADCASTQ X13, Y13
 	VMOVAPD      Y13, Y0
 	VMOVAPD      Y13, Y1
@@ -3112,6 +3112,6 @@ done:
 	VMULPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
 	VMULSD       X1, X0, X0
-	MOVSD        X0, ret+80(FP)
+	VMOVSD       X0, ret+80(FP)
 	VZEROUPPER
 	RET

@@ -54,7 +54,7 @@ func (r *reduction) emit(l *level) {
 	r.combine(l, l.V(3), l.V(2))
 	r.combine(l, l.V(2), l.V(0))
 	r.horiz(l, l.V(0), l.V(1))
-	Store(l.V(0).AsX(), ReturnIndex(0))
+	VMOVSD(l.V(0).AsX(), addr(ReturnIndex(0)))
 	ret()
 }
 
@@ -426,7 +426,7 @@ func secular(l *level) {
 	if l.avx512 {
 		VPBROADCASTQ(RAX, l.V(13))
 	} else {
-		MOVQ(RAX, X13)
+		VMOVQ(RAX, X13)
 		VPBROADCASTQ(X13, l.V(13))
 	}
 	for i := 0; i < 8; i++ {
@@ -468,7 +468,7 @@ func (l *level) sums(n int) {
 		VADDPD(l.V(b+3), l.V(b+2), l.V(b+2))
 		VADDPD(l.V(b+2), l.V(b), l.V(b))
 		l.hsum(l.V(b), l.V(b+1))
-		Store(l.V(b).AsX(), ReturnIndex(k))
+		VMOVSD(l.V(b).AsX(), addr(ReturnIndex(k)))
 	}
 }
 
@@ -619,7 +619,7 @@ func zhat(l *level, sq bool) {
 			VMOVAPD(l.V(13), l.V(i))
 		}
 	} else {
-		MOVQ(RAX, X13)
+		VMOVQ(RAX, X13)
 		VPBROADCASTQ(X13, l.V(13))
 		for i := 0; i < 4; i++ {
 			VMOVAPD(l.V(13), l.V(i))
@@ -668,7 +668,7 @@ func zhat(l *level, sq bool) {
 	VMULPD(l.V(3), l.V(2), l.V(2))
 	VMULPD(l.V(2), l.V(0), l.V(0))
 	l.hprod(l.V(0), l.V(1))
-	Store(l.V(0).AsX(), ReturnIndex(0))
+	VMOVSD(l.V(0).AsX(), addr(ReturnIndex(0)))
 	ret()
 }
 

@@ -85,7 +85,7 @@ func (l *level) absMask(dst VecPhysical) {
 	if l.avx512 {
 		VPBROADCASTQ(RAX, dst)
 	} else {
-		MOVQ(RAX, dst.AsX())
+		VMOVQ(RAX, dst.AsX())
 		VPBROADCASTQ(dst.AsX(), dst)
 	}
 }
