@@ -527,14 +527,20 @@ func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
 // acting on columns i0 on leaves the rows with ends <= i0 alone, so each
 // reflector or block is applied only to the rows before them.
 func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends []int) {
+	f.mulRightSpan(trans, r, c, ldc, func(i0 int) (int, int) {
+		if ends == nil {
+			return 0, r
+		}
+		return 0, sort.Search(r, func(i int) bool { return ends[i] <= i0 })
+	})
+}
+
+// mulRightSpan is MulRight applying the reflector or block that acts on
+// columns i0 on to rows lo..hi-1 of C only, (lo, hi) = span(i0): the
+// others are zero in those columns.
+func (f *Reflectors) mulRightSpan(trans bool, r int, c []float64, ldc int, span func(i0 int) (lo, hi int)) {
 	if r == 0 {
 		return
-	}
-	rows := func(i0 int) int {
-		if ends == nil {
-			return r
-		}
-		return sort.Search(r, func(i int) bool { return ends[i] <= i0 })
 	}
 	k := len(f.Tau)
 	if !f.useBlocks(r) {
@@ -546,7 +552,9 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 			if trans {
 				i = k - 1 - s
 			}
-			ReflectRight(f.Tau[i], f.vector(i, vb), rows(i), c[i:], ldc, w)
+			if lo, hi := span(i); hi > lo {
+				ReflectRight(f.Tau[i], f.vector(i, vb), hi-lo, c[lo*ldc+i:], ldc, w)
+			}
 		}
 		return
 	}
@@ -557,14 +565,14 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 		if trans {
 			bi = nb - 1 - s
 		}
-		ra := rows(f.blocks[bi].i0)
-		if ra == 0 {
+		lo, hi := span(f.blocks[bi].i0)
+		if hi <= lo {
 			continue
 		}
 		b, v := f.loadBlock(bi, vw)
 		vw = v.v1
-		w = grow(w, 2*ra*b.ib)
-		applyRight(trans, ra, v, b.t, c[b.i0:], ldc, w)
+		w = grow(w, 2*(hi-lo)*b.ib)
+		applyRight(trans, hi-lo, v, b.t, c[lo*ldc+b.i0:], ldc, w)
 	}
 }
 
@@ -661,14 +669,19 @@ func nonzeroRows(l, r int, c []float64, ldc int) int {
 }
 
 // FormQ writes the first p rows of Q_full (p <= n) into the p x n matrix
-// q (row stride ldq): q = [I_p 0] Q_full.
+// q (row stride ldq): q = [I_p 0] Q_full = [I_p 0] H_{k-1} ... H_0. Row
+// i of [I_p 0] is zero from column i+1 on, and H_j acts on columns j on,
+// so the reflector or block starting at column j changes rows j..p-1
+// only, and only in columns j on (the other rows stay zero there): the
+// product takes about half the work of MulRight on a full p x n matrix
+// (as LAPACK's dorglq).
 func (f *Reflectors) FormQ(p int, q []float64, ldq int) {
 	for i := 0; i < p; i++ {
 		row := q[i*ldq : i*ldq+f.N]
 		clear(row)
 		row[i] = 1
 	}
-	f.MulRight(true, p, q, ldq)
+	f.mulRightSpan(true, p, q, ldq, func(i0 int) (int, int) { return min(i0, p), p })
 }
 
 func grow(s []float64, n int) []float64 {

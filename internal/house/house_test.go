@@ -117,3 +117,57 @@ func TestFactorT(t *testing.T) {
 		}
 	}
 }
+
+// TestFormQ checks FormQ, which applies each reflector or block only to
+// the rows of [I_p 0] that it can change, against the reflectors applied
+// one at a time to all p rows of [I_p 0] (Q_full from the right, H_{k-1}
+// first): the largest difference must be below 1e-13 (entries of
+// orthogonal rows). The cases cover p below, at and above the number of
+// reflectors, one reflector at a time (few reflectors or rows), one
+// block (FactorT's) and blocks of BlockSize, on square and wide
+// factorizations.
+func TestFormQ(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	for _, c := range []struct{ m, n, p int }{
+		{10, 40, 10}, {10, 40, 4}, {10, 40, 25},
+		{50, 300, 50}, {50, 300, 20}, {50, 300, 120},
+		{150, 400, 150}, {150, 400, 100}, {150, 400, 33}, {150, 400, 300},
+		{200, 200, 200}, {200, 200, 64},
+	} {
+		for _, factor := range []string{"Factor", "FactorT"} {
+			t.Run(fmt.Sprintf("m=%d/n=%d/p=%d/%s", c.m, c.n, c.p, factor), func(t *testing.T) {
+				a := make([]float64, c.m*c.n)
+				for i := range a {
+					a[i] = rng.NormFloat64()
+				}
+				var f *Reflectors
+				if factor == "FactorT" {
+					f = FactorT(c.m, c.n, a, c.n)
+				} else {
+					f = Factor(c.m, c.n, a, c.n)
+				}
+				want := make([]float64, c.p*c.n)
+				for i := 0; i < c.p; i++ {
+					want[i*c.n+i] = 1
+				}
+				w := make([]float64, c.p)
+				v := make([]float64, c.n)
+				for i := len(f.Tau) - 1; i >= 0; i-- {
+					ReflectRight(f.Tau[i], f.vector(i, v), c.p, want[i:], c.n, w)
+				}
+				q := make([]float64, c.p*c.n)
+				for i := range q {
+					q[i] = math.NaN() // FormQ writes every entry
+				}
+				f.FormQ(c.p, q, c.n)
+				var diff float64
+				for i := range q {
+					diff = math.Max(diff, math.Abs(q[i]-want[i]))
+				}
+				if !(diff < 1e-13) {
+					t.Fatalf("FormQ and the one-at-a-time product differ by %g", diff)
+				}
+			})
+		}
+	}
+}
