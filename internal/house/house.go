@@ -672,16 +672,65 @@ func nonzeroRows(l, r int, c []float64, ldc int) int {
 // q (row stride ldq): q = [I_p 0] Q_full = [I_p 0] H_{k-1} ... H_0. Row
 // i of [I_p 0] is zero from column i+1 on, and H_j acts on columns j on,
 // so the reflector or block starting at column j changes rows j..p-1
-// only, and only in columns j on (the other rows stay zero there): the
-// product takes about half the work of MulRight on a full p x n matrix
-// (as LAPACK's dorglq).
+// only, and only in columns j on (the other rows stay zero there). When
+// a block starting at column i0 is applied, its own rows i0..i0+ib-1 are
+// still rows of the identity, and the rows below are zero in its
+// columns i0..i0+ib-1: the block's product W = C Vᵀ is V1ᵀ on its own
+// rows and needs only V2 below (applyRightIdentity). As LAPACK's dorglq,
+// it takes about half the work of MulRight on a full p x n matrix.
 func (f *Reflectors) FormQ(p int, q []float64, ldq int) {
 	for i := 0; i < p; i++ {
 		row := q[i*ldq : i*ldq+f.N]
 		clear(row)
 		row[i] = 1
 	}
-	f.mulRightSpan(true, p, q, ldq, func(i0 int) (int, int) { return min(i0, p), p })
+	if p == 0 {
+		return
+	}
+	if !f.useBlocks(p) {
+		f.mulRightSpan(true, p, q, ldq, func(i0 int) (int, int) { return min(i0, p), p })
+		return
+	}
+	var vw, w []float64
+	for bi := len(f.blocks) - 1; bi >= 0; bi-- {
+		i0 := f.blocks[bi].i0
+		if i0 >= p {
+			continue
+		}
+		b, v := f.loadBlock(bi, vw)
+		vw = v.v1
+		w = grow(w, 2*(p-i0)*b.ib)
+		applyRightIdentity(p-i0, v, b.t, q[i0*ldq+i0:], ldq, w)
+	}
+}
+
+// applyRightIdentity is applyRight with trans for an r x l matrix C
+// whose first min(ib, r) rows are those of the identity (row a has its
+// one in column a) and whose other rows are zero in columns 0..ib-1:
+// W = C Vᵀ is then V1ᵀ on the first rows and C[:, ib:] V2ᵀ on the
+// others.
+func applyRightIdentity(r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	ib, l := v.ib, v.l
+	nid := min(ib, r)
+	for a := 0; a < nid; a++ {
+		wa := w[a*ib : (a+1)*ib]
+		for s := range wa {
+			wa[s] = v.v1[s*ib+a]
+		}
+	}
+	if r > nid {
+		if l > ib {
+			kernels.Gemm(false, true, r-nid, ib, l-ib, 1, c[nid*ldc+ib:], ldc, v.v2, v.ld, 0, w[nid*ib:], ib)
+		} else {
+			clear(w[nid*ib : r*ib])
+		}
+	}
+	wt := w[r*ib : 2*r*ib]
+	kernels.Gemm(false, true, r, ib, ib, 1, w, ib, t, ib, 0, wt, ib)
+	kernels.Gemm(false, false, r, ib, ib, -1, wt, ib, v.v1, ib, 1, c, ldc)
+	if l > ib {
+		kernels.Gemm(false, false, r, l-ib, ib, -1, wt, ib, v.v2, v.ld, 1, c[ib:], ldc)
+	}
 }
 
 func grow(s []float64, n int) []float64 {
