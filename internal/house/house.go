@@ -677,7 +677,8 @@ func nonzeroRows(l, r int, c []float64, ldc int) int {
 // still rows of the identity, and the rows below are zero in its
 // columns i0..i0+ib-1: the block's product W = C Vᵀ is V1ᵀ on its own
 // rows and needs only V2 below (applyRightIdentity). As LAPACK's dorglq,
-// it takes about half the work of MulRight on a full p x n matrix.
+// it takes about half the work of MulRight on a full p x n matrix when
+// n is much larger than p (two thirds when p = n).
 func (f *Reflectors) FormQ(p int, q []float64, ldq int) {
 	for i := 0; i < p; i++ {
 		row := q[i*ldq : i*ldq+f.N]
