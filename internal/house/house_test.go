@@ -33,17 +33,8 @@ func TestMulLeftBlocked(t *testing.T) {
 		for _, trans := range []bool{false, true} {
 			for _, variant := range []string{"Factor/MulLeft", "FactorT/MulLeft", "Factor/MulLeftTop", "FactorT/MulLeftTop"} {
 				t.Run(fmt.Sprintf("k=%d/n=%d/r=%d/top=%d/trans=%v/%s", c.k, c.n, c.r, c.top, trans, variant), func(t *testing.T) {
-					a := make([]float64, c.k*c.n)
-					for i := range a {
-						a[i] = rng.NormFloat64()
-					}
 					factor, mul, _ := strings.Cut(variant, "/")
-					var f *Reflectors
-					if factor == "FactorT" {
-						f = FactorT(c.k, c.n, a, c.n)
-					} else {
-						f = Factor(c.k, c.n, a, c.n)
-					}
+					f := randomFactor(rng, factor, c.k, c.n)
 					x := make([]float64, c.n*c.r)
 					for i := range x[:c.top*c.r] {
 						x[i] = rng.NormFloat64()
@@ -136,16 +127,7 @@ func TestFormQ(t *testing.T) {
 	} {
 		for _, factor := range []string{"Factor", "FactorT"} {
 			t.Run(fmt.Sprintf("m=%d/n=%d/p=%d/%s", c.m, c.n, c.p, factor), func(t *testing.T) {
-				a := make([]float64, c.m*c.n)
-				for i := range a {
-					a[i] = rng.NormFloat64()
-				}
-				var f *Reflectors
-				if factor == "FactorT" {
-					f = FactorT(c.m, c.n, a, c.n)
-				} else {
-					f = Factor(c.m, c.n, a, c.n)
-				}
+				f := randomFactor(rng, factor, c.m, c.n)
 				want := make([]float64, c.p*c.n)
 				for i := 0; i < c.p; i++ {
 					want[i*c.n+i] = 1
@@ -170,4 +152,18 @@ func TestFormQ(t *testing.T) {
 			})
 		}
 	}
+}
+
+// randomFactor returns the reflectors of the LQ factorization of an
+// m x n Gaussian matrix from rng, by FactorT when factor is "FactorT"
+// and by Factor otherwise.
+func randomFactor(rng *rand.Rand, factor string, m, n int) *Reflectors {
+	a := make([]float64, m*n)
+	for i := range a {
+		a[i] = rng.NormFloat64()
+	}
+	if factor == "FactorT" {
+		return FactorT(m, n, a, n)
+	}
+	return Factor(m, n, a, n)
 }
