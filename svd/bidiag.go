@@ -746,34 +746,36 @@ func (p *bidiagPath) back() *SVD {
 			// V_Z = Q0ᵀ*[Pr*[utᵀ; 0]; 0].
 			vz = mat.Zeros(c, r)
 			vd := vz.RawData()
-			if p.f0 == nil || r <= house.UnblockedMax {
-				transposeCopy(vd, p.ut, r)
-				// Rows r on are zero (MulLeftTop saves the scan for them).
-				p.b.rightReflectors().MulLeftTop(true, r, r, vd, r)
-				if p.f0 != nil {
-					p.f0.MulLeftTop(true, r, r, vd, r)
-				}
-				return
+			// Y = Pr*utᵀ (r x r): in V_Z's top rows, or with Z = L*Q0
+			// first and Q0 in several blocks in the merges' scratch,
+			// spent by now. There V_Z = Qᵀ*Y with Q the first r rows of
+			// Q0 formed explicitly (FormQ takes half the work of
+			// applying Q0ᵀ to [Y; 0]) and one matrix product (the other
+			// half, at its speed), as LAPACK's dgesdd does: at 2000 x
+			// 200 the whole SVD on one core went from 23.1 to 21.7 ms
+			// (medians of interleaved runs), at 1000 x 80 from 2.8 to
+			// 2.7. With one block (r up to house.UnblockedMax)
+			// MulLeftTop's first product reads only Y's r rows, and
+			// FormQ plus the product take twice its work: 1000 x 50 went
+			// from 1.3-1.4 to 1.6-1.7 ms that way.
+			formQ := p.f0 != nil && r > house.UnblockedMax
+			y := vd
+			if formQ {
+				_, _, _, _, dc := slabParts(p.slab, r, c)
+				y = dc[:r*r]
 			}
-			// With Z = L*Q0 first and Q0 in several blocks: Y = Pr*utᵀ
-			// (r x r) in the merges' scratch, spent by now, then V_Z =
-			// Qᵀ*Y with Q the first r rows of Q0 formed explicitly
-			// (FormQ takes half the work of applying Q0ᵀ to [Y; 0]) and
-			// one matrix product (the other half, at its speed), as
-			// LAPACK's dgesdd does: at 2000 x 200 the whole SVD on one
-			// core went from 23.1 to 21.7 ms (medians of interleaved
-			// runs), at 1000 x 80 from 2.8 to 2.7. With one block (r up
-			// to house.UnblockedMax) MulLeftTop's first product reads
-			// only Y's r rows, and FormQ plus the product take twice its
-			// work: 1000 x 50 went from 1.3-1.4 to 1.6-1.7 ms that way.
-			_, _, _, _, dc := slabParts(p.slab, r, c)
-			y := dc[:r*r]
 			transposeCopy(y, p.ut, r)
-			p.b.rightReflectors().MulLeft(true, r, y, r)
-			q := getScratch(r * c)
-			p.f0.FormQ(r, q, c)
-			kernels.Gemm(true, false, c, r, r, 1, q, c, y, r, 0, vd, r)
-			putScratch(q)
+			// Rows r on are zero (MulLeftTop saves the scan for them).
+			p.b.rightReflectors().MulLeftTop(true, r, r, y, r)
+			switch {
+			case formQ:
+				q := getScratch(r * c)
+				p.f0.FormQ(r, q, c)
+				kernels.Gemm(true, false, c, r, r, 1, q, c, y, r, 0, vd, r)
+				putScratch(q)
+			case p.f0 != nil:
+				p.f0.MulLeftTop(true, r, r, vd, r)
+			}
 		})
 	}
 	_ = par.For(context.Background(), len(sides), kernels.Workers(), func(i int) { sides[i]() })

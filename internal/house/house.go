@@ -332,14 +332,45 @@ func finishT(t []float64, ib int, tau []float64) {
 // stride ldc), where op(T) is T or, with trans, T^T. w is scratch of
 // 2*r*ib elements.
 func applyRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
-	// W = C V^T, W = W op(T), C -= W V; each product in the parts of V.
+	// W = C V^T in the parts of V.
 	ib, l := v.ib, v.l
 	kernels.Gemm(false, true, r, ib, ib, 1, c, ldc, v.v1, ib, 0, w, ib)
 	if l > ib {
 		kernels.Gemm(false, true, r, ib, l-ib, 1, c[ib:], ldc, v.v2, v.ld, 1, w, ib)
 	}
-	// W op(T) by one product into the second half of w (T's lower
-	// triangle is zero), in place of r*ib short dot products.
+	updateRight(trans, r, v, t, c, ldc, w)
+}
+
+// applyRightIdentity is applyRight for an r x l matrix C whose first
+// min(ib, r) rows are those of the identity (row a has its one in
+// column a) and whose other rows are zero in columns 0..ib-1 (a block of
+// FormQ): W = C Vᵀ is then V1ᵀ on the first rows and C[:, ib:] V2ᵀ on
+// the others.
+func applyRightIdentity(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	ib, l := v.ib, v.l
+	nid := min(ib, r)
+	for a := 0; a < nid; a++ {
+		wa := w[a*ib : (a+1)*ib]
+		for s := range wa {
+			wa[s] = v.v1[s*ib+a]
+		}
+	}
+	if r > nid {
+		if l > ib {
+			kernels.Gemm(false, true, r-nid, ib, l-ib, 1, c[nid*ldc+ib:], ldc, v.v2, v.ld, 0, w[nid*ib:], ib)
+		} else {
+			clear(w[nid*ib : r*ib])
+		}
+	}
+	updateRight(trans, r, v, t, c, ldc, w)
+}
+
+// updateRight finishes applyRight from W = C V^T in the first r*ib
+// elements of w: W op(T) by one product into the second half of w (T's
+// lower triangle is zero), in place of r*ib short dot products, then
+// C -= W op(T) V in the parts of V.
+func updateRight(trans bool, r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
+	ib, l := v.ib, v.l
 	wt := w[r*ib : 2*r*ib]
 	kernels.Gemm(false, trans, r, ib, ib, 1, w, ib, t, ib, 0, wt, ib)
 	kernels.Gemm(false, false, r, ib, ib, -1, wt, ib, v.v1, ib, 1, c, ldc)
@@ -527,7 +558,7 @@ func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
 // acting on columns i0 on leaves the rows with ends <= i0 alone, so each
 // reflector or block is applied only to the rows before them.
 func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends []int) {
-	f.mulRightSpan(trans, r, c, ldc, func(i0 int) (int, int) {
+	f.mulRightSpan(trans, r, c, ldc, false, func(i0 int) (int, int) {
 		if ends == nil {
 			return 0, r
 		}
@@ -537,8 +568,9 @@ func (f *Reflectors) MulRightRows(trans bool, r int, c []float64, ldc int, ends 
 
 // mulRightSpan is MulRight applying the reflector or block that acts on
 // columns i0 on to rows lo..hi-1 of C only, (lo, hi) = span(i0): the
-// others are zero in those columns.
-func (f *Reflectors) mulRightSpan(trans bool, r int, c []float64, ldc int, span func(i0 int) (lo, hi int)) {
+// others are zero in those columns. With identity (FormQ, lo = i0) a
+// block's rows are as applyRightIdentity takes them.
+func (f *Reflectors) mulRightSpan(trans bool, r int, c []float64, ldc int, identity bool, span func(i0 int) (lo, hi int)) {
 	if r == 0 {
 		return
 	}
@@ -572,7 +604,11 @@ func (f *Reflectors) mulRightSpan(trans bool, r int, c []float64, ldc int, span 
 		b, v := f.loadBlock(bi, vw)
 		vw = v.v1
 		w = grow(w, 2*(hi-lo)*b.ib)
-		applyRight(trans, hi-lo, v, b.t, c[lo*ldc+b.i0:], ldc, w)
+		apply := applyRight
+		if identity {
+			apply = applyRightIdentity
+		}
+		apply(trans, hi-lo, v, b.t, c[lo*ldc+b.i0:], ldc, w)
 	}
 }
 
@@ -685,53 +721,7 @@ func (f *Reflectors) FormQ(p int, q []float64, ldq int) {
 		clear(row)
 		row[i] = 1
 	}
-	if p == 0 {
-		return
-	}
-	if !f.useBlocks(p) {
-		f.mulRightSpan(true, p, q, ldq, func(i0 int) (int, int) { return min(i0, p), p })
-		return
-	}
-	var vw, w []float64
-	for bi := len(f.blocks) - 1; bi >= 0; bi-- {
-		i0 := f.blocks[bi].i0
-		if i0 >= p {
-			continue
-		}
-		b, v := f.loadBlock(bi, vw)
-		vw = v.v1
-		w = grow(w, 2*(p-i0)*b.ib)
-		applyRightIdentity(p-i0, v, b.t, q[i0*ldq+i0:], ldq, w)
-	}
-}
-
-// applyRightIdentity is applyRight with trans for an r x l matrix C
-// whose first min(ib, r) rows are those of the identity (row a has its
-// one in column a) and whose other rows are zero in columns 0..ib-1:
-// W = C Vᵀ is then V1ᵀ on the first rows and C[:, ib:] V2ᵀ on the
-// others.
-func applyRightIdentity(r int, v vblock, t []float64, c []float64, ldc int, w []float64) {
-	ib, l := v.ib, v.l
-	nid := min(ib, r)
-	for a := 0; a < nid; a++ {
-		wa := w[a*ib : (a+1)*ib]
-		for s := range wa {
-			wa[s] = v.v1[s*ib+a]
-		}
-	}
-	if r > nid {
-		if l > ib {
-			kernels.Gemm(false, true, r-nid, ib, l-ib, 1, c[nid*ldc+ib:], ldc, v.v2, v.ld, 0, w[nid*ib:], ib)
-		} else {
-			clear(w[nid*ib : r*ib])
-		}
-	}
-	wt := w[r*ib : 2*r*ib]
-	kernels.Gemm(false, true, r, ib, ib, 1, w, ib, t, ib, 0, wt, ib)
-	kernels.Gemm(false, false, r, ib, ib, -1, wt, ib, v.v1, ib, 1, c, ldc)
-	if l > ib {
-		kernels.Gemm(false, false, r, l-ib, ib, -1, wt, ib, v.v2, v.ld, 1, c[ib:], ldc)
-	}
+	f.mulRightSpan(true, p, q, ldq, true, func(i0 int) (int, int) { return min(i0, p), p })
 }
 
 func grow(s []float64, n int) []float64 {
