@@ -122,6 +122,23 @@ func Reduce[A any](ctx context.Context, total, size, workers int, progress func(
 	return result, ctx.Err()
 }
 
+// Go runs f on a goroutine of its own and returns a function that waits
+// for f to end and then, if f panicked, panics on its caller's goroutine
+// with a *carry.Panic, as For does.
+func Go(f func()) (wait func()) {
+	var caught carry.Catcher
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer caught.Catch(nil)
+		f()
+	}()
+	return func() {
+		<-done
+		caught.Repanic()
+	}
+}
+
 // For runs f(i) for i in [0, n) on up to workers goroutines; f must write
 // only its own outputs. It returns ctx.Err() if ctx is cancelled (some
 // calls may then not have run).

@@ -241,3 +241,28 @@ func TestReduceMergesLoneChunk(t *testing.T) {
 		t.Fatalf("merged %v (err %v), want one chunk of 3 items", out, err)
 	}
 }
+
+// TestGo: Go runs f on another goroutine, wait returns once it has
+// ended, and a panic of f comes back from wait as a *carry.Panic.
+func TestGo(t *testing.T) {
+	gid := func() string {
+		buf := make([]byte, 64)
+		return strings.Fields(string(buf[:runtime.Stack(buf, false)]))[1]
+	}
+	caller := gid()
+	var other string
+	var ended atomic.Bool
+	wait := Go(func() { other = gid(); ended.Store(true) })
+	wait()
+	if !ended.Load() || other == caller {
+		t.Errorf("ended %v, on goroutine %s (the caller's is %s)", ended.Load(), other, caller)
+	}
+	wait = Go(func() { panic(errors.New("task failed")) })
+	defer func() {
+		var p *carry.Panic
+		if err, ok := recover().(error); !ok || !errors.As(err, &p) || p.Error() == "" || !strings.Contains(fmt.Sprint(p.Value), "task failed") {
+			t.Errorf("wait re-panicked with %v, want a *carry.Panic of the task's error", err)
+		}
+	}()
+	wait()
+}

@@ -37,11 +37,20 @@ type Team struct {
 	caught carry.Catcher
 }
 
-// teamHelper is one helper's parking place and its slot's number.
+// teamHelper is one helper's parking place, its slot's number, and the
+// task handed to it by Go, if any.
 type teamHelper struct {
 	parked atomic.Bool
 	wake   chan struct{}
 	slot   int
+	task   atomic.Pointer[teamTask]
+}
+
+// teamTask is a function handed to a helper by Go: run catches its
+// panic, and done is closed once the helper is free again.
+type teamTask struct {
+	run  func()
+	done chan struct{}
 }
 
 // teamSlot is a goroutine's share of a loop, the indices next..end-1
@@ -155,14 +164,61 @@ func (t *Team) work(own int) {
 	}
 }
 
-// serve is a helper's life: wait for a loop newer than the last it saw,
-// join it if it is still open, work, leave.
+// Go runs f on a helper of the team, outside its loops, and returns a
+// function that waits for f to end and then, if f panicked, panics on
+// its caller's goroutine with a *carry.Panic, as For does. It is for
+// work that runs alongside a run of loops on another goroutine: a helper
+// is ready at once, where a new goroutine may wait for the processor a
+// spinning helper holds. While f runs, that helper takes no part in the
+// loops, which the caller's goroutine (and the other helpers) finish;
+// after, it joins them again. Go panics if no helper is free (a team of
+// one worker has none; a helper is busy from Go until its f ends).
+func (t *Team) Go(f func()) (wait func()) {
+	var h *teamHelper
+	for _, x := range t.helpers {
+		if x.task.Load() == nil {
+			h = x
+			break
+		}
+	}
+	if h == nil {
+		panic("par: Team.Go with no free helper")
+	}
+	var caught carry.Catcher
+	task := &teamTask{done: make(chan struct{})}
+	task.run = func() {
+		defer caught.Catch(nil)
+		f()
+	}
+	h.task.Store(task)
+	if h.parked.Load() && h.parked.CompareAndSwap(true, false) {
+		h.wake <- struct{}{}
+	}
+	return func() {
+		<-task.done
+		caught.Repanic()
+	}
+}
+
+// serve is a helper's life: wait for a loop newer than the last it saw
+// (or a task from Go, which it runs first), join it if it is still open,
+// work, leave.
 func (t *Team) serve(h *teamHelper) {
 	seen := uint64(0)
 	for {
 		s, ok := t.await(h, seen)
 		if !ok {
 			return
+		}
+		if task := h.task.Load(); task != nil {
+			func() {
+				// Free again, even if f ends the goroutine
+				// (runtime.Goexit).
+				defer close(task.done)
+				defer h.task.Store(nil)
+				task.run()
+			}()
+			continue // a loop opened meanwhile is still newer than seen
 		}
 		seen = s >> teamGenShift
 		// Join the loop unless it is closed already.
@@ -185,14 +241,18 @@ func (t *Team) serve(h *teamHelper) {
 	}
 }
 
-// await waits until the team's generation differs from seen and returns
-// the state then, or false once the team is closed. (The generation has
+// await waits until the team's generation differs from seen or the
+// helper has a task, and returns the state then, or false once the team
+// is closed. (The generation has
 // 31 bits: a helper that slept through 2^31 loops would at worst miss
 // one.)
 func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
 	for {
 		start := time.Now()
 		for spins := 0; ; spins++ {
+			if h.task.Load() != nil { // even on a closed team
+				return t.state.Load(), true
+			}
 			if t.quit.Load() {
 				return 0, false
 			}
@@ -206,13 +266,13 @@ func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
 				}
 			}
 		}
-		// Park. The caller wakes a parked helper when it opens a loop;
-		// a loop opened between the last check and the park is seen by
-		// the check after it, and the helper then takes itself out of
-		// the parked state, unless the caller did so first and sent a
-		// wake-up that must be drained.
+		// Park. The caller wakes a parked helper when it opens a loop
+		// or hands it a task; a loop or task that came between the last
+		// check and the park is seen by the check after it, and the
+		// helper then takes itself out of the parked state, unless the
+		// caller did so first and sent a wake-up that must be drained.
 		h.parked.Store(true)
-		if s := t.state.Load(); s>>teamGenShift != seen || t.quit.Load() {
+		if s := t.state.Load(); s>>teamGenShift != seen || t.quit.Load() || h.task.Load() != nil {
 			if !h.parked.CompareAndSwap(true, false) {
 				<-h.wake
 			}

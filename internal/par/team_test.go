@@ -468,3 +468,88 @@ func stackOf() []byte {
 	buf := make([]byte, 1<<14)
 	return buf[:runtime.Stack(buf, false)]
 }
+
+// TestTeamGo: a task handed to a helper by Go runs on a goroutine other
+// than the caller's, on a spinning or a parked helper, while the caller's
+// loops go on without that helper (the loops complete, every index
+// once, while the task still waits for the caller); the helper joins
+// loops again once the task has ended; a second Go finds no free helper
+// on a team of two workers and panics; a team of one has none; a panic
+// of the task comes back from wait as a *carry.Panic; and a task handed
+// over just before Close still runs.
+func TestTeamGo(t *testing.T) {
+	for _, parked := range []bool{false, true} {
+		team := newTeam(t, 2)
+		team.For(8, func(int) {})
+		if parked && !waitUntil(2*time.Second, func() bool { return allParked(team) }) {
+			t.Fatal("the helper did not park within 2 s")
+		}
+		var release, ran atomic.Bool
+		// "goroutine N [running]:" heads a stack.
+		gid := func() string { return strings.Fields(string(stackOf()))[1] }
+		caller := gid()
+		var other bool
+		wait := team.Go(func() {
+			other = gid() != caller
+			ran.Store(true)
+			for !release.Load() {
+				runtime.Gosched()
+			}
+		})
+		if !waitUntil(10*time.Second, ran.Load) {
+			t.Fatalf("parked %v: the task did not start within 10 s", parked)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("parked %v: a second Go on a team of two did not panic", parked)
+				}
+			}()
+			team.Go(func() {})
+		}()
+		for range 20 {
+			var counts [100]atomic.Int32
+			team.For(len(counts), func(i int) { counts[i].Add(1) })
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("parked %v: index %d ran %d times while the task ran", parked, i, c)
+				}
+			}
+		}
+		release.Store(true)
+		wait()
+		if !other {
+			t.Errorf("parked %v: the task ran on the caller's goroutine", parked)
+		}
+		if !allJoin(team) {
+			t.Errorf("parked %v: the helper did not join loops after its task", parked)
+		}
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Go on a team of one worker did not panic")
+			}
+		}()
+		newTeam(t, 1).Go(func() {})
+	}()
+	team := newTeam(t, 3)
+	wait := team.Go(func() { panic("task failed") })
+	func() {
+		defer func() {
+			var p *carry.Panic
+			if err, ok := recover().(error); !ok || !errors.As(err, &p) || p.Value != "task failed" {
+				t.Errorf("wait re-panicked with %v, want a *carry.Panic of the task's value", err)
+			}
+		}()
+		wait()
+	}()
+	closing := NewTeam(2)
+	var ran atomic.Bool
+	wait = closing.Go(func() { ran.Store(true) })
+	closing.Close()
+	wait()
+	if !ran.Load() {
+		t.Error("a task handed over before Close did not run")
+	}
+}
