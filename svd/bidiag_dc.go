@@ -76,13 +76,11 @@ func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 		if vt == nil {
 			vt = make([]float64, n*n)
 		}
-		bdRows(n, 2*n, func(lo, hi int) {
-			clear(ut[lo*n : hi*n])
-			clear(vt[lo*n : hi*n])
-		})
 	}
 	if bnorm == 0 {
 		if vectors {
+			clear(ut[:n*n])
+			clear(vt[:n*n])
 			for i := 0; i < n; i++ {
 				ut[i*n+i] = 1
 				vt[i*n+i] = 1
@@ -98,32 +96,112 @@ func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 			return false
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
-	} else {
-		w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}
-		if !w.solve(0, n, 0) {
-			return false
-		}
-		perm := make([]int, n)
-		for i := range perm {
-			perm[i] = i
-		}
-		slices.SortStableFunc(perm, func(p, q int) int { return cmp.Compare(d[q], d[p]) })
-		sorted := make([]float64, n)
-		for i, p := range perm {
-			sorted[i] = d[p]
-		}
-		copy(d, sorted)
-		// The two sides on two goroutines (in place, each pass over its
-		// matrix once: a copy and a gather on all the workers, side after
-		// side, took 0.41 ms at n = 500 on two, against 0.3 on one).
-		_ = par.For(context.Background(), 2, kernels.Workers(), func(i int) {
-			permuteRowsSquare([2][]float64{ut, vt}[i], n, perm)
-		})
+	} else if !bdcVectors(d, e, ut, vt, n, buf) {
+		return false
 	}
 	for i := range d {
 		d[i] = math.Ldexp(d[i], ex)
 	}
 	return true
+}
+
+// bdcVectors is the divide and conquer of bidiagSVDBuf with both sides
+// wanted, without its scaling: for a B whose largest entry is at most
+// 2^500 (no overflow in the squares of a block's leaves and merges, which
+// scale themselves by their own largest entries), with the same bits as
+// bidiagSVDBuf, whose scaling by a power of two only carries through, but
+// for entries that underflow. ut and vt are cleared here; buf is nil or
+// 4n² floats of scratch.
+func bdcVectors(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
+	bdRows(n, 2*n, func(lo, hi int) {
+		clear(ut[lo*n : hi*n])
+		clear(vt[lo*n : hi*n])
+	})
+	w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}
+	if !w.solve(0, n, 0) {
+		return false
+	}
+	bdcSort(d, ut, vt, n)
+	return true
+}
+
+// bdcSort sorts the singular values d in descending order, and the rows
+// of ut and vt (n x n) with them.
+func bdcSort(d, ut, vt []float64, n int) {
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(p, q int) int { return cmp.Compare(d[q], d[p]) })
+	sorted := make([]float64, n)
+	for i, p := range perm {
+		sorted[i] = d[p]
+	}
+	copy(d, sorted)
+	// The two sides on two goroutines (in place, each pass over its
+	// matrix once: a copy and a gather on all the workers, side after
+	// side, took 0.41 ms at n = 500 on two, against 0.3 on one).
+	_ = par.For(context.Background(), 2, kernels.Workers(), func(i int) {
+		permuteRowsSquare([2][]float64{ut, vt}[i], n, perm)
+	})
+}
+
+// bdcSplit is bdcVectors in parts, so that the first half of B can be
+// solved while its later rows are still being made (bidiagPath's
+// reduceSolve): first needs d and e below m1 alone, second the rest, and
+// finish merges them. The parts compute what bdcVectors computes, bit
+// for bit, in any order of first and second, at once or not.
+type bdcSplit struct {
+	w, w1  *bdcWork
+	n      int
+	m1, m2 int
+	full   []float64 // w's scratch, restored for the merge
+}
+
+// newBDCSplit prepares the parts for an n x n B, n > bdLeaf (so that
+// bdcVectors would split it too), with buf 4n² floats of scratch or nil.
+func newBDCSplit(d, e []float64, ut, vt []float64, n int, buf []float64) *bdcSplit {
+	if n <= bdLeaf {
+		panic("svd: internal error: newBDCSplit of a leaf")
+	}
+	s := &bdcSplit{w: &bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}, n: n}
+	s.m1, s.m2 = bdHalves(n)
+	s.w1, s.full = s.w.splitScratch(s.m1, s.m2, 0)
+	s.w1.serial = true
+	return s
+}
+
+// first clears the rows of ut and vt of the first half (and of the
+// middle row) and solves the first half, rows 0..m1-1 of B with column
+// m1, on the calling goroutine alone. It reads d and e below m1 alone,
+// and writes no others.
+func (s *bdcSplit) first() bool {
+	n := s.n
+	clear(s.w.ut[:(s.m1+1)*n])
+	clear(s.w.vt[:(s.m1+1)*n])
+	return s.w1.solve(0, s.m1, 1)
+}
+
+// second clears the other rows of ut and vt and solves the second half,
+// rows m1+1 on. Its merge runs its loops on a team, as the top merge
+// does: meant to follow first (as in bidiagPath.reduceSolve, where the
+// first half is done by then), it would otherwise share the workers with
+// it.
+func (s *bdcSplit) second() bool {
+	n := s.n
+	clear(s.w.ut[(s.m1+1)*n : n*n])
+	clear(s.w.vt[(s.m1+1)*n : n*n])
+	s.w.soleLo, s.w.soleN = s.m1+1, s.m2
+	defer func() { s.w.soleLo, s.w.soleN = 0, 0 }()
+	return s.w.solve(s.m1+1, s.m2, 0)
+}
+
+// finish merges the solved halves and sorts the result, as bdcVectors
+// ends; both halves must have succeeded.
+func (s *bdcSplit) finish() {
+	s.w.buf = s.full
+	s.w.merge(0, s.m1, s.m2, 0)
+	bdcSort(s.w.d, s.w.ut, s.w.vt, s.n)
 }
 
 // bdValues computes the singular values of the bidiagonal (d, e[0:n-1]),
@@ -175,8 +253,10 @@ func permuteRowsSquare(x []float64, n int, perm []int) {
 // all the workers (kernels.Workers) when there are at least 2^16 floats
 // in all: for copies and clears, whose results do not depend on the
 // split, and which would otherwise be the serial part of large merges.
-func bdRows(rows, width int, f func(lo, hi int)) {
-	workers := kernels.Workers()
+func bdRows(rows, width int, f func(lo, hi int)) { bdRowsOn(kernels.Workers(), rows, width, f) }
+
+// bdRowsOn is bdRows on at most workers goroutines.
+func bdRowsOn(workers, rows, width int, f func(lo, hi int)) {
 	if workers < 2 || rows < 2 || rows*width < 1<<16 {
 		f(0, rows)
 		return
@@ -196,6 +276,22 @@ type bdcWork struct {
 	d, e   []float64
 	ut, vt []float64
 	buf    []float64
+	// serial keeps the work on the calling goroutine (kernels.Workers
+	// aside): for a half solved while other work takes the other
+	// workers (bdcSplit.first).
+	serial bool
+	// soleLo and soleN (rows), when soleN > 0, name a block besides the
+	// whole whose merge runs with nothing else running, so that its
+	// loops take a team as the top merge's do (bdcSplit.second).
+	soleLo, soleN int
+}
+
+// workers is the number of goroutines w's loops and products may use.
+func (w *bdcWork) workers() int {
+	if w.serial {
+		return 1
+	}
+	return kernels.Workers()
 }
 
 // scratch returns k floats of scratch, not cleared.
@@ -220,18 +316,10 @@ func (w *bdcWork) solve(lo, m, sqre int) bool {
 	}
 	// Rows lo..lo+m1-1 (with one more column), the middle row lo+m1 and
 	// rows lo+m1+1..lo+m-1 (with sqre more columns).
-	m1 := (m - 1) / 2
-	m2 := m - 1 - m1
+	m1, m2 := bdHalves(m)
 	var ok [2]bool
-	if m >= bdParMin && kernels.Workers() > 1 {
-		// The first half on a bdcWork of its own, whose scratch is the
-		// part of this block's that the second half's subtree leaves
-		// alone (a block's subtree takes at most bdScratch floats), so
-		// that the whole tree takes no more than its top merge.
-		n2 := bdScratch(m2, sqre)
-		buf := w.scratch(max(n2+bdScratch(m1, 1), bdScratch(m, sqre)))
-		w1 := &bdcWork{n: w.n, d: w.d, e: w.e, ut: w.ut, vt: w.vt, buf: buf[n2:len(buf):len(buf)]}
-		w.buf = buf[:n2:n2]
+	if m >= bdParMin && w.workers() > 1 {
+		w1, buf := w.splitScratch(m1, m2, sqre)
 		_ = par.For(context.Background(), 2, 2, func(i int) {
 			if i == 0 {
 				ok[0] = w1.solve(lo, m1, 1)
@@ -256,6 +344,28 @@ func (w *bdcWork) solve(lo, m, sqre int) bool {
 	}
 	w.merge(lo, m1, m2, sqre)
 	return true
+}
+
+// bdHalves returns the rows of the halves of a block of m rows: the
+// first m1 rows (with one more column), the middle row m1, and the m2
+// rows after it.
+func bdHalves(m int) (m1, m2 int) {
+	m1 = (m - 1) / 2
+	return m1, m - 1 - m1
+}
+
+// splitScratch prepares the halves of a block (m1 + 1 + m2 rows, sqre) to
+// be solved at once: it returns a bdcWork for the first half whose
+// scratch is the part of w's that the second half's subtree leaves alone
+// (a block's subtree takes at most bdScratch floats), so that the whole
+// tree takes no more than its top merge, narrows w's scratch to the
+// rest, and returns the whole, to be restored into w.buf for the merge.
+func (w *bdcWork) splitScratch(m1, m2, sqre int) (w1 *bdcWork, buf []float64) {
+	n2 := bdScratch(m2, sqre)
+	buf = w.scratch(max(n2+bdScratch(m1, 1), bdScratch(m1+1+m2, sqre)))
+	w1 = &bdcWork{n: w.n, d: w.d, e: w.e, ut: w.ut, vt: w.vt, buf: buf[n2:len(buf):len(buf)]}
+	w.buf = buf[:n2:n2]
+	return w1, buf
 }
 
 // bdScratch is the most scratch (floats) that solve takes for a block of
@@ -495,21 +605,23 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 	wcol := max(N, NV)
 	buf := w.scratch(2*K*K + 2*K*wcol)
 	uS, vS := buf[:K*K], buf[K*K:2*K*K]
-	// The top merge, on all the workers with nothing else running, runs
-	// its loops on a team (see mergeLoops).
+	// The top merge (and the one of bdcSplit.second), on all the
+	// workers with nothing else running, runs its loops on a team (see
+	// mergeLoops).
 	var team *par.Team
-	if lo == 0 && NV == w.n && K >= bdParMin && kernels.Workers() > 1 {
-		team = par.NewTeam(kernels.Workers())
+	sole := (lo == 0 && NV == w.n) || (lo == w.soleLo && N == w.soleN)
+	if sole && K >= bdParMin && w.workers() > 1 {
+		team = par.NewTeam(w.workers())
 		defer team.Close()
 	}
-	sig, posU, posV, k1u, k3u, k1v, k3v := bdSecular(team, kd, kz, keep, maskU, maskV, uS, vS)
+	sig, posU, posV, k1u, k3u, k1v, k3v := bdSecular(team, w.workers(), kd, kz, keep, maskU, maskV, uS, vS)
 	// The kept rows, in type order, are the right factors of the
 	// products (of each, only the part the products read is copied); the
 	// new vector i goes to the row of keep[i], and the deflated rows stay
 	// where they are.
 	sel := buf[2*K*K : 2*K*K+K*wcol]
 	out := buf[2*K*K+K*wcol:]
-	rows, products := mergeLoops(team, K)
+	rows, products := mergeLoops(team, w.workers(), K)
 	keepU := make([]int, K)
 	keepV := make([]int, K)
 	for k, p := range keep {
@@ -588,19 +700,25 @@ type gemmFunc func(transA, transB bool, m, n, k int, alpha float64, a []float64,
 // on chunks of rows 0..K-1 of width floats (copies), and products runs,
 // on pieces of rows 0..K-1, prod (GEMMs by the gemm it is given, on
 // those rows of their result) and then after (which reads these rows of
-// the result) on each piece. Without a team they are bdRows and whole
-// GEMMs with their own workers. On a team the pieces are one a worker,
+// the result) on each piece. Without a team they are bdRowsOn and whole
+// GEMMs with their own workers, up to workers (kernels.GemmSerial for
+// one). On a team the pieces are one a worker,
 // in multiples of trailRows rows, each GEMM on its goroutine alone
 // (kernels.GemmSerial), so that a merge's products and copies take two
 // waits on the team's helpers rather than goroutines started by every
 // GEMM and copy: at 500 x 500 the bidiagonal solve on two workers went
 // from 1.54x to 1.71x faster than on one. The bits are the same either
 // way, as updateTrailing's.
-func mergeLoops(team *par.Team, K int) (rows func(K, width int, f func(lo, hi int)), products func(width int, prod func(gemm gemmFunc, i0, i1 int), after func(i0, i1 int))) {
+func mergeLoops(team *par.Team, workers, K int) (rows func(K, width int, f func(lo, hi int)), products func(width int, prod func(gemm gemmFunc, i0, i1 int), after func(i0, i1 int))) {
 	if team == nil {
-		return bdRows, func(width int, prod func(gemmFunc, int, int), after func(int, int)) {
-			prod(kernels.Gemm, 0, K)
-			bdRows(K, width, after)
+		gemm := kernels.Gemm
+		if workers < 2 {
+			gemm = kernels.GemmSerial
+		}
+		rows = func(K, width int, f func(lo, hi int)) { bdRowsOn(workers, K, width, f) }
+		return rows, func(width int, prod func(gemmFunc, int, int), after func(int, int)) {
+			prod(gemm, 0, K)
+			rows(K, width, after)
 		}
 	}
 	chunks := min(K, 4*team.Workers())
@@ -644,9 +762,9 @@ func bdProduct(gemm gemmFunc, m, n, k int, a []float64, lda int, b []float64, ld
 // in column posU[k] and of v_i in column posV[k], the columns in type
 // order (first half, both, second half; for uS the middle last), with
 // k1u, k3u (k1v, k3v) the numbers of the first two types. Its loops
-// run on team when it is not nil, else (from bdParMin poles) on
-// goroutines of their own.
-func bdSecular(team *par.Team, d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float64) (sig []float64, posU, posV []int, k1u, k3u, k1v, k3v int) {
+// run on team when it is not nil, else (from bdParMin poles) on up to
+// maxWorkers goroutines of their own.
+func bdSecular(team *par.Team, maxWorkers int, d, z []float64, keep []int, maskU, maskV []uint8, uS, vS []float64) (sig []float64, posU, posV []int, k1u, k3u, k1v, k3v int) {
 	K := len(d)
 	posU = make([]int, K)
 	posV = make([]int, K)
@@ -697,7 +815,7 @@ func bdSecular(team *par.Team, d, z []float64, keep []int, maskU, maskV []uint8,
 	sig = make([]float64, K)
 	workers := 1
 	if K >= bdParMin {
-		workers = kernels.Workers()
+		workers = maxWorkers
 	}
 	chunks := min(K, 4*workers)
 	chunk := func(c int) (int, int) { return c * K / chunks, (c + 1) * K / chunks }

@@ -389,6 +389,81 @@ func TestBidiagSVDWorkers(t *testing.T) {
 	}
 }
 
+// TestBDCSplit: bdcVectors on B scaled by 2^40 and bdcSplit's parts in
+// either order, the first half on a goroutine of its own or not, give
+// bidiagSVD's bits on B scaled back by 2^40 (bidiagSVD's scaling by a
+// power of two carries through the divide and conquer, whose leaves and
+// merges scale themselves); so do the parts with one worker and with
+// several.
+func TestBDCSplit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(1))
+	for _, c := range []struct {
+		kind string
+		n    int
+	}{{"random", 260}, {"clustered", 200}, {"graded", 120}, {"ones", 61}} {
+		kind, n := c.kind, c.n
+		d0, e0 := bidiagCase(kind, n)
+		want, wantU, wantV := slices.Clone(d0), make([]float64, n*n), make([]float64, n*n)
+		if !bidiagSVD(want, slices.Clone(e0), wantU, wantV, n) {
+			t.Fatalf("%s, n = %d: no convergence", kind, n)
+		}
+		scaled := func() (d, e []float64) {
+			d, e = slices.Clone(d0), slices.Clone(e0)
+			for i := range d {
+				d[i] = math.Ldexp(d[i], 40)
+			}
+			for i := range e {
+				e[i] = math.Ldexp(e[i], 40)
+			}
+			return d, e
+		}
+		check := func(how string, d, ut, vt []float64) {
+			t.Helper()
+			for i := range d {
+				d[i] = math.Ldexp(d[i], -40)
+			}
+			if !slices.Equal(d, want) || !slices.Equal(ut, wantU) || !slices.Equal(vt, wantV) {
+				t.Fatalf("%s, n = %d, %s: not bidiagSVD's bits", kind, n, how)
+			}
+		}
+		for _, workers := range []int{1, 4} {
+			kernels.SetMaxWorkers(workers)
+			d, e := scaled()
+			ut, vt := make([]float64, n*n), make([]float64, n*n)
+			if !bdcVectors(d, e, ut, vt, n, nil) {
+				t.Fatalf("%s, n = %d: bdcVectors did not converge", kind, n)
+			}
+			check(fmt.Sprintf("bdcVectors on %d workers", workers), d, ut, vt)
+			for _, order := range []string{"first, second", "second, first", "at once"} {
+				d, e := scaled()
+				// Garbage where the parts clear, and in the scratch.
+				ut, vt := slices.Repeat([]float64{7}, n*n), slices.Repeat([]float64{-3}, n*n)
+				s := newBDCSplit(d, e, ut, vt, n, slices.Repeat([]float64{5}, 4*n*n))
+				var ok1, ok2 bool
+				switch order {
+				case "first, second":
+					ok1 = s.first()
+					ok2 = s.second()
+				case "second, first":
+					ok2 = s.second()
+					ok1 = s.first()
+				default:
+					done := make(chan struct{})
+					go func() { ok1 = s.first(); close(done) }()
+					ok2 = s.second()
+					<-done
+				}
+				if !ok1 || !ok2 {
+					t.Fatalf("%s, n = %d, %s: no convergence", kind, n, order)
+				}
+				s.finish()
+				check(fmt.Sprintf("%s on %d workers", order, workers), d, ut, vt)
+			}
+		}
+	}
+}
+
 // TestBidiagValuesRelative: the values alone (dqds) have high relative
 // accuracy on graded matrices, whose smallest values are 1e-90 of the
 // largest: Π s_i = Π |d_i| exactly, and the ratio of the two products,
