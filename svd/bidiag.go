@@ -40,6 +40,32 @@ type bidiagReduction struct {
 	lda        int
 	d, e       []float64
 	taup, tauq []float64
+	hook       *reduceHook
+}
+
+// reduceHook lets work that needs only the first steps' output start
+// while the reduction goes on (bidiagPath.reduceSolve): before step at,
+// with d[:at] and e[:at] final, the reduction calls start(d, e, run) on
+// its goroutine, where run(f) starts f on another goroutine and returns
+// a function that waits for it (par.Team.Go on the reduction's team,
+// whose loops then run without that helper while f runs; par.Go in the
+// unblocked part, which has no team).
+type reduceHook struct {
+	at    int
+	start func(d, e []float64, run func(f func()) (wait func()))
+}
+
+// step calls the hook's start before step j when it is due, with team
+// the reduction's team (nil in the unblocked part).
+func (b *bidiagReduction) step(j int, team *par.Team) {
+	if b.hook == nil || j != b.hook.at {
+		return
+	}
+	run := par.Go
+	if team != nil && team.Workers() > 1 {
+		run = team.Go
+	}
+	b.hook.start(b.d, b.e, run)
 }
 
 // Panel width of the blocked reduction, and the order of the trailing
@@ -51,7 +77,8 @@ const (
 )
 
 // reduceBidiag reduces the r x c matrix a (row stride lda, r <= c) in
-// place to lower bidiagonal form. Above order bidiagBlockMin the
+// place to lower bidiagonal form, with hook (nil: none) called on the
+// way. Above order bidiagBlockMin the
 // reduction runs in panels of bidiagBlock steps as LAPACK's dlabrd does:
 // within a panel the trailing matrix is not updated, each step updates
 // only the row and the column it needs from the panel's earlier
@@ -73,11 +100,11 @@ const (
 // the products with the column depend on the sizes alone, and the
 // corrections and the trailing update compute every element by the same
 // operations however the rows are cut.
-func reduceBidiag(a []float64, r, c, lda int) *bidiagReduction {
+func reduceBidiag(a []float64, r, c, lda int, hook *reduceHook) *bidiagReduction {
 	if r > c {
 		panic("svd: internal error: reduceBidiag needs r <= c")
 	}
-	b := &bidiagReduction{r: r, c: c, a: a, lda: lda, d: make([]float64, r), taup: make([]float64, r)}
+	b := &bidiagReduction{r: r, c: c, a: a, lda: lda, d: make([]float64, r), taup: make([]float64, r), hook: hook}
 	if r > 0 {
 		b.e = make([]float64, r-1)
 		b.tauq = make([]float64, r-1)
@@ -97,6 +124,7 @@ func (b *bidiagReduction) reduceUnblocked(k0 int) {
 	w := make([]float64, c)
 	col := make([]float64, r)
 	for j := k0; j < r; j++ {
+		b.step(j, nil)
 		row := a[j*lda+j : j*lda+c]
 		tp := house.House(row)
 		b.d[j], b.taup[j] = row[0], tp
@@ -182,6 +210,7 @@ func (b *bidiagReduction) reduceBlocked(minRest int) int {
 		for t := 0; t < nb; t++ {
 			j := k0 + t
 			m1 := r - j - 1 // rows below j (> 0 in a panel)
+			b.step(j, fz.team)
 			if t > 0 {
 				storeFirst()
 			}
@@ -684,8 +713,9 @@ func newBidiagPath(a *mat.Dense, wantU, wantV bool) *bidiagPath {
 }
 
 // reduce is the first stage: Z = L*Q0 first when Z is much wider than
-// high, then the reduction of Z (or L) to bidiagonal form.
-func (p *bidiagPath) reduce() {
+// high, then the reduction of Z (or L) to bidiagonal form, with hook (nil:
+// none) called on the way.
+func (p *bidiagPath) reduce(hook *reduceHook) {
 	r, c := p.r, p.c
 	zd := p.z.RawData()
 	w, lw := zd, c
@@ -703,19 +733,67 @@ func (p *bidiagPath) reduce() {
 		}
 		lw = r
 	}
-	p.b = reduceBidiag(w, r, lw, lw)
+	p.b = reduceBidiag(w, r, lw, lw, hook)
 }
 
 // solve is the second stage: the SVD of the bidiagonal matrix. It
-// reports false if that did not converge.
+// reports false if that did not converge. With vectors it is bdcVectors,
+// unscaled: Z's entries are below 1, so B's (its singular values) are
+// below sqrt(r*c), far from overflow in their squares.
 func (p *bidiagPath) solve() bool {
 	r := p.r
-	var dc []float64
-	if p.left || p.right {
-		// Both sides (bidiagSVD computes both when either is wanted).
-		_, _, p.ut, p.vt, dc = slabParts(p.slab, r, p.c)
+	if !p.left && !p.right {
+		return bidiagSVDBuf(p.b.d, p.b.e, nil, nil, r, nil)
 	}
-	return bidiagSVDBuf(p.b.d, p.b.e, p.ut, p.vt, r, dc)
+	// Both sides (the divide and conquer computes both).
+	var dc []float64
+	_, _, p.ut, p.vt, dc = slabParts(p.slab, r, p.c)
+	return bdcVectors(p.b.d, p.b.e, p.ut, p.vt, r, dc)
+}
+
+// overlapMin is the least order of the bidiagonal matrix at which
+// reduceSolve overlaps the reduction and the divide and conquer.
+const overlapMin = 200
+
+// reduceSolve is reduce and then solve, with the same bits. With vectors,
+// two or more workers and r >= overlapMin it overlaps them: the first
+// half of the divide and conquer (bdcSplit) needs the first (r-1)/2 steps
+// of the reduction alone, so it starts on a helper of the reduction's
+// team when they are done, while the reduction goes on with the others
+// (its last steps, on a small trailing matrix, gain little from a
+// second worker), and with all again once that half is solved; the
+// second half and the merge follow the reduction. At 500 x 500 on two
+// workers the whole SVD took about 1 ms less (26.3 to 25.3 ms, medians
+// of 61 rounds in random order; the paired gains spread from 0 to 2 ms
+// on a shared machine), at 200 x 200 2.5% less, at 1000 x 1000 the same.
+func (p *bidiagPath) reduceSolve() bool {
+	r := p.r
+	if (!p.left && !p.right) || r < overlapMin || kernels.Workers() < 2 {
+		p.reduce(nil)
+		return p.solve()
+	}
+	var dc []float64
+	_, _, p.ut, p.vt, dc = slabParts(p.slab, r, p.c)
+	var (
+		split *bdcSplit
+		ok1   bool
+		wait  func()
+	)
+	m1, _ := bdHalves(r)
+	p.reduce(&reduceHook{at: m1, start: func(d, e []float64, run func(func()) func()) {
+		split = newBDCSplit(d, e, p.ut, p.vt, r, dc)
+		wait = run(func() { ok1 = split.first() })
+	}})
+	if split == nil {
+		panic("svd: internal error: the reduction did not reach its hook")
+	}
+	ok2 := split.second()
+	wait()
+	if !ok1 || !ok2 {
+		return false
+	}
+	split.finish()
+	return true
 }
 
 // back is the third stage: the singular vectors of A from those of the
@@ -791,8 +869,7 @@ func (p *bidiagPath) back() *SVD {
 // that is not zero.
 func factorizeBidiag(a *mat.Dense, wantU, wantV bool) (*SVD, error) {
 	p := newBidiagPath(a, wantU, wantV)
-	p.reduce()
-	if !p.solve() {
+	if !p.reduceSolve() {
 		return nil, &ConvergenceError{Method: "bidiagonal SVD"}
 	}
 	res := p.back()

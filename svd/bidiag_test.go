@@ -10,7 +10,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/moments-go/moments/fuzz"
 	"github.com/moments-go/moments/internal/testutil"
@@ -31,7 +33,7 @@ func TestReduceBidiag(t *testing.T) {
 		r, c := s[0], s[1]
 		z := mattest.RandDense(rnd, r, c)
 		w := z.Clone()
-		b := reduceBidiag(w.RawData(), r, c, c)
+		b := reduceBidiag(w.RawData(), r, c, c, nil)
 		// [Lb 0] as an r x c matrix, then Ql from the left and Prᵀ from
 		// the right (Prᵀ = the house Q_full of the row reflectors).
 		x := mat.Zeros(r, c)
@@ -69,6 +71,54 @@ func TestReduceBidiag(t *testing.T) {
 		}
 		if d := svdValueRatio(want.S, got.S, c); !(d <= 10) {
 			t.Errorf("%dx%d: singular values of B differ from Z's by %.3g c eps s1", r, c, d)
+		}
+	}
+}
+
+// TestReduceHook: a hook's start is called once, before its step, with
+// d and e final below it (the same as at the end), and its run starts a
+// task on another goroutine (a helper of the reduction's team in the
+// blocked part, which the loops then go without); the reduction gives
+// the bits it gives without a hook whether the task ends at once or
+// holds its helper for a while, at the hook's step in the blocked part
+// and in the unblocked one.
+func TestReduceHook(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(4))
+	rnd := rand.New(rand.NewPCG(17, 5))
+	const r, c = 300, 340
+	z := mattest.RandDense(rnd, r, c)
+	want := z.Clone()
+	b0 := reduceBidiag(want.RawData(), r, c, c, nil)
+	for _, at := range []int{1, 149, 250} {
+		for _, hold := range []time.Duration{0, 2 * time.Millisecond} {
+			w := z.Clone()
+			calls := 0
+			var wait func()
+			var ran atomic.Bool
+			hook := &reduceHook{at: at, start: func(d, e []float64, run func(func()) func()) {
+				calls++
+				if !slices.Equal(d[:at], b0.d[:at]) || !slices.Equal(e[:at], b0.e[:at]) {
+					t.Errorf("at %d: d and e below the hook's step are not final at its start", at)
+				}
+				wait = run(func() {
+					ran.Store(true)
+					for t0 := time.Now(); time.Since(t0) < hold; {
+					}
+				})
+			}}
+			b := reduceBidiag(w.RawData(), r, c, c, hook)
+			if calls != 1 {
+				t.Fatalf("at %d: start called %d times", at, calls)
+			}
+			wait()
+			if !ran.Load() {
+				t.Errorf("at %d: the task did not run", at)
+			}
+			if !slices.Equal(b.d, b0.d) || !slices.Equal(b.e, b0.e) || !slices.Equal(b.taup, b0.taup) ||
+				!slices.Equal(b.tauq, b0.tauq) || !slices.Equal(w.RawData(), want.RawData()) {
+				t.Errorf("at %d, task held for %v: not the bits of the reduction without a hook", at, hold)
+			}
 		}
 	}
 }
@@ -379,7 +429,7 @@ func TestLargestValues(t *testing.T) {
 		a, sv := hadamardExact(n, s)
 		z := a.Clone()
 		e, _ := scaleToUnit(z, false)
-		b := reduceBidiag(z.RawData(), n, n, n)
+		b := reduceBidiag(z.RawData(), n, n, n, nil)
 		got := gkBisection(b.d, b.e)
 		for i := range got {
 			got[i] = math.Ldexp(got[i], e)
