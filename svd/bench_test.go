@@ -167,7 +167,7 @@ func TestBidiagPhaseTimes(t *testing.T) {
 			a := mat.New(s[0], s[1], testutil.Normals(rand.New(rand.NewPCG(uint64(si), 9)), s[0]*s[1]))
 			var p *bidiagPath
 			ms := [phases]float64{
-				cpu(func() { p = newBidiagPath(a, true, true); p.reduce(nil) }),
+				cpu(func() { p = newBidiagPath(a, a.NormMax(), true, true); p.reduce(nil) }),
 				cpu(func() { p.solve() }),
 				cpu(func() { p.back() }),
 				cpu(func() { _, _ = Factorize(a, &Options{Method: MethodBidiagonal}) }),

@@ -156,14 +156,15 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	}
 	m, n := a.Dims()
 	if o.Method == MethodBidiagonal || (o.Method == MethodAuto && min(m, n) >= BidiagonalMin) {
-		if !a.IsFinite() {
+		amax := maxAbsRows(a)
+		if math.IsNaN(amax) || math.IsInf(amax, 0) {
 			return nil, ErrNotFinite
 		}
 		wantU, wantV := o.Want == WantUV || o.Want == WantU, o.Want == WantUV || o.Want == WantV
-		if min(m, n) == 0 || a.NormMax() == 0 {
+		if min(m, n) == 0 || amax == 0 {
 			return identitySVD(m, n, wantU, wantV), nil
 		}
-		return factorizeBidiag(a, wantU, wantV)
+		return factorizeBidiag(a, amax, wantU, wantV)
 	}
 	return factorizeJacobi(a, &o)
 }
