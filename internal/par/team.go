@@ -44,6 +44,9 @@ type teamHelper struct {
 	wake   chan struct{}
 	slot   int
 	task   atomic.Pointer[teamTask]
+	// gone is set when the helper's goroutine has ended (a task or a
+	// loop's f called runtime.Goexit), so that Go hands it nothing.
+	gone atomic.Bool
 }
 
 // teamTask is a function handed to a helper by Go: run catches its
@@ -172,11 +175,13 @@ func (t *Team) work(own int) {
 // spinning helper holds. While f runs, that helper takes no part in the
 // loops, which the caller's goroutine (and the other helpers) finish;
 // after, it joins them again. Go panics if no helper is free (a team of
-// one worker has none; a helper is busy from Go until its f ends).
+// one worker has none; a helper is busy from Go until its f ends, and
+// gone once an f, of a task or of a loop, ended its goroutine by
+// runtime.Goexit, after which wait returns as for a normal end).
 func (t *Team) Go(f func()) (wait func()) {
 	var h *teamHelper
 	for _, x := range t.helpers {
-		if x.task.Load() == nil {
+		if x.task.Load() == nil && !x.gone.Load() {
 			h = x
 			break
 		}
@@ -204,19 +209,35 @@ func (t *Team) Go(f func()) (wait func()) {
 // (or a task from Go, which it runs first), join it if it is still open,
 // work, leave.
 func (t *Team) serve(h *teamHelper) {
+	// A goroutine that ends other than by Close (runtime.Goexit in f)
+	// is marked gone before its task is cleared.
+	ended := false
+	defer func() {
+		if !ended {
+			h.gone.Store(true)
+		}
+	}()
 	seen := uint64(0)
 	for {
 		s, ok := t.await(h, seen)
 		if !ok {
+			ended = true
 			return
 		}
 		if task := h.task.Load(); task != nil {
 			func() {
-				// Free again, even if f ends the goroutine
-				// (runtime.Goexit).
+				// Done even if f ends the goroutine (runtime.Goexit;
+				// the helper is then gone, not free).
+				returned := false
 				defer close(task.done)
-				defer h.task.Store(nil)
+				defer func() {
+					if !returned {
+						h.gone.Store(true)
+					}
+					h.task.Store(nil)
+				}()
 				task.run()
+				returned = true
 			}()
 			continue // a loop opened meanwhile is still newer than seen
 		}
@@ -254,6 +275,11 @@ func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
 				return t.state.Load(), true
 			}
 			if t.quit.Load() {
+				// Go stores a task before Close stores quit: a task
+				// handed over just before Close is seen now.
+				if h.task.Load() != nil {
+					return t.state.Load(), true
+				}
 				return 0, false
 			}
 			if s := t.state.Load(); s>>teamGenShift != seen {
@@ -282,7 +308,9 @@ func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
 	}
 }
 
-// Close ends the team's helpers. The team must not be used after.
+// Close ends the team's helpers (a helper running a task of Go's ends
+// after it, and the task's wait may be called after Close). The team
+// must not be used after.
 func (t *Team) Close() {
 	t.quit.Store(true)
 	for _, h := range t.helpers {

@@ -544,12 +544,61 @@ func TestTeamGo(t *testing.T) {
 		}()
 		wait()
 	}()
-	closing := NewTeam(2)
-	var ran atomic.Bool
-	wait = closing.Go(func() { ran.Store(true) })
-	closing.Close()
-	wait()
-	if !ran.Load() {
-		t.Error("a task handed over before Close did not run")
+	// A task handed to a spinning helper just before Close still runs
+	// (the helper may see Close first), many times over.
+	for i := range 300 {
+		closing := NewTeam(2)
+		if !allJoin(closing) {
+			t.Fatal("the helper did not join")
+		}
+		var ran atomic.Bool
+		wait := closing.Go(func() { ran.Store(true) })
+		closing.Close()
+		done := make(chan struct{})
+		go func() { wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("try %d: the wait of a task handed over before Close did not return in 10 s", i)
+		}
+		if !ran.Load() {
+			t.Fatalf("try %d: a task handed over before Close did not run", i)
+		}
 	}
+}
+
+// TestTeamGoGoexit: a task that ends its goroutine by runtime.Goexit
+// still ends its wait, and its helper, gone, takes no more tasks: a team
+// of three hands the next one to its other helper, and then has none
+// free.
+func TestTeamGoGoexit(t *testing.T) {
+	team := newTeam(t, 3)
+	team.Go(runtime.Goexit)()
+	var ran atomic.Bool
+	wait := team.Go(func() { ran.Store(true) })
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a task after a Goexit went to the gone helper: its wait did not return in 10 s")
+	}
+	if !ran.Load() {
+		t.Error("the task after a Goexit did not run")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Go found a free helper while one was gone and the other busy")
+		}
+	}()
+	// The second helper is free again, the first gone: one more task
+	// runs, and then a busy second helper leaves none.
+	var release atomic.Bool
+	team.Go(func() {
+		for !release.Load() {
+			runtime.Gosched()
+		}
+	})
+	defer release.Store(true)
+	team.Go(func() {})
 }
