@@ -49,7 +49,7 @@ type bidiagReduction struct {
 // its goroutine, where run(f) starts f on another goroutine and returns
 // a function that waits for it (par.Team.Go on the reduction's team,
 // whose loops then run without that helper while f runs; par.Go in the
-// unblocked part, which has no team).
+// unblocked part, which has no team, and on a team of one worker).
 type reduceHook struct {
 	at    int
 	start func(d, e []float64, run func(f func()) (wait func()))
@@ -710,8 +710,9 @@ func maxAbsRows(a *mat.Dense) float64 {
 // zero, amax its largest magnitude (finite, not zero): Z = A, or Aᵀ when
 // A is tall, scaled by a power of two so that its largest magnitude is in
 // [0.5, 1) (exact, unless entries underflow), as scaleToUnit scales it,
-// with the copy and the scaling in one pass on all the workers (with
-// Factorize's checks in one pass too, 0.35 ms became 0.2 at 500 x 500).
+// on all the workers, with the copy and the scaling in one pass (for a
+// tall A the transposition is a pass of its own). With Factorize's checks
+// in one pass too, 0.35 ms became 0.2 at 500 x 500.
 func newBidiagPath(a *mat.Dense, amax float64, wantU, wantV bool) *bidiagPath {
 	m, n := a.Dims()
 	p := &bidiagPath{tall: m > n, r: m, c: n}
@@ -774,12 +775,13 @@ func (p *bidiagPath) reduce(hook *reduceHook) {
 
 // solve is the second stage: the SVD of the bidiagonal matrix. It
 // reports false if that did not converge. With vectors it is bdcVectors,
-// unscaled: Z's entries are below 1, so B's (its singular values) are
-// below sqrt(r*c), far from overflow in their squares.
+// unscaled and with no check for NaN: Z's entries are finite and below
+// 1, so B's (its singular values) are below sqrt(r*c), far from overflow
+// in their squares.
 func (p *bidiagPath) solve() bool {
 	r := p.r
 	if !p.left && !p.right {
-		return bidiagSVDBuf(p.b.d, p.b.e, nil, nil, r, nil)
+		return bidiagSVD(p.b.d, p.b.e, nil, nil, r)
 	}
 	// Both sides (the divide and conquer computes both).
 	var dc []float64
@@ -795,7 +797,9 @@ const overlapMin = 200
 // two or more workers and r >= overlapMin it overlaps them: the first
 // half of the divide and conquer (bdcSplit) needs the first (r-1)/2 steps
 // of the reduction alone, so it starts on a helper of the reduction's
-// team when they are done, while the reduction goes on with the others
+// team when they are done (on a goroutine of its own when that step is
+// in the unblocked part, as below order about 290), while the reduction
+// goes on with the others
 // (its last steps, on a small trailing matrix, gain little from a
 // second worker), and with all again once that half is solved; the
 // second half and the merge follow the reduction. At 500 x 500 on two

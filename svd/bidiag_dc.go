@@ -53,12 +53,6 @@ const bdParMin = 48
 // loops and products on a par.Team (mergeLoops). The result has the
 // same bits for any number of workers.
 func bidiagSVD(d, e []float64, ut, vt []float64, n int) bool {
-	return bidiagSVDBuf(d, e, ut, vt, n, nil)
-}
-
-// bidiagSVDBuf is bidiagSVD with buf (nil, or 4n² floats, not cleared)
-// as the scratch of the merges.
-func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 	if n == 0 {
 		return true
 	}
@@ -96,7 +90,7 @@ func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 			return false
 		}
 		slices.SortFunc(d, func(a, b float64) int { return cmp.Compare(b, a) })
-	} else if !bdcVectors(d, e, ut, vt, n, buf) {
+	} else if !bdcVectors(d, e, ut, vt, n, nil) {
 		return false
 	}
 	for i := range d {
@@ -105,11 +99,11 @@ func bidiagSVDBuf(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 	return true
 }
 
-// bdcVectors is the divide and conquer of bidiagSVDBuf with both sides
+// bdcVectors is the divide and conquer of bidiagSVD with both sides
 // wanted, without its scaling: for a B whose largest entry is at most
 // 2^500 (no overflow in the squares of a block's leaves and merges, which
 // scale themselves by their own largest entries), with the same bits as
-// bidiagSVDBuf, whose scaling by a power of two only carries through, but
+// bidiagSVD, whose scaling by a power of two only carries through, but
 // for entries that underflow. ut and vt are cleared here; buf is nil or
 // 4n² floats of scratch.
 func bdcVectors(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
@@ -184,9 +178,9 @@ func (s *bdcSplit) first() bool {
 
 // second clears the other rows of ut and vt and solves the second half,
 // rows m1+1 on. Its merge runs its loops on a team, as the top merge
-// does: meant to follow first (as in bidiagPath.reduceSolve, where the
-// first half is done by then), it would otherwise share the workers with
-// it.
+// does; if first still runs then (bidiagPath.reduceSolve does not wait
+// for it, which at 500 x 500 ends about when the reduction does), the two
+// share the workers, which costs time, not bits.
 func (s *bdcSplit) second() bool {
 	n := s.n
 	clear(s.w.ut[(s.m1+1)*n : n*n])
@@ -270,15 +264,15 @@ func bdRowsOn(workers, rows, width int, f func(lo, hi int)) {
 // bdcWork is the state of one bidiagonal divide and conquer: B (d, e),
 // the vectors (ut, vt: n x n, row stride n, rows the singular vectors)
 // and the merges' scratch, reused from merge to merge (each goroutine's
-// a disjoint part of the block's it works under; see solve).
+// a disjoint part of the block's it works under; see splitScratch).
 type bdcWork struct {
 	n      int
 	d, e   []float64
 	ut, vt []float64
 	buf    []float64
-	// serial keeps the work on the calling goroutine (kernels.Workers
-	// aside): for a half solved while other work takes the other
-	// workers (bdcSplit.first).
+	// serial keeps w's loops and products on the calling goroutine,
+	// whatever kernels.Workers says: for a half solved while other work
+	// takes the other workers (bdcSplit.first).
 	serial bool
 	// soleLo and soleN (rows), when soleN > 0, name a block besides the
 	// whole whose merge runs with nothing else running, so that its

@@ -75,13 +75,13 @@ func TestReduceBidiag(t *testing.T) {
 	}
 }
 
-// TestReduceHook: a hook's start is called once, before its step, with
-// d and e final below it (the same as at the end), and its run starts a
-// task on another goroutine (a helper of the reduction's team in the
-// blocked part, which the loops then go without); the reduction gives
-// the bits it gives without a hook whether the task ends at once or
-// holds its helper for a while, at the hook's step in the blocked part
-// and in the unblocked one.
+// TestReduceHook: a hook's start is called once, before its step (d[at]
+// still unset) and after the ones below it (d and e final there), and
+// its run starts a task on another goroutine (a helper of the
+// reduction's team in the blocked part); the reduction gives the bits it
+// gives without a hook whether the task ends at once or holds its
+// helper for a while, at the hook's step in the blocked part and in the
+// unblocked one.
 func TestReduceHook(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(4))
@@ -96,12 +96,21 @@ func TestReduceHook(t *testing.T) {
 			calls := 0
 			var wait func()
 			var ran atomic.Bool
+			gid := func() string {
+				buf := make([]byte, 64)
+				return strings.Fields(string(buf[:runtime.Stack(buf, false)]))[1]
+			}
+			caller, other := gid(), ""
 			hook := &reduceHook{at: at, start: func(d, e []float64, run func(func()) func()) {
 				calls++
 				if !slices.Equal(d[:at], b0.d[:at]) || !slices.Equal(e[:at], b0.e[:at]) {
 					t.Errorf("at %d: d and e below the hook's step are not final at its start", at)
 				}
+				if d[at] != 0 || b0.d[at] == 0 {
+					t.Errorf("at %d: the hook's start came after its step", at)
+				}
 				wait = run(func() {
+					other = gid()
 					ran.Store(true)
 					for t0 := time.Now(); time.Since(t0) < hold; {
 					}
@@ -112,8 +121,8 @@ func TestReduceHook(t *testing.T) {
 				t.Fatalf("at %d: start called %d times", at, calls)
 			}
 			wait()
-			if !ran.Load() {
-				t.Errorf("at %d: the task did not run", at)
+			if !ran.Load() || other == caller {
+				t.Errorf("at %d: the task did not run, or ran on the caller's goroutine", at)
 			}
 			if !slices.Equal(b.d, b0.d) || !slices.Equal(b.e, b0.e) || !slices.Equal(b.taup, b0.taup) ||
 				!slices.Equal(b.tauq, b0.tauq) || !slices.Equal(w.RawData(), want.RawData()) {

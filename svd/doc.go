@@ -60,8 +60,9 @@
 // LAPACK's dgebrd (panels of 32 steps, the trailing updates as matrix
 // products, the matrix-vector products of each step split among
 // goroutines); the SVD of the bidiagonal matrix follows, by divide and
-// conquer (on two or more goroutines from order 200 its first half starts
-// while the reduction makes the rest of the bidiagonal matrix); and the
+// conquer when vectors are wanted (on two or more goroutines from order
+// 200 its first half starts while the reduction makes the rest of the
+// bidiagonal matrix), by dqds for the values alone; and the
 // reflectors are applied to its singular vectors in blocks as compact WY
 // transformations (matrix products). Its singular values have the
 // absolute accuracy of order eps*S[0] of a backward stable method, its
