@@ -38,6 +38,23 @@ func waitUntil(limit time.Duration, cond func() bool) bool {
 	return true
 }
 
+// returnsWithin runs f on a goroutine of its own and reports whether it
+// returned within limit (a call that hangs then fails its test instead
+// of stopping the whole run).
+func returnsWithin(limit time.Duration, f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(limit):
+		return false
+	}
+}
+
 // allParked reports whether every helper of team has parked (or is just
 // about to, past the point of spinning).
 func allParked(team *Team) bool {
@@ -421,9 +438,7 @@ func TestTeamGoexit(t *testing.T) {
 	team := newTeam(t, 2)
 	var exited atomic.Bool
 	counts := make([]atomic.Int32, 64)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	returned := returnsWithin(10*time.Second, func() {
 		team.For(64, func(i int) {
 			if i == 0 {
 				// Wait for the helper to take a share.
@@ -434,10 +449,8 @@ func TestTeamGoexit(t *testing.T) {
 			}
 			counts[i].Add(1)
 		})
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
+	})
+	if !returned {
 		t.Fatal("For did not return 10 s after a helper's Goexit")
 	}
 	if !exited.Load() {
@@ -554,11 +567,7 @@ func TestTeamGo(t *testing.T) {
 		var ran atomic.Bool
 		wait := closing.Go(func() { ran.Store(true) })
 		closing.Close()
-		done := make(chan struct{})
-		go func() { wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
+		if !returnsWithin(10*time.Second, wait) {
 			t.Fatalf("try %d: the wait of a task handed over before Close did not return in 10 s", i)
 		}
 		if !ran.Load() {
@@ -575,12 +584,7 @@ func TestTeamGoGoexit(t *testing.T) {
 	team := newTeam(t, 3)
 	team.Go(runtime.Goexit)()
 	var ran atomic.Bool
-	wait := team.Go(func() { ran.Store(true) })
-	done := make(chan struct{})
-	go func() { wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
+	if !returnsWithin(10*time.Second, team.Go(func() { ran.Store(true) })) {
 		t.Fatal("a task after a Goexit went to the gone helper: its wait did not return in 10 s")
 	}
 	if !ran.Load() {
