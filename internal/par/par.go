@@ -126,17 +126,33 @@ func Reduce[A any](ctx context.Context, total, size, workers int, progress func(
 // for f to end and then, if f panicked, panics on its caller's goroutine
 // with a *carry.Panic, as For does.
 func Go(f func()) (wait func()) {
-	var caught carry.Catcher
-	done := make(chan struct{})
+	tk := newTask(f)
 	go func() {
-		defer close(done)
-		defer caught.Catch(nil)
-		f()
+		defer close(tk.done)
+		tk.run()
 	}()
-	return func() {
-		<-done
-		caught.Repanic()
-	}
+	return tk.wait
+}
+
+// task is a function run once on another goroutine (Go, Team.Go): run
+// catches its panic, whoever runs it closes done once it has ended, and
+// wait carries the panic back.
+type task struct {
+	f      func()
+	done   chan struct{}
+	caught carry.Catcher
+}
+
+func newTask(f func()) *task { return &task{f: f, done: make(chan struct{})} }
+
+func (t *task) run() {
+	defer t.caught.Catch(nil)
+	t.f()
+}
+
+func (t *task) wait() {
+	<-t.done
+	t.caught.Repanic()
 }
 
 // For runs f(i) for i in [0, n) on up to workers goroutines; f must write

@@ -43,17 +43,13 @@ type teamHelper struct {
 	parked atomic.Bool
 	wake   chan struct{}
 	slot   int
-	task   atomic.Pointer[teamTask]
-	// gone is set when the helper's goroutine has ended (a task or a
-	// loop's f called runtime.Goexit), so that Go hands it nothing.
+	// task is the one handed over by Go until it has returned (a task
+	// that ended the goroutine by runtime.Goexit stays, so that Go
+	// passes the helper by).
+	task atomic.Pointer[task]
+	// gone is set when the goroutine has ended other than by Close (a
+	// loop's f called runtime.Goexit), so that Go passes it by.
 	gone atomic.Bool
-}
-
-// teamTask is a function handed to a helper by Go: run catches its
-// panic, and done is closed once the helper is free again.
-type teamTask struct {
-	run  func()
-	done chan struct{}
 }
 
 // teamSlot is a goroutine's share of a loop, the indices next..end-1
@@ -189,20 +185,12 @@ func (t *Team) Go(f func()) (wait func()) {
 	if h == nil {
 		panic("par: Team.Go with no free helper")
 	}
-	var caught carry.Catcher
-	task := &teamTask{done: make(chan struct{})}
-	task.run = func() {
-		defer caught.Catch(nil)
-		f()
-	}
-	h.task.Store(task)
+	tk := newTask(f)
+	h.task.Store(tk)
 	if h.parked.Load() && h.parked.CompareAndSwap(true, false) {
 		h.wake <- struct{}{}
 	}
-	return func() {
-		<-task.done
-		caught.Repanic()
-	}
+	return tk.wait
 }
 
 // serve is a helper's life: wait for a loop newer than the last it saw
@@ -210,7 +198,7 @@ func (t *Team) Go(f func()) (wait func()) {
 // work, leave.
 func (t *Team) serve(h *teamHelper) {
 	// A goroutine that ends other than by Close (runtime.Goexit in f)
-	// is marked gone before its task is cleared.
+	// is marked gone.
 	ended := false
 	defer func() {
 		if !ended {
@@ -224,20 +212,13 @@ func (t *Team) serve(h *teamHelper) {
 			ended = true
 			return
 		}
-		if task := h.task.Load(); task != nil {
+		if tk := h.task.Load(); tk != nil {
 			func() {
-				// Done even if f ends the goroutine (runtime.Goexit;
-				// the helper is then gone, not free).
-				returned := false
-				defer close(task.done)
-				defer func() {
-					if !returned {
-						h.gone.Store(true)
-					}
-					h.task.Store(nil)
-				}()
-				task.run()
-				returned = true
+				// Done even if f ends the goroutine (runtime.Goexit),
+				// and then the task stays.
+				defer close(tk.done)
+				tk.run()
+				h.task.Store(nil)
 			}()
 			continue // a loop opened meanwhile is still newer than seen
 		}
@@ -271,15 +252,13 @@ func (t *Team) await(h *teamHelper, seen uint64) (uint64, bool) {
 	for {
 		start := time.Now()
 		for spins := 0; ; spins++ {
+			// Go stores a task before Close stores quit: loaded after
+			// quit, a task handed over just before Close is seen.
+			quit := t.quit.Load()
 			if h.task.Load() != nil { // even on a closed team
 				return t.state.Load(), true
 			}
-			if t.quit.Load() {
-				// Go stores a task before Close stores quit: a task
-				// handed over just before Close is seen now.
-				if h.task.Load() != nil {
-					return t.state.Load(), true
-				}
+			if quit {
 				return 0, false
 			}
 			if s := t.state.Load(); s>>teamGenShift != seen {
