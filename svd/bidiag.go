@@ -687,32 +687,11 @@ func slabParts(slab []float64, r, c int) (z, l, ut, vt, dc []float64) {
 	return z, l, ut, vt, slab[:4*r*r]
 }
 
-// maxAbsRows returns a's largest magnitude, NaN if a holds a NaN (else
-// +Inf if it holds an infinity), as mat's NormMax, with its rows in
-// chunks on all the workers (bdRows).
-func maxAbsRows(a *mat.Dense) float64 {
-	m, n := a.Dims()
-	if m == 0 || n == 0 {
-		return 0
-	}
-	rowMax := make([]float64, m)
-	bdRows(m, n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			row := a.RawRow(i)
-			rowMax[i] = math.Abs(row[kernels.Iamax(row)])
-		}
-	})
-	// Iamax puts a NaN first, and so does this.
-	return math.Abs(rowMax[kernels.Iamax(rowMax)])
-}
-
 // newBidiagPath prepares the bidiagonal path for an m x n a that is not
 // zero, amax its largest magnitude (finite, not zero): Z = A, or Aᵀ when
 // A is tall, scaled by a power of two so that its largest magnitude is in
 // [0.5, 1) (exact, unless entries underflow), as scaleToUnit scales it,
-// on all the workers, with the copy and the scaling in one pass (for a
-// tall A the transposition is a pass of its own). With Factorize's checks
-// in one pass too, 0.35 ms became 0.2 at 500 x 500.
+// copied and scaled chunk by chunk (a tall A is transposed first).
 func newBidiagPath(a *mat.Dense, amax float64, wantU, wantV bool) *bidiagPath {
 	m, n := a.Dims()
 	p := &bidiagPath{tall: m > n, r: m, c: n}
@@ -730,18 +709,13 @@ func newBidiagPath(a *mat.Dense, amax float64, wantU, wantV bool) *bidiagPath {
 		gatherRowsT(zd, a, nil)
 	}
 	bdRows(r, c, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			row := zd[i*c : (i+1)*c]
-			if !p.tall {
-				copy(row, a.RawRow(i))
-			}
-			// ScalePow2's steps.
-			for e := -p.shift; e != 0; {
-				s := min(max(e, -1000), 1000)
-				kernels.Scal(math.Ldexp(1, s), row)
-				e -= s
+		if !p.tall {
+			for i := lo; i < hi; i++ {
+				copy(zd[i*c:(i+1)*c], a.RawRow(i))
 			}
 		}
+		chunk := mat.New(hi-lo, c, zd[lo*c:hi*c])
+		chunk.ScalePow2(-p.shift, chunk)
 	})
 	p.z = mat.New(r, c, zd)
 	p.left = (wantU && !p.tall) || (wantV && p.tall)

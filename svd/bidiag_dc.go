@@ -111,7 +111,7 @@ func bdcVectors(d, e []float64, ut, vt []float64, n int, buf []float64) bool {
 		clear(ut[lo*n : hi*n])
 		clear(vt[lo*n : hi*n])
 	})
-	w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}
+	w := bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf, aloneN: n}
 	if !w.solve(0, n, 0) {
 		return false
 	}
@@ -147,7 +147,6 @@ func bdcSort(d, ut, vt []float64, n int) {
 // for bit, in any order of first and second, at once or not.
 type bdcSplit struct {
 	w, w1  *bdcWork
-	n      int
 	m1, m2 int
 	full   []float64 // w's scratch, restored for the merge
 }
@@ -158,7 +157,7 @@ func newBDCSplit(d, e []float64, ut, vt []float64, n int, buf []float64) *bdcSpl
 	if n <= bdLeaf {
 		panic("svd: internal error: newBDCSplit of a leaf")
 	}
-	s := &bdcSplit{w: &bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}, n: n}
+	s := &bdcSplit{w: &bdcWork{n: n, d: d, e: e, ut: ut, vt: vt, buf: buf}}
 	s.m1, s.m2 = bdHalves(n)
 	s.w1, s.full = s.w.splitScratch(s.m1, s.m2, 0)
 	s.w1.serial = true
@@ -170,7 +169,7 @@ func newBDCSplit(d, e []float64, ut, vt []float64, n int, buf []float64) *bdcSpl
 // m1, on the calling goroutine alone. It reads d and e below m1 alone,
 // and writes no others.
 func (s *bdcSplit) first() bool {
-	n := s.n
+	n := s.w.n
 	clear(s.w.ut[:(s.m1+1)*n])
 	clear(s.w.vt[:(s.m1+1)*n])
 	return s.w1.solve(0, s.m1, 1)
@@ -182,11 +181,10 @@ func (s *bdcSplit) first() bool {
 // for it, which at 500 x 500 ends about when the reduction does), the two
 // share the workers, which costs time, not bits.
 func (s *bdcSplit) second() bool {
-	n := s.n
+	n := s.w.n
 	clear(s.w.ut[(s.m1+1)*n : n*n])
 	clear(s.w.vt[(s.m1+1)*n : n*n])
-	s.w.soleLo, s.w.soleN = s.m1+1, s.m2
-	defer func() { s.w.soleLo, s.w.soleN = 0, 0 }()
+	s.w.aloneLo, s.w.aloneN = s.m1+1, s.m2
 	return s.w.solve(s.m1+1, s.m2, 0)
 }
 
@@ -194,8 +192,9 @@ func (s *bdcSplit) second() bool {
 // ends; both halves must have succeeded.
 func (s *bdcSplit) finish() {
 	s.w.buf = s.full
+	s.w.aloneLo, s.w.aloneN = 0, s.w.n
 	s.w.merge(0, s.m1, s.m2, 0)
-	bdcSort(s.w.d, s.w.ut, s.w.vt, s.n)
+	bdcSort(s.w.d, s.w.ut, s.w.vt, s.w.n)
 }
 
 // bdValues computes the singular values of the bidiagonal (d, e[0:n-1]),
@@ -274,10 +273,11 @@ type bdcWork struct {
 	// whatever kernels.Workers says: for a half solved while other work
 	// takes the other workers (bdcSplit.first).
 	serial bool
-	// soleLo and soleN (rows), when soleN > 0, name a block besides the
-	// whole whose merge runs with nothing else running, so that its
-	// loops take a team as the top merge's do (bdcSplit.second).
-	soleLo, soleN int
+	// aloneLo and aloneN name the block (its first row and its rows;
+	// aloneN 0 for none) whose merge runs with nothing else running, so
+	// that its loops take a team: the whole B (bdcVectors,
+	// bdcSplit.finish), or the second half (bdcSplit.second).
+	aloneLo, aloneN int
 }
 
 // workers is the number of goroutines w's loops and products may use.
@@ -599,12 +599,10 @@ func (w *bdcWork) merge(lo, m1, m2, sqre int) {
 	wcol := max(N, NV)
 	buf := w.scratch(2*K*K + 2*K*wcol)
 	uS, vS := buf[:K*K], buf[K*K:2*K*K]
-	// The top merge (and the one of bdcSplit.second), on all the
-	// workers with nothing else running, runs its loops on a team (see
-	// mergeLoops).
+	// A merge on all the workers with nothing else running (the top
+	// one, see aloneLo) runs its loops on a team (see mergeLoops).
 	var team *par.Team
-	sole := (lo == 0 && NV == w.n) || (lo == w.soleLo && N == w.soleN)
-	if sole && K >= bdParMin && w.workers() > 1 {
+	if lo == w.aloneLo && N == w.aloneN && K >= bdParMin && w.workers() > 1 {
 		team = par.NewTeam(w.workers())
 		defer team.Close()
 	}

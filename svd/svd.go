@@ -156,7 +156,7 @@ func Factorize(a *mat.Dense, opts *Options) (*SVD, error) {
 	}
 	m, n := a.Dims()
 	if o.Method == MethodBidiagonal || (o.Method == MethodAuto && min(m, n) >= BidiagonalMin) {
-		amax := maxAbsRows(a)
+		amax := a.NormMax() // NaN if a holds one, else +Inf if an infinity
 		if math.IsNaN(amax) || math.IsInf(amax, 0) {
 			return nil, ErrNotFinite
 		}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/moments-go/moments/internal/simd/simdtest"
 	"github.com/moments-go/moments/internal/testutil"
 	"github.com/moments-go/moments/internal/testutil/mattest"
-	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
 
@@ -339,8 +337,6 @@ func TestUnderflowingRows(t *testing.T) {
 }
 
 func TestNotFinite(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	defer kernels.SetMaxWorkers(kernels.SetMaxWorkers(4))
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		a := mat.Identity(3)
 		a.Set(1, 2, v)
@@ -350,9 +346,7 @@ func TestNotFinite(t *testing.T) {
 		if _, err := Values(a); !errors.Is(err, ErrNotFinite) {
 			t.Errorf("%v: err = %v", v, err)
 		}
-		// Tall and wide, the value in the first and in the last row;
-		// 300 x 250 has its row maxima found in chunks on the workers
-		// (four, set below).
+		// Tall and wide, the value in the first and in the last row.
 		for _, s := range [][2]int{{5, 3}, {3, 5}, {200, 40}, {300, 250}} {
 			for _, i := range []int{0, s[0] - 1} {
 				b := mat.Zeros(s[0], s[1])
