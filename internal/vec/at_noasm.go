@@ -69,3 +69,13 @@ func ZhatAt(l simd.Level, sq bool, o, t, d []float64, p float64) float64 {
 	_ = l
 	return zhatGeneric(sq, o, t, d, p)
 }
+
+// AxpyRowsAt adds to y the rows of the matrix x (row stride ldx) that
+// idx lists, each times its coefficient: y[j] += coef[e] *
+// x[idx[e]*ldx+j] for each e in order and j < len(y), on level l's
+// routine: AxpyAt(l, coef[e], row idx[e], y) for each e. It panics if
+// coef is shorter than idx or a row lies outside x.
+func AxpyRowsAt(l simd.Level, y, x []float64, ldx int, idx []int32, coef []float64) {
+	checkRows("AxpyRowsAt", len(y), len(x), ldx, idx, coef)
+	axpyRows(l, y, x, ldx, idx, coef)
+}

@@ -1,6 +1,10 @@
 package vec
 
-import "github.com/moments-go/moments/internal/simd"
+import (
+	"fmt"
+
+	"github.com/moments-go/moments/internal/simd"
+)
 
 // gerRows computes a[i*lda+j] += (alpha*x[i]) * y[j] for i < m, j < n,
 // by AxpyAt on each row (GerAt's routine where there is no other).
@@ -19,5 +23,39 @@ func gemvNTRows(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, 
 		xc[2*i] = t
 		xc[2*i+1] -= t
 		AxpyAt(l, xc[2*i+1], row, y[:n])
+	}
+}
+
+// axpyRows is AxpyRowsAt's loop, row by row with AxpyAt (its routine
+// where there is no other).
+func axpyRows(l simd.Level, y, x []float64, ldx int, idx []int32, coef []float64) {
+	n := len(y)
+	for e, i := range idx {
+		r := int(i) * ldx
+		AxpyAt(l, coef[e], x[r:r+n], y)
+	}
+}
+
+// checkRows panics unless coef has a coefficient for every index and
+// every row idx[e] of x (row stride ldx, n elements used) lies inside x.
+func checkRows(name string, n, lenx, ldx int, idx []int32, coef []float64) {
+	if len(coef) < len(idx) {
+		panic(fmt.Sprintf("vec: %s: %d coefficients for %d rows", name, len(coef), len(idx)))
+	}
+	if n == 0 || len(idx) == 0 {
+		return
+	}
+	if ldx < n {
+		panic(fmt.Sprintf("vec: %s: row stride %d below the row length %d", name, ldx, n))
+	}
+	hi := int32(-1)
+	for _, i := range idx {
+		if i < 0 {
+			panic(fmt.Sprintf("vec: %s: row index %d", name, i))
+		}
+		hi = max(hi, i)
+	}
+	if int(hi)*ldx+n > lenx {
+		panic(fmt.Sprintf("vec: %s: row %d of length %d at stride %d lies outside x (%d elements)", name, hi, n, ldx, lenx))
 	}
 }

@@ -107,3 +107,67 @@ func TestGemvNTAt(t *testing.T) {
 		}
 	})
 }
+
+// TestAxpyRowsAt checks that AxpyRowsAt gives the bits of AxpyAt row by
+// row, at every level, for row lengths that cover the blocks of four
+// vectors and every tail after them, row lists with repeats, and a
+// y inside guards that must stay untouched.
+func TestAxpyRowsAt(t *testing.T) {
+	simdtest.EachLevel(t, func(t *testing.T, l simd.Level) {
+		r := rand.New(rand.NewPCG(5, 13))
+		for _, rows := range []int{0, 1, 2, 3, 7, 16} {
+			for n := 0; n <= 70; n++ {
+				ldx := n + 5
+				nx := 9
+				x := simdtest.RandSlice(r, nx*ldx)
+				idx := make([]int32, rows)
+				coef := simdtest.RandSlice(r, rows)
+				for e := range idx {
+					idx[e] = int32(r.IntN(nx))
+				}
+				fill := simdtest.RandVec(r)
+				g := simdtest.NewGuarded(n, n%5, fill)
+				y := g.S()
+				want := make([]float64, n)
+				copy(want, y)
+				for e, i := range idx {
+					AxpyAt(l, coef[e], x[int(i)*ldx:int(i)*ldx+n], want)
+				}
+				AxpyRowsAt(l, y, x, ldx, idx, coef)
+				for j := range y {
+					if math.Float64bits(y[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("rows=%d n=%d: y[%d] = %v, want %v (AxpyAt by rows)", rows, n, j, y[j], want[j])
+					}
+				}
+				g.Check(t, "AxpyRowsAt")
+			}
+		}
+	})
+}
+
+// TestAxpyRowsAtChecks checks that AxpyRowsAt refuses rows outside x and
+// missing coefficients.
+func TestAxpyRowsAtChecks(t *testing.T) {
+	x := make([]float64, 12)
+	y := make([]float64, 3)
+	for _, c := range []struct {
+		name string
+		idx  []int32
+		coef []float64
+	}{
+		{"row past the end", []int32{0, 4}, []float64{1, 1}},
+		{"negative row", []int32{-1}, []float64{1}},
+		{"missing coefficient", []int32{0, 1}, []float64{1}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			AxpyRowsAt(simd.Current(), y, x, 3, c.idx, c.coef)
+		}()
+	}
+	// The last row may end at the end of x.
+	AxpyRowsAt(simd.Current(), y, x, 3, []int32{3}, []float64{1})
+}

@@ -204,3 +204,15 @@ func zhatAVX2(o, t, d []float64, p float64) float64
 
 //go:noescape
 func zhat2AVX2(o, t, d []float64, p float64) float64
+
+// axpyRowsAVX512 and axpyRowsAVX2 compute
+//
+//	for e := range idx { for j := range y { y[j] += coef[e] * x[int(idx[e])*ldx+j] } }
+//
+// with a fused multiply-add per element (AxpyRowsAt checks the indices).
+//
+//go:noescape
+func axpyRowsAVX512(y, x []float64, ldx int, idx []int32, coef []float64)
+
+//go:noescape
+func axpyRowsAVX2(y, x []float64, ldx int, idx []int32, coef []float64)

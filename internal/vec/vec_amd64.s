@@ -1264,6 +1264,161 @@ done:
 	VZEROUPPER
 	RET
 
+// func axpyRowsAVX512(y []float64, x []float64, ldx int, idx []int32, coef []float64)
+// Requires: AVX, AVX512F
+TEXT ·axpyRowsAVX512(SB), NOSPLIT, $0-104
+	MOVQ  y_base+0(FP), DI
+	MOVQ  y_len+8(FP), CX
+	MOVQ  x_base+24(FP), SI
+	MOVQ  ldx+48(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  idx_base+56(FP), R8
+	MOVQ  coef_base+80(FP), R9
+	MOVQ  idx_len+64(FP), R10
+	TESTQ R10, R10
+	JZ    done
+
+blocks:
+	CMPQ    CX, $0x00000020
+	JB      last
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	XORQ    R12, R12
+
+brow:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Z15
+	VFMADD231PD  (SI)(BX*1), Z15, Z0
+	VFMADD231PD  64(SI)(BX*1), Z15, Z1
+	VFMADD231PD  128(SI)(BX*1), Z15, Z2
+	VFMADD231PD  192(SI)(BX*1), Z15, Z3
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           brow
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, 128(DI)
+	VMOVUPD      Z3, 192(DI)
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000100, SI
+	SUBQ         $0x00000020, CX
+	JMP          blocks
+
+last:
+	TESTQ     CX, CX
+	JZ        done
+	CMPQ      CX, $0x00000008
+	JA        t1next
+	MOVQ      $0x00000001, AX
+	SHLQ      CL, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	VMOVUPD.Z (DI), K1, Z0
+	XORQ      R12, R12
+
+t1row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Z15
+	VMOVUPD.Z    (SI)(BX*1), K1, Z4
+	VFMADD231PD  Z4, Z15, Z0
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t1row
+	VMOVUPD      Z0, K1, (DI)
+	JMP          done
+
+t1next:
+	CMPQ      CX, $0x00000010
+	JA        t2next
+	SUBQ      $0x00000008, CX
+	MOVQ      $0x00000001, AX
+	SHLQ      CL, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	VMOVUPD   (DI), Z0
+	VMOVUPD.Z 64(DI), K1, Z1
+	XORQ      R12, R12
+
+t2row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Z15
+	VFMADD231PD  (SI)(BX*1), Z15, Z0
+	VMOVUPD.Z    64(SI)(BX*1), K1, Z5
+	VFMADD231PD  Z5, Z15, Z1
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t2row
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, K1, 64(DI)
+	JMP          done
+
+t2next:
+	CMPQ      CX, $0x00000018
+	JA        t3next
+	SUBQ      $0x00000010, CX
+	MOVQ      $0x00000001, AX
+	SHLQ      CL, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD.Z 128(DI), K1, Z2
+	XORQ      R12, R12
+
+t3row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Z15
+	VFMADD231PD  (SI)(BX*1), Z15, Z0
+	VFMADD231PD  64(SI)(BX*1), Z15, Z1
+	VMOVUPD.Z    128(SI)(BX*1), K1, Z6
+	VFMADD231PD  Z6, Z15, Z2
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t3row
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, K1, 128(DI)
+	JMP          done
+
+t3next:
+	SUBQ      $0x00000018, CX
+	MOVQ      $0x00000001, AX
+	SHLQ      CL, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD.Z 192(DI), K1, Z3
+	XORQ      R12, R12
+
+t4row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Z15
+	VFMADD231PD  (SI)(BX*1), Z15, Z0
+	VFMADD231PD  64(SI)(BX*1), Z15, Z1
+	VFMADD231PD  128(SI)(BX*1), Z15, Z2
+	VMOVUPD.Z    192(SI)(BX*1), K1, Z7
+	VFMADD231PD  Z7, Z15, Z3
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t4row
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, 128(DI)
+	VMOVUPD      Z3, K1, 192(DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func dotAVX2(x []float64, y []float64) float64
 // Requires: AVX, FMA3
 TEXT ·dotAVX2(SB), NOSPLIT, $0-56
@@ -2508,6 +2663,165 @@ rtnext:
 	ADDQ $0x00000010, AX
 	DECQ R12
 	JMP  rows1
+
+done:
+	VZEROUPPER
+	RET
+
+// func axpyRowsAVX2(y []float64, x []float64, ldx int, idx []int32, coef []float64)
+// Requires: AVX, FMA3
+TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-104
+	MOVQ  y_base+0(FP), DI
+	MOVQ  y_len+8(FP), CX
+	MOVQ  x_base+24(FP), SI
+	MOVQ  ldx+48(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  idx_base+56(FP), R8
+	MOVQ  coef_base+80(FP), R9
+	MOVQ  idx_len+64(FP), R10
+	TESTQ R10, R10
+	JZ    done
+
+blocks:
+	CMPQ    CX, $0x00000010
+	JB      last
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	XORQ    R12, R12
+
+brow:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Y15
+	VFMADD231PD  (SI)(BX*1), Y15, Y0
+	VFMADD231PD  32(SI)(BX*1), Y15, Y1
+	VFMADD231PD  64(SI)(BX*1), Y15, Y2
+	VFMADD231PD  96(SI)(BX*1), Y15, Y3
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           brow
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	VMOVUPD      Y2, 64(DI)
+	VMOVUPD      Y3, 96(DI)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000080, SI
+	SUBQ         $0x00000010, CX
+	JMP          blocks
+
+last:
+	TESTQ      CX, CX
+	JZ         done
+	CMPQ       CX, $0x00000004
+	JA         t1next
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMASKMOVPD (DI), Y14, Y0
+	XORQ       R12, R12
+
+t1row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Y15
+	VMASKMOVPD   (SI)(BX*1), Y14, Y4
+	VFMADD231PD  Y4, Y15, Y0
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t1row
+	VMASKMOVPD   Y0, Y14, (DI)
+	JMP          done
+
+t1next:
+	CMPQ       CX, $0x00000008
+	JA         t2next
+	SUBQ       $0x00000004, CX
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMOVUPD    (DI), Y0
+	VMASKMOVPD 32(DI), Y14, Y1
+	XORQ       R12, R12
+
+t2row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Y15
+	VFMADD231PD  (SI)(BX*1), Y15, Y0
+	VMASKMOVPD   32(SI)(BX*1), Y14, Y5
+	VFMADD231PD  Y5, Y15, Y1
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t2row
+	VMOVUPD      Y0, (DI)
+	VMASKMOVPD   Y1, Y14, 32(DI)
+	JMP          done
+
+t2next:
+	CMPQ       CX, $0x0000000c
+	JA         t3next
+	SUBQ       $0x00000008, CX
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMASKMOVPD 64(DI), Y14, Y2
+	XORQ       R12, R12
+
+t3row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Y15
+	VFMADD231PD  (SI)(BX*1), Y15, Y0
+	VFMADD231PD  32(SI)(BX*1), Y15, Y1
+	VMASKMOVPD   64(SI)(BX*1), Y14, Y6
+	VFMADD231PD  Y6, Y15, Y2
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t3row
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	VMASKMOVPD   Y2, Y14, 64(DI)
+	JMP          done
+
+t3next:
+	SUBQ       $0x0000000c, CX
+	LEAQ       tailmasks<>+32(SB), AX
+	SHLQ       $0x03, CX
+	SUBQ       CX, AX
+	SHRQ       $0x03, CX
+	VMOVDQU    (AX), Y14
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMASKMOVPD 96(DI), Y14, Y3
+	XORQ       R12, R12
+
+t4row:
+	MOVLQSX      (R8)(R12*4), BX
+	IMULQ        R11, BX
+	VBROADCASTSD (R9)(R12*8), Y15
+	VFMADD231PD  (SI)(BX*1), Y15, Y0
+	VFMADD231PD  32(SI)(BX*1), Y15, Y1
+	VFMADD231PD  64(SI)(BX*1), Y15, Y2
+	VMASKMOVPD   96(SI)(BX*1), Y14, Y7
+	VFMADD231PD  Y7, Y15, Y3
+	INCQ         R12
+	CMPQ         R12, R10
+	JB           t4row
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	VMOVUPD      Y2, 64(DI)
+	VMASKMOVPD   Y3, Y14, 96(DI)
 
 done:
 	VZEROUPPER

@@ -5,7 +5,9 @@ import (
 	"sync"
 
 	"github.com/moments-go/moments/internal/par"
+	"github.com/moments-go/moments/internal/simd"
 	"github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -102,16 +104,23 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 	docs := m.src.NumDocs()
 	t := mat.Zeros(docs, k)
 	docChunk := chunkSize(docs)
+	lv := simd.Current()
+	xd, ldx := x.RawData(), x.Stride()
 	err := par.For(ctx, (docs+docChunk-1)/docChunk, m.opts.workers(), func(c int) {
 		lo, hi := c*docChunk, min((c+1)*docChunk, docs)
+		var counts []float64
 		m.src.Range(lo, hi, func(i int, d Doc) {
 			if d.Len() < 2 {
 				return
 			}
-			row := t.RawRow(i)
-			for j, w := range d.Words {
-				kernels.Axpy(float64(d.Counts[j]), x.RawRow(int(w)), row)
+			// Row i of T is the sum of the rows of X of the document's
+			// words times their counts, added in order as by an Axpy a
+			// word, with T's row held in registers.
+			counts = counts[:0]
+			for _, n := range d.Counts {
+				counts = append(counts, float64(n))
 			}
+			vec.AxpyRowsAt(lv, t.RawRow(i), xd, ldx, d.Words, counts)
 		})
 	})
 	if err != nil {
@@ -121,6 +130,7 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 		m.opts.Progress("pairs", docs, docs)
 	}
 	out := mat.Zeros(n, k)
+	td := t.RawData()
 	const wordBlock = 512
 	err = par.For(ctx, (n+wordBlock-1)/wordBlock, m.opts.workers(), func(b int) {
 		part := make([]float64, k)
@@ -129,15 +139,21 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 			var v float64
 			for e, end := idx.ptr[w], idx.ptr[w+1]; e < end; {
 				// One chunk's entries: its accumulator's row and weight.
-				c := int(idx.doc[e]) / chunk
-				clear(part)
+				// The first chunk's sum goes straight into the row, which
+				// is zero: 0 + p is p, since a sum that starts at +0
+				// never becomes -0.
+				last := (int(idx.doc[e])/chunk + 1) * chunk
 				var vc float64
-				for ; e < end && int(idx.doc[e])/chunk == c; e++ {
-					kernels.Axpy(idx.coef[e], t.RawRow(int(idx.doc[e])), part)
+				e0 := e
+				for ; e < end && int(idx.doc[e]) < last; e++ {
 					vc += idx.coef[e]
 				}
-				for j, p := range part {
-					row[j] += p
+				if e0 == idx.ptr[w] {
+					vec.AxpyRowsAt(lv, row, td, k, idx.doc[e0:e], idx.coef[e0:e])
+				} else {
+					clear(part)
+					vec.AxpyRowsAt(lv, part, td, k, idx.doc[e0:e], idx.coef[e0:e])
+					vec.AxpyAt(lv, 1, part, row)
 				}
 				v += vc
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -727,4 +729,98 @@ func dotRows(l *level, p, next string, rows []GPPhysical) {
 	for r := range rows {
 		l.hsum(l.V(r), l.V(12))
 	}
+}
+
+// axpyRows adds to y the rows of x that idx lists, each times its
+// coefficient: y[j] += coef[e] * x[idx[e]*ldx+j] for every e in order,
+// a fused multiply-add per element, as AxpyAt row after row. y is taken
+// in blocks of up to four vectors (the last one partial under the tail
+// mask) held in V0-V3 while every row goes by, so y is loaded and stored
+// once per block, not once per row. The coefficient is in V15, the
+// partial vector's row in V7; idx in R8, coef in R9, the row count in
+// R10, the row stride in bytes in R11, the row counter in R12 and the
+// row's offset in BX.
+func axpyRows(l *level) {
+	l.text("axpyRows", "func(y, x []float64, ldx int, idx []int32, coef []float64)")
+	Load(Param("y").Base(), RDI)
+	Load(Param("y").Len(), RCX)
+	Load(Param("x").Base(), RSI)
+	Load(Param("ldx"), R11)
+	SHLQ(U8(3), R11)
+	Load(Param("idx").Base(), R8)
+	Load(Param("coef").Base(), R9)
+	Load(Param("idx").Len(), R10)
+	TESTQ(R10, R10)
+	JZ(LabelRef("done"))
+	// block emits the pass over the rows for k vectors of y, the last
+	// one under the tail mask when tail is set.
+	block := func(p string, k int, tail bool) {
+		full := access{l: l, at: l.direct}
+		part := access{l: l, tail: true, at: l.direct}
+		row := func(j int) access {
+			a := access{l: l, at: l.indexed}
+			if tail && j == k-1 {
+				a.tail = true
+			}
+			return a
+		}
+		for j := 0; j < k; j++ {
+			if tail && j == k-1 {
+				part.load(RDI, j, l.V(j))
+			} else {
+				full.load(RDI, j, l.V(j))
+			}
+		}
+		XORQ(R12, R12)
+		Label(p + "row")
+		MOVLQSX(Mem{Base: R8, Index: R12, Scale: 4}, RBX)
+		IMULQ(R11, RBX)
+		VBROADCASTSD(Mem{Base: R9, Index: R12, Scale: 8}, l.V(15))
+		for j := 0; j < k; j++ {
+			VFMADD231PD(row(j).src(RSI, j, l.V(4+j)), l.V(15), l.V(j))
+		}
+		INCQ(R12)
+		CMPQ(R12, R10)
+		JB(LabelRef(p + "row"))
+		for j := 0; j < k; j++ {
+			if tail && j == k-1 {
+				part.store(l.V(j), RDI, j)
+			} else {
+				full.store(l.V(j), RDI, j)
+			}
+		}
+	}
+	n := 4 * l.lanes
+	Label("blocks")
+	CMPQ(RCX, U32(n))
+	JB(LabelRef("last"))
+	block("b", 4, false)
+	ADDQ(U32(n*8), RDI)
+	ADDQ(U32(n*8), RSI)
+	SUBQ(U32(n), RCX)
+	JMP(LabelRef("blocks"))
+
+	// The last 1 to 4*lanes-1 elements: k vectors, the last one holding
+	// CX - (k-1)*lanes of them (1 to lanes) under the mask.
+	Label("last")
+	TESTQ(RCX, RCX)
+	JZ(LabelRef("done"))
+	for k := 1; k <= 4; k++ {
+		p := fmt.Sprintf("t%d", k)
+		if k < 4 {
+			CMPQ(RCX, U32(k*l.lanes))
+			JA(LabelRef(p + "next"))
+		}
+		if k > 1 {
+			SUBQ(U32((k-1)*l.lanes), RCX)
+		}
+		l.setTail()
+		block(p, k, true)
+		JMP(LabelRef("done"))
+		if k < 4 {
+			Label(p + "next")
+		}
+	}
+	Label("done")
+	ret()
 }

@@ -136,7 +136,7 @@ func (l *level) hmax(v, s VecPhysical) {
 	l.max(s.AsX(), v.AsX())
 }
 
-// setTail sets the tail mask to the low CX lanes, CX < lanes (clobbers
+// setTail sets the tail mask to the low CX lanes, 1 <= CX <= lanes (clobbers
 // AX).
 func (l *level) setTail() {
 	if l.avx512 {

@@ -35,6 +35,7 @@ func main() {
 		gemvT(l)
 		ger(l)
 		gemvNT(l)
+		axpyRows(l)
 	}
 	// The secular equation's kernels are bound by division, which
 	// 512-bit vectors do no faster per element than 256-bit ones (half
