@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/moments-go/moments/internal/simd"
 	"github.com/moments-go/moments/internal/size"
+	"github.com/moments-go/moments/internal/vec"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
 )
@@ -96,11 +98,12 @@ func (a *MeanAccumulator) reset() { clear(a.sum); a.docs = 0; a.nnz = 0 }
 // summed as one scalar per word, diag(v) X with v = sum_d c/(l(l-1)), and
 // applied once by Finalize.
 type PairsAccumulator struct {
-	x    *mat.Dense
-	sum  *mat.Dense
-	v    []float64
-	t    []float64
-	docs int
+	x      *mat.Dense
+	sum    *mat.Dense
+	v      []float64
+	t      []float64
+	counts []float64 // a document's counts as floats
+	docs   int
 }
 
 // NewPairsAccumulator returns an empty accumulator for the product with
@@ -108,6 +111,19 @@ type PairsAccumulator struct {
 func NewPairsAccumulator(x *mat.Dense) *PairsAccumulator {
 	n, k := x.Dims()
 	return &PairsAccumulator{x: x, sum: mat.Zeros(n, k), v: make([]float64, n), t: make([]float64, k)}
+}
+
+// addDocRows adds c^T X to t (len(t) = X's columns), c the counts of
+// document d: the rows of X of its words times their counts, in order, the
+// bits of an Axpy a word, with t held in registers (vec.AxpyRowsAt).
+// buf is scratch for the counts as floats; it returns it for reuse.
+func addDocRows(t []float64, x *mat.Dense, d Doc, buf []float64) []float64 {
+	buf = buf[:0]
+	for _, c := range d.Counts {
+		buf = append(buf, float64(c))
+	}
+	vec.AxpyRowsAt(simd.Current(), t, x.RawData(), x.Stride(), d.Words, buf)
+	return buf
 }
 
 // Add adds a document.
@@ -118,9 +134,7 @@ func (a *PairsAccumulator) Add(d Doc) {
 	}
 	t := a.t
 	clear(t)
-	for j, w := range d.Words {
-		kernels.Axpy(float64(d.Counts[j]), a.x.RawRow(int(w)), t)
-	}
+	a.counts = addDocRows(t, a.x, d, a.counts)
 	scale := 1 / (float64(l) * float64(l-1))
 	for j, w := range d.Words {
 		s := float64(d.Counts[j]) * scale

@@ -104,8 +104,6 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 	docs := m.src.NumDocs()
 	t := mat.Zeros(docs, k)
 	docChunk := chunkSize(docs)
-	lv := simd.Current()
-	xd, ldx := x.RawData(), x.Stride()
 	err := par.For(ctx, (docs+docChunk-1)/docChunk, m.opts.workers(), func(c int) {
 		lo, hi := c*docChunk, min((c+1)*docChunk, docs)
 		var counts []float64
@@ -113,14 +111,7 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 			if d.Len() < 2 {
 				return
 			}
-			// Row i of T is the sum of the rows of X of the document's
-			// words times their counts, added in order as by an Axpy a
-			// word, with T's row held in registers.
-			counts = counts[:0]
-			for _, n := range d.Counts {
-				counts = append(counts, float64(n))
-			}
-			vec.AxpyRowsAt(lv, t.RawRow(i), xd, ldx, d.Words, counts)
+			counts = addDocRows(t.RawRow(i), x, d, counts)
 		})
 	})
 	if err != nil {
@@ -131,6 +122,7 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 	}
 	out := mat.Zeros(n, k)
 	td := t.RawData()
+	lv := simd.Current()
 	const wordBlock = 512
 	err = par.For(ctx, (n+wordBlock-1)/wordBlock, m.opts.workers(), func(b int) {
 		part := make([]float64, k)
