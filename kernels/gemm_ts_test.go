@@ -37,7 +37,34 @@ func TestTSKernel(t *testing.T) {
 	for name, g := range tsImpls() {
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(21, uint64(len(name))))
-			mr, nr := g.tsMR, g.tsNR
+			for _, kern := range tsKernels(g) {
+				testTSKernel(t, r, g, kern.mr, kern.f)
+			}
+		})
+	}
+}
+
+// tsKernel is a no-pack micro-kernel and the rows of its tile.
+type tsKernel struct {
+	mr int
+	f  tsKernelFunc
+}
+
+// tsKernels returns g's no-pack micro-kernels: the main one and the wide
+// one, if any.
+func tsKernels(g *gemmImpl) []tsKernel {
+	ks := []tsKernel{{g.tsMR, g.tsKernel}}
+	if g.tsWide != nil {
+		ks = append(ks, tsKernel{g.tsWideMR, g.tsWide})
+	}
+	return ks
+}
+
+func testTSKernel(t *testing.T, r *rand.Rand, g *gemmImpl, mr int, kern tsKernelFunc) {
+	t.Helper()
+	nr := g.tsNR
+	{
+		{
 			for _, k := range []int{1, 2, 3, 7, 64} {
 				for jw := 1; jw <= nr; jw++ {
 					if g.tsWhole && jw < nr {
@@ -63,12 +90,12 @@ func TestTSKernel(t *testing.T) {
 							}
 							c0 := append([]float64(nil), c...)
 							const alpha = -0.75
-							g.tsKernel(k, a, sai, sap, b, ldb, c[ldc:], ldc, alpha, add, jw)
+							kern(k, a, sai, sap, b, ldb, c[ldc:], ldc, alpha, add, jw)
 							for i := range c {
 								row, j := i/ldc-1, i%ldc
 								if row < 0 || row >= mr || j >= jw {
 									if c[i] != simdtest.Sentinel {
-										t.Fatalf("k=%d jw=%d transA=%v add=%d: wrote C[%d] outside the tile", k, jw, transA, add, i)
+										t.Fatalf("mr=%d k=%d jw=%d transA=%v add=%d: wrote C[%d] outside the tile", mr, k, jw, transA, add, i)
 									}
 									continue
 								}
@@ -84,7 +111,51 @@ func TestTSKernel(t *testing.T) {
 									bd += math.Abs(c0[i])
 								}
 								if d := math.Abs(c[i] - ref); !(d <= simdtest.SumBound(k+2, bd)) {
-									t.Fatalf("k=%d jw=%d transA=%v add=%d: C[%d,%d] = %v, reference %v", k, jw, transA, add, row, j, c[i], ref)
+									t.Fatalf("mr=%d k=%d jw=%d transA=%v add=%d: C[%d,%d] = %v, reference %v", mr, k, jw, transA, add, row, j, c[i], ref)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTSWideBits checks the claim behind tsWide: an element of C is the
+// same bits from the wide kernel's tile as from the main kernel's tiles
+// over the same rows.
+func TestTSWideBits(t *testing.T) {
+	for name, g := range tsImpls() {
+		if g.tsWide == nil {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(23, 5))
+			mr, nr := g.tsWideMR, g.tsNR
+			for _, k := range []int{1, 5, 64, 301} {
+				for _, jw := range []int{1, 8, 13, 16, 17, nr} {
+					for _, transA := range []bool{false, true} {
+						for add := 0; add <= 1; add++ {
+							lda := k + 3
+							sai, sap := lda, 1
+							if transA {
+								lda = mr + 5
+								sai, sap = 1, lda
+							}
+							a := simdtest.RandSlice(r, (mr+k)*lda)
+							ldb := nr + 7
+							b := simdtest.RandSlice(r, k*ldb)
+							ldc := nr + 3
+							wide := simdtest.RandSlice(r, mr*ldc)
+							narrow := append([]float64(nil), wide...)
+							g.tsWide(k, a, sai, sap, b, ldb, wide, ldc, 0.5, add, jw)
+							for i0 := 0; i0 < mr; i0 += g.tsMR {
+								g.tsKernel(k, a[i0*sai:], sai, sap, b, ldb, narrow[i0*ldc:], ldc, 0.5, add, jw)
+							}
+							for i := range wide {
+								if math.Float64bits(wide[i]) != math.Float64bits(narrow[i]) {
+									t.Fatalf("k=%d jw=%d transA=%v add=%d: C[%d] = %v (wide), %v (main)", k, jw, transA, add, i, wide[i], narrow[i])
 								}
 							}
 						}
