@@ -130,7 +130,7 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 	})
 }
 
-// tsMaxTile bounds tsMR*tsNR of every implementation.
+// tsMaxTile bounds tsMR*tsNR and tsWideMR*tsNR of every implementation.
 const tsMaxTile = 8 * 32
 
 // gemmTSRows computes the row tiles t0..t1 (of mr rows, by kern) of C.

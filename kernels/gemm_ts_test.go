@@ -20,6 +20,11 @@ func tsImpls() map[string]*gemmImpl {
 			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsNNMax: 60},
 		"go-whole": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
 			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsWhole: true, tsNNMax: 40, tsKCMul: 2},
+		// A wide kernel of two generic tiles, so that the driver's
+		// choice of tiles (tsTile) is tested everywhere.
+		"go-wide": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
+			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsNNMax: 60,
+			tsWide: tsKernelGenericWide, tsWideMR: 2 * tsGenericMR},
 	}
 	for _, l := range simd.Available() {
 		if g := &table.For(l).gemm; g.tsKernel != nil {
@@ -27,6 +32,13 @@ func tsImpls() map[string]*gemmImpl {
 		}
 	}
 	return out
+}
+
+// tsKernelGenericWide is tsKernelGeneric on a tile of twice its rows:
+// two generic tiles, one below the other.
+func tsKernelGenericWide(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int) {
+	tsKernelGeneric(k, a, sai, sap, b, ldb, c, ldc, alpha, add, jw)
+	tsKernelGeneric(k, a[tsGenericMR*sai:], sai, sap, b, ldb, c[tsGenericMR*ldc:], ldc, alpha, add, jw)
 }
 
 // TestTSKernel runs each no-pack micro-kernel against the reference loop
@@ -135,6 +147,9 @@ func TestTSWideBits(t *testing.T) {
 			mr, nr := g.tsWideMR, g.tsNR
 			for _, k := range []int{1, 5, 64, 301} {
 				for _, jw := range []int{1, 8, 13, 16, 17, nr} {
+					if jw > nr {
+						continue
+					}
 					for _, transA := range []bool{false, true} {
 						for add := 0; add <= 1; add++ {
 							lda := k + 3
@@ -178,7 +193,14 @@ func TestGemmTSShapes(t *testing.T) {
 			r := rand.New(rand.NewPCG(22, uint64(len(name))))
 			bl := Blocking{MR: g.mr, NR: g.nr, KC: 16, MC: 2 * g.mr, NC: 2 * g.nr}
 			var ms, ns []int
-			for i := mr; i <= 3*mr+1; i++ {
+			top := 3*mr + 1
+			if g.tsWide != nil {
+				// Every remainder of the wide tile, and enough rows for
+				// the workers' blocks of about 64.
+				top = 3*g.tsWideMR + 1
+				ms = append(ms, 64+g.tsWideMR-1, tsTNMaxMN)
+			}
+			for i := mr; i <= top; i++ {
 				ms = append(ms, i)
 			}
 			for j := 1; j <= 2*nr+1; j++ {

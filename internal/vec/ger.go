@@ -30,6 +30,9 @@ func gemvNTRows(l simd.Level, m, n int, alpha float64, a []float64, lda int, x, 
 // where there is no other).
 func axpyRows(l simd.Level, y, x []float64, ldx int, idx []int32, coef []float64) {
 	n := len(y)
+	if n == 0 {
+		return
+	}
 	for e, i := range idx {
 		r := int(i) * ldx
 		AxpyAt(l, coef[e], x[r:r+n], y)
@@ -37,16 +40,14 @@ func axpyRows(l simd.Level, y, x []float64, ldx int, idx []int32, coef []float64
 }
 
 // checkRows panics unless coef has a coefficient for every index and
-// every row idx[e] of x (row stride ldx, n elements used) lies inside x.
+// every row idx[e] of x (row stride ldx, n elements used) lies inside x
+// (rows may overlap: a stride below n is not an error).
 func checkRows(name string, n, lenx, ldx int, idx []int32, coef []float64) {
 	if len(coef) < len(idx) {
 		panic(fmt.Sprintf("vec: %s: %d coefficients for %d rows", name, len(coef), len(idx)))
 	}
 	if n == 0 || len(idx) == 0 {
 		return
-	}
-	if ldx < n {
-		panic(fmt.Sprintf("vec: %s: row stride %d below the row length %d", name, ldx, n))
 	}
 	hi := int32(-1)
 	for _, i := range idx {
@@ -55,7 +56,8 @@ func checkRows(name string, n, lenx, ldx int, idx []int32, coef []float64) {
 		}
 		hi = max(hi, i)
 	}
-	if int(hi)*ldx+n > lenx {
+	// Row hi ends at hi*ldx + n <= lenx, tested without overflow.
+	if ldx < 0 || n > lenx || (hi > 0 && ldx > (lenx-n)/int(hi)) {
 		panic(fmt.Sprintf("vec: %s: row %d of length %d at stride %d lies outside x (%d elements)", name, hi, n, ldx, lenx))
 	}
 }

@@ -159,6 +159,7 @@ func TestAxpyRowsAtChecks(t *testing.T) {
 		{"negative row", []int32{-1}, []float64{1}},
 		{"missing coefficient", []int32{0, 1}, []float64{1}},
 	} {
+		c := c
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -168,6 +169,18 @@ func TestAxpyRowsAtChecks(t *testing.T) {
 			AxpyRowsAt(simd.Current(), y, x, 3, c.idx, c.coef)
 		}()
 	}
-	// The last row may end at the end of x.
+	// A stride whose product with the row index wraps around.
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("stride 2^62: no panic")
+			}
+		}()
+		AxpyRowsAt(simd.Current(), y, x, 1<<62, []int32{4}, []float64{1})
+	}()
+	// The last row may end at the end of x, and an empty y reads nothing.
 	AxpyRowsAt(simd.Current(), y, x, 3, []int32{3}, []float64{1})
+	for _, l := range []simd.Level{simd.Generic, simd.Current()} {
+		AxpyRowsAt(l, nil, nil, 1, []int32{7}, []float64{1})
+	}
 }

@@ -131,22 +131,19 @@ func (m *DocMoments) pairsWordMajor(ctx context.Context, idx *wordIndex, x *mat.
 			var v float64
 			for e, end := idx.ptr[w], idx.ptr[w+1]; e < end; {
 				// One chunk's entries: its accumulator's row and weight.
-				// The first chunk's sum goes straight into the row, which
-				// is zero: 0 + p is p, since a sum that starts at +0
-				// never becomes -0.
 				last := (int(idx.doc[e])/chunk + 1) * chunk
 				var vc float64
 				e0 := e
 				for ; e < end && int(idx.doc[e]) < last; e++ {
 					vc += idx.coef[e]
 				}
-				if e0 == idx.ptr[w] {
-					vec.AxpyRowsAt(lv, row, td, k, idx.doc[e0:e], idx.coef[e0:e])
-				} else {
-					clear(part)
-					vec.AxpyRowsAt(lv, part, td, k, idx.doc[e0:e], idx.coef[e0:e])
-					vec.AxpyAt(lv, 1, part, row)
-				}
+				// The chunk's sum, then row += part as the accumulators
+				// merge (an Axpy by 1 is that add; a sum of fused
+				// multiply-adds from +0 may end at -0, which the add
+				// makes +0, as Merge does).
+				clear(part)
+				vec.AxpyRowsAt(lv, part, td, t.Stride(), idx.doc[e0:e], idx.coef[e0:e])
+				vec.AxpyAt(lv, 1, part, row)
 				v += vc
 			}
 			if v != 0 {

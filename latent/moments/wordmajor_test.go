@@ -62,9 +62,44 @@ func TestPairsWordMajor(t *testing.T) {
 			}
 		}
 	}
+	// A product that ends at -0: 0.5 * (-the smallest subnormal) rounds
+	// to -0 in a fused multiply-add from +0, which the merge's add makes
+	// +0 in both passes. And X with no columns, at any level.
+	var b Builder
+	b.SetVocabSize(3)
+	if err := b.Add([]int32{0, 1}, []uint32{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	tiny := b.Corpus()
+	xt := mat.Zeros(3, 1)
+	xt.Set(0, 0, -math.SmallestNonzeroFloat64)
+	dm, err := NewDocMoments(ctx, tiny, Raw, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := dm.PairsTimes(ctx, xt)
+	if err != nil || dm.index() == nil {
+		t.Fatalf("tiny corpus: err %v, index %v, want the word-major pass", err, dm.index())
+	}
+	ref := *dm
+	ref.words = nil
+	want, err := ref.PairsTimes(ctx, xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if g, w := got.At(i, 0), want.At(i, 0); math.Float64bits(g) != math.Float64bits(w) {
+			t.Fatalf("subnormal product: entry %d is %v (%#x), the document-major pass gives %v (%#x)", i, g, math.Float64bits(g), w, math.Float64bits(w))
+		}
+	}
+	if e, err := dm.PairsTimes(ctx, mat.Zeros(3, 0)); err != nil {
+		t.Fatalf("X with no columns: %v", err)
+	} else if r, c := e.Dims(); r != 3 || c != 0 {
+		t.Fatalf("X with no columns: result %dx%d", r, c)
+	}
 	// More documents than words: the document-major pass.
 	wide := randomCorpus(r, 300, 50, 2, 20)
-	dm, err := NewDocMoments(ctx, wide, Raw, 0, nil)
+	dm, err = NewDocMoments(ctx, wide, Raw, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

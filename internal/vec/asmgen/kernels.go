@@ -737,7 +737,7 @@ func dotRows(l *level, p, next string, rows []GPPhysical) {
 // in blocks of up to four vectors (the last one partial under the tail
 // mask) held in V0-V3 while every row goes by, so y is loaded and stored
 // once per block, not once per row. The coefficient is in V15, the
-// partial vector's row in V7; idx in R8, coef in R9, the row count in
+// partial vector's part of the row in V(4+j); idx in R8, coef in R9, the row count in
 // R10, the row stride in bytes in R11, the row counter in R12 and the
 // row's offset in BX.
 func axpyRows(l *level) {
