@@ -27,15 +27,8 @@ type gemmImpl struct {
 	// tsKernel, if not nil, is the no-pack micro-kernel (tsKernelGeneric
 	// with tsMR x tsNR tiles) that gemmRun uses for the shapes useTS
 	// picks; see gemm_ts.go.
-	tsKernel   tsKernelFunc
+	tsKernel   func(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
 	tsMR, tsNR int
-	// tsWide, if not nil, is a no-pack micro-kernel of the same tsNR
-	// with tsWideMR (> tsMR) rows, which the driver uses for products
-	// with at least tsWideMR rows: each row of B it loads serves more
-	// multiply-adds. Every element of C is the same chain of operations
-	// in either kernel, so the choice changes no bit.
-	tsWide   tsKernelFunc
-	tsWideMR int
 	// tsWhole: tsKernel computes whole tiles only (jw = tsNR); the
 	// driver overlaps the last columns, and needs n >= tsNR.
 	tsWhole bool
@@ -47,20 +40,6 @@ type gemmImpl struct {
 	// faster than KC, and both faster than slices that fit A and B in
 	// L1; with AVX2, KC (168) ran 0-50% faster than 2*KC or 4*KC.
 	tsKCMul int
-}
-
-// tsKernelFunc is the signature of the no-pack micro-kernels
-// (tsKernelGeneric).
-type tsKernelFunc func(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
-
-// tsTile returns the rows of the no-pack tiles of a product with m rows
-// and the kernel that computes them: the wide kernel when there is one
-// and m reaches its rows.
-func (g *gemmImpl) tsTile(m int) (int, tsKernelFunc) {
-	if g.tsWide != nil && m >= g.tsWideMR {
-		return g.tsWideMR, g.tsWide
-	}
-	return g.tsMR, g.tsKernel
 }
 
 // packPanel packs a w x kc panel of an operand into dst, ws values per

@@ -106,7 +106,7 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 		// fewer passes of C through the registers (see tsKCMul).
 		kc *= max(g.tsKCMul, 1)
 	}
-	mr, kern := g.tsTile(m)
+	mr := g.tsMR
 	tiles := ceilDiv(m, mr)
 	// Row blocks of about 64 rows for the workers; the split changes
 	// which goroutine computes a tile, never how.
@@ -114,7 +114,7 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 	blocks := ceilDiv(tiles, per)
 	if workers <= 1 || blocks <= 1 {
 		var tile [tsMaxTile]float64
-		gemmTSRows(g, kern, mr, kc, upper, 0, tiles, sai, sap, m, n, k, alpha, a, b, ldb, add0, c, ldc, tile[:])
+		gemmTSRows(g, kc, upper, 0, tiles, sai, sap, m, n, k, alpha, a, b, ldb, add0, c, ldc, tile[:])
 		return
 	}
 	var next atomic.Int64
@@ -125,17 +125,17 @@ func gemmTS(g *gemmImpl, kc, workers int, upper, transA bool, m, n, k int, alpha
 			if q >= blocks {
 				return
 			}
-			gemmTSRows(g, kern, mr, kc, upper, q*per, min((q+1)*per, tiles), sai, sap, m, n, k, alpha, a, b, ldb, add0, c, ldc, tile[:])
+			gemmTSRows(g, kc, upper, q*per, min((q+1)*per, tiles), sai, sap, m, n, k, alpha, a, b, ldb, add0, c, ldc, tile[:])
 		}
 	})
 }
 
-// tsMaxTile bounds tsMR*tsNR and tsWideMR*tsNR of every implementation.
+// tsMaxTile bounds tsMR*tsNR of every implementation.
 const tsMaxTile = 8 * 32
 
-// gemmTSRows computes the row tiles t0..t1 (of mr rows, by kern) of C.
-func gemmTSRows(g *gemmImpl, kern tsKernelFunc, mr, kc int, upper bool, t0, t1, sai, sap, m, n, k int, alpha float64, a, b []float64, ldb int, add0 int, c []float64, ldc int, tile []float64) {
-	nr := g.tsNR
+// gemmTSRows computes the row tiles t0..t1 (of tsMR rows) of C.
+func gemmTSRows(g *gemmImpl, kc int, upper bool, t0, t1, sai, sap, m, n, k int, alpha float64, a, b []float64, ldb int, add0 int, c []float64, ldc int, tile []float64) {
+	mr, nr := g.tsMR, g.tsNR
 	for pc := 0; pc < k; pc += kc {
 		kcur := min(kc, k-pc)
 		add := add0
@@ -163,7 +163,7 @@ func gemmTSRows(g *gemmImpl, kern tsKernelFunc, mr, kc int, upper bool, t0, t1, 
 					j0, c0, w = n-nr, j-(n-nr), nr
 				}
 				if r0 == 0 && c0 == 0 {
-					kern(kcur, ap[i*sai:], sai, sap, bp[j:], ldb, c[i*ldc+j:], ldc, alpha, add, jw)
+					g.tsKernel(kcur, ap[i*sai:], sai, sap, bp[j:], ldb, c[i*ldc+j:], ldc, alpha, add, jw)
 					continue
 				}
 				if add != 0 { // the rest belongs to other tiles (maybe other workers)
@@ -171,7 +171,7 @@ func gemmTSRows(g *gemmImpl, kern tsKernelFunc, mr, kc int, upper bool, t0, t1, 
 						copy(tile[r*nr+c0:r*nr+w], c[(i0+r)*ldc+j0+c0:])
 					}
 				}
-				kern(kcur, ap[i0*sai:], sai, sap, bp[j0:], ldb, tile, nr, alpha, add, w)
+				g.tsKernel(kcur, ap[i0*sai:], sai, sap, bp[j0:], ldb, tile, nr, alpha, add, w)
 				for r := r0; r < mr; r++ {
 					copy(c[(i0+r)*ldc+j0+c0:(i0+r)*ldc+j0+w], tile[r*nr+c0:r*nr+w])
 				}

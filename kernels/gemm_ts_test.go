@@ -20,11 +20,6 @@ func tsImpls() map[string]*gemmImpl {
 			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsNNMax: 60},
 		"go-whole": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
 			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsWhole: true, tsNNMax: 40, tsKCMul: 2},
-		// A wide kernel of two generic tiles, so that the driver's
-		// choice of tiles (tsTile) is tested everywhere.
-		"go-wide": {mr: genericMR, nr: genericNR, kernel: gemmKernelGeneric, level: simd.Generic,
-			tsKernel: tsKernelGeneric, tsMR: tsGenericMR, tsNR: tsGenericNR, tsNNMax: 60,
-			tsWide: tsKernelGenericWide, tsWideMR: 2 * tsGenericMR},
 	}
 	for _, l := range simd.Available() {
 		if g := &table.For(l).gemm; g.tsKernel != nil {
@@ -32,13 +27,6 @@ func tsImpls() map[string]*gemmImpl {
 		}
 	}
 	return out
-}
-
-// tsKernelGenericWide is tsKernelGeneric on a tile of twice its rows:
-// two generic tiles, one below the other.
-func tsKernelGenericWide(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int) {
-	tsKernelGeneric(k, a, sai, sap, b, ldb, c, ldc, alpha, add, jw)
-	tsKernelGeneric(k, a[tsGenericMR*sai:], sai, sap, b, ldb, c[tsGenericMR*ldc:], ldc, alpha, add, jw)
 }
 
 // TestTSKernel runs each no-pack micro-kernel against the reference loop
@@ -49,34 +37,7 @@ func TestTSKernel(t *testing.T) {
 	for name, g := range tsImpls() {
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(21, uint64(len(name))))
-			for _, kern := range tsKernels(g) {
-				testTSKernel(t, r, g, kern.mr, kern.f)
-			}
-		})
-	}
-}
-
-// tsKernel is a no-pack micro-kernel and the rows of its tile.
-type tsKernel struct {
-	mr int
-	f  tsKernelFunc
-}
-
-// tsKernels returns g's no-pack micro-kernels: the main one and the wide
-// one, if any.
-func tsKernels(g *gemmImpl) []tsKernel {
-	ks := []tsKernel{{g.tsMR, g.tsKernel}}
-	if g.tsWide != nil {
-		ks = append(ks, tsKernel{g.tsWideMR, g.tsWide})
-	}
-	return ks
-}
-
-func testTSKernel(t *testing.T, r *rand.Rand, g *gemmImpl, mr int, kern tsKernelFunc) {
-	t.Helper()
-	nr := g.tsNR
-	{
-		{
+			mr, nr := g.tsMR, g.tsNR
 			for _, k := range []int{1, 2, 3, 7, 64} {
 				for jw := 1; jw <= nr; jw++ {
 					if g.tsWhole && jw < nr {
@@ -102,12 +63,12 @@ func testTSKernel(t *testing.T, r *rand.Rand, g *gemmImpl, mr int, kern tsKernel
 							}
 							c0 := append([]float64(nil), c...)
 							const alpha = -0.75
-							kern(k, a, sai, sap, b, ldb, c[ldc:], ldc, alpha, add, jw)
+							g.tsKernel(k, a, sai, sap, b, ldb, c[ldc:], ldc, alpha, add, jw)
 							for i := range c {
 								row, j := i/ldc-1, i%ldc
 								if row < 0 || row >= mr || j >= jw {
 									if c[i] != simdtest.Sentinel {
-										t.Fatalf("mr=%d k=%d jw=%d transA=%v add=%d: wrote C[%d] outside the tile", mr, k, jw, transA, add, i)
+										t.Fatalf("k=%d jw=%d transA=%v add=%d: wrote C[%d] outside the tile", k, jw, transA, add, i)
 									}
 									continue
 								}
@@ -123,54 +84,7 @@ func testTSKernel(t *testing.T, r *rand.Rand, g *gemmImpl, mr int, kern tsKernel
 									bd += math.Abs(c0[i])
 								}
 								if d := math.Abs(c[i] - ref); !(d <= simdtest.SumBound(k+2, bd)) {
-									t.Fatalf("mr=%d k=%d jw=%d transA=%v add=%d: C[%d,%d] = %v, reference %v", mr, k, jw, transA, add, row, j, c[i], ref)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestTSWideBits checks the claim behind tsWide: an element of C is the
-// same bits from the wide kernel's tile as from the main kernel's tiles
-// over the same rows.
-func TestTSWideBits(t *testing.T) {
-	for name, g := range tsImpls() {
-		if g.tsWide == nil {
-			continue
-		}
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(23, 5))
-			mr, nr := g.tsWideMR, g.tsNR
-			for _, k := range []int{1, 5, 64, 301} {
-				for _, jw := range []int{1, 8, 13, 16, 17, nr} {
-					if jw > nr {
-						continue
-					}
-					for _, transA := range []bool{false, true} {
-						for add := 0; add <= 1; add++ {
-							lda := k + 3
-							sai, sap := lda, 1
-							if transA {
-								lda = mr + 5
-								sai, sap = 1, lda
-							}
-							a := simdtest.RandSlice(r, (mr+k)*lda)
-							ldb := nr + 7
-							b := simdtest.RandSlice(r, k*ldb)
-							ldc := nr + 3
-							wide := simdtest.RandSlice(r, mr*ldc)
-							narrow := append([]float64(nil), wide...)
-							g.tsWide(k, a, sai, sap, b, ldb, wide, ldc, 0.5, add, jw)
-							for i0 := 0; i0 < mr; i0 += g.tsMR {
-								g.tsKernel(k, a[i0*sai:], sai, sap, b, ldb, narrow[i0*ldc:], ldc, 0.5, add, jw)
-							}
-							for i := range wide {
-								if math.Float64bits(wide[i]) != math.Float64bits(narrow[i]) {
-									t.Fatalf("k=%d jw=%d transA=%v add=%d: C[%d] = %v (wide), %v (main)", k, jw, transA, add, i, wide[i], narrow[i])
+									t.Fatalf("k=%d jw=%d transA=%v add=%d: C[%d,%d] = %v, reference %v", k, jw, transA, add, row, j, c[i], ref)
 								}
 							}
 						}
@@ -193,14 +107,7 @@ func TestGemmTSShapes(t *testing.T) {
 			r := rand.New(rand.NewPCG(22, uint64(len(name))))
 			bl := Blocking{MR: g.mr, NR: g.nr, KC: 16, MC: 2 * g.mr, NC: 2 * g.nr}
 			var ms, ns []int
-			top := 3*mr + 1
-			if g.tsWide != nil {
-				// Every remainder of the wide tile, and enough rows for
-				// the workers' blocks of about 64.
-				top = 3*g.tsWideMR + 1
-				ms = append(ms, 64+g.tsWideMR-1, tsTNMaxMN)
-			}
-			for i := mr; i <= top; i++ {
+			for i := mr; i <= 3*mr+1; i++ {
 				ms = append(ms, i)
 			}
 			for j := 1; j <= 2*nr+1; j++ {

@@ -13,9 +13,3 @@ func tsKernelAVX512(k int, a []float64, sai, sap int, b []float64, ldb int, c []
 //
 //go:noescape
 func tsKernelAVX2(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
-
-// tsKernel8AVX512 is tsKernelGeneric with an 8 x 24 tile (jw <= 24), in
-// gemm_ts_avx512_amd64.s.
-//
-//go:noescape
-func tsKernel8AVX512(k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int, alpha float64, add int, jw int)
