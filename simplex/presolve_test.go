@@ -224,3 +224,28 @@ func TestInfeasibleSet(t *testing.T) {
 		t.Fatal("no infeasible problem found")
 	}
 }
+
+// TestPresolveZeroCostLeft: a problem whose objective is the first
+// equation's left side. The presolve substitutes both equations (doubleton
+// equations) into the objective, which leaves x2 on no row with a cost
+// that is zero in exact arithmetic and a rounding error here; the rest of
+// the solve must take it as zero (Optimal, objective 300, as without the
+// presolve), not as an unbounded ray along which the objective does not
+// move. FuzzSolve found it.
+func TestPresolveZeroCostLeft(t *testing.T) {
+	inf := math.Inf(1)
+	p := denseProblem([]float64{10, 12, 12, 12, 12, 12},
+		[][]float64{{10, 12, 12, 12, 0, 0}, {12, 12, 22, 0, 0, 0}},
+		[]float64{12, 12}, []float64{12, 12},
+		[]float64{-inf, 12, 12, 12, 12, 12}, []float64{12, 12, inf, inf, 12, 12})
+	p.Maximize = true
+	for _, o := range []Options{{}, {Method: Primal}, {NoPerturbation: true}, {NoPresolve: true}} {
+		res, err := Solve(context.Background(), p, &o)
+		if err != nil || res.Status != Optimal {
+			t.Fatalf("%+v: status %v, err %v, want Optimal", o, res.Status, err)
+		}
+		if math.Abs(res.Objective-300) > 1e-12*300 {
+			t.Fatalf("%+v: objective %v, want 300", o, res.Objective)
+		}
+	}
+}

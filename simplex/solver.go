@@ -605,7 +605,11 @@ func (s *solver) run() Status {
 	return s.dualDriver()
 }
 
-// solveNoRows handles m == 0: each variable goes to its best bound.
+// solveNoRows handles m == 0: each variable goes to its best bound. A
+// cost within the variable's dual tolerance counts as zero, as it would
+// in the simplex method's pricing: after the presolve has substituted
+// rows into the objective, a cost that is zero in exact arithmetic may
+// be left as a rounding error, which is no ray.
 func (s *solver) solveNoRows() Status {
 	for j := range s.pos {
 		s.pos[j] = -1
@@ -620,7 +624,7 @@ func (s *solver) solveNoRows() Status {
 			s.x[j] = l
 		case c < 0 && !math.IsInf(u, 0):
 			s.x[j] = u
-		case c == 0:
+		case math.Abs(c) <= s.dtolv[j]:
 			s.x[j] = s.defaultValue(j)
 		default:
 			s.x[j] = s.defaultValue(j)
