@@ -137,7 +137,7 @@ func (a *PairsAccumulator) Add(d Doc) {
 	a.counts = addDocRows(t, a.x, d, a.counts)
 	scale := 1 / (float64(l) * float64(l-1))
 	for j, w := range d.Words {
-		s := float64(d.Counts[j]) * scale
+		s := a.counts[j] * scale
 		kernels.Axpy(s, t, a.sum.RawRow(int(w)))
 		a.v[w] += s
 	}

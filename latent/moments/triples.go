@@ -60,7 +60,9 @@ func NewTriplesAccumulator(w *mat.Dense) *TriplesAccumulator {
 
 // Add adds a document.
 func (a *TriplesAccumulator) Add(d Doc) {
-	a.pairs.Add(d) // computes y = W^T c into a.pairs.t when l >= 2
+	// a.pairs.Add computes y = W^T c into a.pairs.t, and the counts as
+	// floats into a.pairs.counts, when l >= 2.
+	a.pairs.Add(d)
 	l := d.Len()
 	if l < 3 {
 		return
@@ -68,7 +70,7 @@ func (a *TriplesAccumulator) Add(d Doc) {
 	y := a.pairs.t
 	ad := 1 / (float64(l) * float64(l-1) * float64(l-2))
 	for j, w := range d.Words {
-		s := ad * float64(d.Counts[j])
+		s := ad * a.pairs.counts[j]
 		kernels.Axpy(s, y, a.u.RawRow(int(w)))
 		a.v[w] += s
 	}

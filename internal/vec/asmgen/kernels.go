@@ -737,9 +737,9 @@ func dotRows(l *level, p, next string, rows []GPPhysical) {
 // in blocks of up to four vectors (the last one partial under the tail
 // mask) held in V0-V3 while every row goes by, so y is loaded and stored
 // once per block, not once per row. The coefficient is in V15, the
-// partial vector's part of the row in V(4+j); idx in R8, coef in R9, the row count in
-// R10, the row stride in bytes in R11, the row counter in R12 and the
-// row's offset in BX.
+// partial vector's part of the row in V(4+j); idx in R8, coef in R9,
+// the row count in R10, the row stride in bytes in R11, the row counter
+// in R12 and the row's offset in BX.
 func axpyRows(l *level) {
 	l.text("axpyRows", "func(y, x []float64, ldx int, idx []int32, coef []float64)")
 	Load(Param("y").Base(), RDI)
@@ -755,21 +755,12 @@ func axpyRows(l *level) {
 	// block emits the pass over the rows for k vectors of y, the last
 	// one under the tail mask when tail is set.
 	block := func(p string, k int, tail bool) {
-		full := access{l: l, at: l.direct}
-		part := access{l: l, tail: true, at: l.direct}
-		row := func(j int) access {
-			a := access{l: l, at: l.indexed}
-			if tail && j == k-1 {
-				a.tail = true
-			}
-			return a
-		}
+		// Vector j of y (direct) and of a row (indexed by BX), under
+		// the mask when it is the partial one.
+		y := func(j int) access { return access{l: l, tail: tail && j == k-1, at: l.direct} }
+		row := func(j int) access { return access{l: l, tail: tail && j == k-1, at: l.indexed} }
 		for j := 0; j < k; j++ {
-			if tail && j == k-1 {
-				part.load(RDI, j, l.V(j))
-			} else {
-				full.load(RDI, j, l.V(j))
-			}
+			y(j).load(RDI, j, l.V(j))
 		}
 		XORQ(R12, R12)
 		Label(p + "row")
@@ -783,11 +774,7 @@ func axpyRows(l *level) {
 		CMPQ(R12, R10)
 		JB(LabelRef(p + "row"))
 		for j := 0; j < k; j++ {
-			if tail && j == k-1 {
-				part.store(l.V(j), RDI, j)
-			} else {
-				full.store(l.V(j), RDI, j)
-			}
+			y(j).store(l.V(j), RDI, j)
 		}
 	}
 	n := 4 * l.lanes
