@@ -758,6 +758,61 @@ func FuzzPseudoInverse(f *testing.F) {
 	})
 }
 
+// FuzzSVDPseudoInverse: svd.PseudoInverse of any matrix of up to
+// 12 x 12 (matrixFrom) with any rcond returns ErrNotFinite exactly for a
+// non-finite input, and otherwise a finite n x m result and a rank in
+// 0..min(m, n), or ErrRange, only where the pseudo-inverse may lie
+// outside the range: its entries are at most 1/S[r-1] (S the singular
+// values, r the rank), so only where S[r-1] < 2^-1020; within
+// numericsBudget per entry of A.
+func FuzzSVDPseudoInverse(f *testing.F) {
+	seedMatrices(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := matrixFrom(b)
+		m, n := a.Dims()
+		rcond := 0.0
+		if len(b) > 2 && b[2]%4 == 0 {
+			rcond = extreme(b[2] / 4)
+		} else if len(b) > 2 && b[2]%4 == 1 {
+			rcond = math.Ldexp(1, -int(b[2]/4))
+		}
+		var dst mat.Dense
+		var rank int
+		var err error
+		bounded(t, "svd.PseudoInverse", numericsBudget, m*n, func() {
+			rank, err = svd.PseudoInverse(&dst, a, rcond)
+		})
+		if !isFinite(a) {
+			if err == nil {
+				t.Fatal("no error for a non-finite matrix")
+			}
+			return
+		}
+		if math.IsNaN(rcond) {
+			if !errors.Is(err, svd.ErrBadOption) {
+				t.Fatalf("NaN rcond: %v", err)
+			}
+			return
+		}
+		if errors.Is(err, svd.ErrRange) {
+			s, ferr := svd.Factorize(a, nil)
+			if ferr != nil || rank < 1 || rank > len(s.S) || !(s.S[rank-1] < 0x1p-1020) {
+				t.Fatalf("ErrRange at rank %d: %v", rank, ferr)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("finite %dx%d matrix: %v", m, n, err)
+		}
+		if r, c := dst.Dims(); r != n || c != m || rank < 0 || rank > min(m, n) {
+			t.Fatalf("%dx%d result of rank %d for a %dx%d matrix", r, c, rank, m, n)
+		}
+		if !isFinite(&dst) {
+			t.Fatalf("non-finite pseudo-inverse of a finite matrix of rank %d:\n%v", rank, &dst)
+		}
+	})
+}
+
 // pinvMayOverflow reports whether the pseudo-inverse of a that
 // lq.PseudoInverse computes with rcond may lie outside the float64
 // range. Its norm is that of T⁻¹, T the r x r triangle of the factored

@@ -19,6 +19,12 @@ func checkJacobi(what string, maxSweeps int, tol float64) error {
 // ErrNotFinite is returned for input that holds NaN or an infinity.
 var ErrNotFinite = errors.New("svd: matrix has NaN or infinite entries")
 
+// ErrRange is returned by PseudoInverse and SVD.Solve when the result
+// lies outside the float64 range: a kept singular value so small (near
+// or below 2^-1024), or a right-hand side so large, that the exact
+// result does not fit.
+var ErrRange = errors.New("svd: the result exceeds the float64 range")
+
 // ErrBadOption is wrapped by the errors for option values that make no
 // sense: NaN, an infinity, a negative sweep or iteration cap or
 // tolerance, a tolerance of 1 or more, an unknown Want. The message

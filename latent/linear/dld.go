@@ -291,7 +291,10 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 			return nil, fmt.Errorf("%w: DLD: core matrix of part %d is singular", ErrRankDeficient, i)
 		}
 		var z, lr mat.Dense
-		fm.Solve(&z, &y, rcond) // truncated: a pseudo-inverse with LowerRank
+		// truncated: a pseudo-inverse with LowerRank
+		if _, err := fm.Solve(&z, &y, rcond); err != nil {
+			return nil, svdErr(err, fmt.Sprintf("DLD: solve with the core of part %d", i))
+		}
 		lr.Mul(&x, &z)
 		cii := gather(c, p[i], p[i])
 		for a := range p[i] {
