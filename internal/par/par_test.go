@@ -266,3 +266,26 @@ func TestGo(t *testing.T) {
 	}()
 	wait()
 }
+
+// TestBlocks checks that Blocks covers [lo, hi) in order with ranges of
+// at most rows items, and BlockRows' bounds.
+func TestBlocks(t *testing.T) {
+	for _, c := range []struct{ lo, hi, rows int }{{0, 0, 3}, {5, 6, 3}, {0, 9, 3}, {2, 12, 3}, {0, 1000, 256}} {
+		next, calls := c.lo, 0
+		Blocks(c.lo, c.hi, c.rows, func(lo, hi int) {
+			if lo != next || hi <= lo || hi-lo > c.rows || hi > c.hi {
+				t.Fatalf("%v: range %d..%d after %d", c, lo, hi, next)
+			}
+			next = hi
+			calls++
+		})
+		if next != c.hi && !(c.lo == c.hi && calls == 0) {
+			t.Fatalf("%v: ended at %d", c, next)
+		}
+	}
+	for _, c := range []struct{ d, limit, want int }{{12, 1 << 30, 10922}, {1, 1 << 30, 131072}, {100000, 1 << 30, 256}, {12, 100, 100}, {0, 5, 5}} {
+		if got := BlockRows(c.d, c.limit); got != c.want {
+			t.Errorf("BlockRows(%d, %d) = %d, want %d", c.d, c.limit, got, c.want)
+		}
+	}
+}

@@ -45,7 +45,8 @@ func (s *SampleThird) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, 
 // Whitened returns (1/N) sum_s y_s(x)y_s(x)y_s with y_s = W^T (x_s - mean)
 // and the centred diagonal third moments, in one pass over Src in chunks
 // that depend on N alone (so the result is the same for any number of
-// workers), each chunk accumulated by tensor3.Sym.AddOuterRows.
+// workers), each chunk loaded in blocks of at most about 1 MiB and
+// accumulated by tensor3.Sym.AddOuterRows.
 func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, []float64, error) {
 	checkCtx("SampleThird.Whitened", ctx)
 	n, k := w.Dims()
@@ -54,6 +55,7 @@ func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym,
 		panic(fmt.Sprintf("linear: SampleThird.Whitened: W has %d rows for samples of dimension %d", n, s.Src.Dim()))
 	}
 	size := max(256, (total+255)/256)
+	rows := par.BlockRows(n, size) // a chunk is loaded in blocks of rows samples
 	type acc struct {
 		t     *tensor3.Sym
 		diag  []float64
@@ -63,22 +65,24 @@ func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym,
 	mean := s.Moments.Mean
 	res, err := par.Reduce(ctx, total, size, workers(s.Passes.Workers), par.Stage(s.Passes.Progress, "third moment"),
 		func() *acc {
-			return &acc{t: tensor3.New(k, nil), diag: make([]float64, n), block: mat.Zeros(size, n), y: mat.Zeros(size, k)}
+			return &acc{t: tensor3.New(k, nil), diag: make([]float64, n), block: mat.Zeros(rows, n), y: mat.Zeros(rows, k)}
 		},
 		func(a *acc, lo, hi int) {
-			b := a.block.Slice(0, hi-lo, 0, n)
-			s.Src.Block(lo, hi, b)
-			for i := 0; i < hi-lo; i++ {
-				row := b.RawRow(i)
-				for j, m := range mean {
-					v := row[j] - m
-					row[j] = v
-					a.diag[j] += v * v * v
+			par.Blocks(lo, hi, rows, func(lo, hi int) {
+				b := a.block.Slice(0, hi-lo, 0, n)
+				s.Src.Block(lo, hi, b)
+				for i := 0; i < hi-lo; i++ {
+					row := b.RawRow(i)
+					for j, m := range mean {
+						v := row[j] - m
+						row[j] = v
+						a.diag[j] += v * v * v
+					}
 				}
-			}
-			y := a.y.Slice(0, hi-lo, 0, k)
-			y.Mul(b, w)
-			a.t.AddOuterRows(1, y, nil)
+				y := a.y.Slice(0, hi-lo, 0, k)
+				y.Mul(b, w)
+				a.t.AddOuterRows(1, y, nil)
+			})
 		},
 		func(dst, src *acc) {
 			dst.t.Add(dst.t, src.t)

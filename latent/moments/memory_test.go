@@ -114,3 +114,31 @@ func TestSampleMomentsMemory(t *testing.T) {
 		t.Errorf("Triples of 10^6 x 10 under 64 MiB: %v, want ErrTooLarge", err)
 	}
 }
+
+// manySamples is a source of n samples of d zeros, none of them stored.
+type manySamples struct{ n, d int }
+
+func (s manySamples) NumSamples() int { return s.n }
+func (s manySamples) Dim() int        { return s.d }
+func (s manySamples) Block(lo, hi int, dst *mat.Dense) {
+	dst.Zero()
+}
+
+// TestSampleMomentsMemoryOfStream: the sample passes load a chunk in
+// blocks of about 1 MiB, so 10^9 samples of 12 variables on 64 workers
+// (chunks of 3.9 million samples, 129 accumulators) need well under
+// 256 MiB: NewSampleMoments and Psi pass the memory check and stop at
+// the cancelled context instead of refusing the job.
+func TestSampleMomentsMemoryOfStream(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	src := manySamples{1_000_000_000, 12}
+	o := &Options{Workers: 64, MaxMemory: 256 << 20}
+	if _, err := NewSampleMoments(ctx, src, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("NewSampleMoments: %v, want context.Canceled", err)
+	}
+	s := &SampleMoments{N: src.n, Mean: make([]float64, 12), Sigma: mat.Zeros(12, 12), src: src, opts: *o}
+	if _, err := s.Psi(ctx, mat.Zeros(12, 4)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Psi: %v, want context.Canceled", err)
+	}
+}

@@ -244,7 +244,28 @@ func TestSampleMoments(t *testing.T) {
 			}
 		}
 	}
+	// The chunks of 256 samples are loaded whole (blocks of the default
+	// rows) and in blocks of 7 samples.
+	defer func(f func(int, int) int) { blockRows = f }(blockRows)
+	for _, rows := range []int{0, 7} {
+		if rows > 0 {
+			blockRows = func(int, int) int { return rows }
+		}
+		checkSampleMoments(t, x, zetas, sigma, psi)
+	}
+	x.Set(17, 3, math.NaN())
+	if _, err := NewSampleMoments(context.Background(), DenseSamples{x}, nil); !errors.Is(err, ErrNotFinite) {
+		t.Fatalf("NaN sample: %v", err)
+	}
+}
+
+// checkSampleMoments checks NewSampleMoments and Psi on the samples x
+// against the dense references, and that their bits are the same for
+// 1, 3 and 4 workers.
+func checkSampleMoments(t *testing.T, x, zetas, sigma *mat.Dense, psi []*mat.Dense) {
+	t.Helper()
 	var first []*mat.Dense
+	var firstSigma *mat.Dense
 	for _, w := range []int{1, 3, 4} {
 		m, err := NewSampleMoments(context.Background(), DenseSamples{x}, &Options{Workers: w})
 		if err != nil {
@@ -265,12 +286,11 @@ func TestSampleMoments(t *testing.T) {
 				t.Fatalf("%d workers: Psi differs from 1 worker", w)
 			}
 		}
-		if first == nil {
-			first = p
+		if firstSigma != nil && !mat.Equal(m.Sigma, firstSigma) {
+			t.Fatalf("%d workers: Sigma differs from 1 worker", w)
 		}
-	}
-	x.Set(17, 3, math.NaN())
-	if _, err := NewSampleMoments(context.Background(), DenseSamples{x}, nil); !errors.Is(err, ErrNotFinite) {
-		t.Fatalf("NaN sample: %v", err)
+		if first == nil {
+			first, firstSigma = p, m.Sigma
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/moments-go/moments/internal/par"
 	memsize "github.com/moments-go/moments/internal/size"
 	"github.com/moments-go/moments/kernels"
 	"github.com/moments-go/moments/mat"
@@ -21,6 +22,10 @@ type SampleMoments struct {
 	src  Samples
 	opts Options
 }
+
+// blockRows is par.BlockRows, the samples the sample passes load at
+// once; tests make it small to load chunks in many blocks.
+var blockRows = par.BlockRows
 
 // blockAcc is the per-chunk state of the sample passes.
 type blockAcc struct {
@@ -46,15 +51,17 @@ func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleM
 		return nil, fmt.Errorf("moments: NewSampleMoments: %w: no samples", ErrBadData)
 	}
 	size := chunkSize(total)
-	// Each accumulator holds a block of samples and the d x d sum; each
-	// worker forms one Gram matrix at a time.
-	need := memsize.Add(memsize.Scale(o.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Float64s(d, d), memsize.Float64s(d))),
+	rows := blockRows(d, size)
+	// Each accumulator holds a block of samples (a chunk is loaded in
+	// blocks of rows samples) and the d x d sum; each worker forms one
+	// Gram matrix at a time.
+	need := memsize.Add(memsize.Scale(o.accs(total, size), memsize.Add(memsize.Float64s(rows, d), memsize.Float64s(d, d), memsize.Float64s(d))),
 		memsize.Scale(o.workers(), memsize.Float64s(d, d)))
 	if err := o.check(fmt.Sprintf("the moments of %d variables", d), need); err != nil {
 		return nil, fmt.Errorf("moments: NewSampleMoments: %w", err)
 	}
 	newBlock := func() *blockAcc {
-		return &blockAcc{block: mat.Zeros(size, d), vec: make([]float64, d)}
+		return &blockAcc{block: mat.Zeros(rows, d), vec: make([]float64, d)}
 	}
 	load := func(a *blockAcc, lo, hi int) *mat.Dense {
 		b := a.block.Slice(0, hi-lo, 0, d)
@@ -63,10 +70,12 @@ func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleM
 	}
 	meanAcc, err := reduce(ctx, "mean", total, o, newBlock,
 		func(a *blockAcc, lo, hi int) {
-			b := load(a, lo, hi)
-			for i := 0; i < hi-lo; i++ {
-				kernels.Axpy(1, b.RawRow(i), a.vec)
-			}
+			par.Blocks(lo, hi, rows, func(lo, hi int) {
+				b := load(a, lo, hi)
+				for i := 0; i < hi-lo; i++ {
+					kernels.Axpy(1, b.RawRow(i), a.vec)
+				}
+			})
 			a.n += hi - lo
 		},
 		func(dst, src *blockAcc) { kernels.Axpy(1, src.vec, dst.vec); dst.n += src.n },
@@ -83,11 +92,14 @@ func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleM
 	covAcc, err := reduce(ctx, "covariance", total, o,
 		func() *blockAcc { a := newBlock(); a.sum = mat.Zeros(d, d); return a },
 		func(a *blockAcc, lo, hi int) {
-			b := load(a, lo, hi)
-			center(b, mean)
 			var g mat.Dense
-			g.GramCols(b)
-			a.sum.Add(a.sum, &g)
+			par.Blocks(lo, hi, rows, func(lo, hi int) {
+				b := load(a, lo, hi)
+				center(b, mean)
+				g.Reset()
+				g.GramCols(b)
+				a.sum.Add(a.sum, &g)
+			})
 		},
 		func(dst, src *blockAcc) { dst.sum.Add(dst.sum, src.sum) },
 		func(a *blockAcc) { a.sum.Zero() })
@@ -110,37 +122,42 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 	_, m := zetas.Dims()
 	total := s.N
 	size := chunkSize(total)
-	// Each accumulator holds a block of samples and m sums, d x d; each
-	// worker forms a scaled block and a product at a time.
-	need := memsize.Add(memsize.Scale(s.opts.accs(total, size), memsize.Add(memsize.Float64s(size, d), memsize.Scale(m, memsize.Float64s(d, d)))),
-		memsize.Scale(s.opts.workers(), memsize.Add(memsize.Float64s(size, d+m), memsize.Float64s(d, d))))
+	rows := blockRows(d, size)
+	// Each accumulator holds a block of samples (a chunk is loaded in
+	// blocks of rows samples) and m sums, d x d; each worker forms a
+	// scaled block and a product at a time.
+	need := memsize.Add(memsize.Scale(s.opts.accs(total, size), memsize.Add(memsize.Float64s(rows, d), memsize.Scale(m, memsize.Float64s(d, d)))),
+		memsize.Scale(s.opts.workers(), memsize.Add(memsize.Float64s(rows, d+m), memsize.Float64s(d, d))))
 	if err := s.opts.check(fmt.Sprintf("the third-moment slices of %d variables", d), need); err != nil {
 		return nil, fmt.Errorf("moments: Psi: %w", err)
 	}
 	acc, err := reduce(ctx, "psi", total, s.opts,
 		func() *blockAcc {
-			a := &blockAcc{block: mat.Zeros(size, d)}
+			a := &blockAcc{block: mat.Zeros(rows, d)}
 			for j := 0; j < m; j++ {
 				a.sums = append(a.sums, mat.Zeros(d, d))
 			}
 			return a
 		},
 		func(a *blockAcc, lo, hi int) {
-			b := a.block.Slice(0, hi-lo, 0, d)
-			s.src.Block(lo, hi, b)
-			center(b, s.Mean)
 			var z, y, p mat.Dense
-			z.Mul(b, zetas) // (hi-lo) x m: <zeta_j, x_i - mean>
-			for j := 0; j < m; j++ {
-				y.Reset()
-				y.Copy(b)
-				for i := 0; i < hi-lo; i++ {
-					kernels.Scal(z.At(i, j), y.RawRow(i))
+			par.Blocks(lo, hi, rows, func(lo, hi int) {
+				b := a.block.Slice(0, hi-lo, 0, d)
+				s.src.Block(lo, hi, b)
+				center(b, s.Mean)
+				z.Reset()
+				z.Mul(b, zetas) // (hi-lo) x m: <zeta_j, x_i - mean>
+				for j := 0; j < m; j++ {
+					y.Reset()
+					y.Copy(b)
+					for i := 0; i < hi-lo; i++ {
+						kernels.Scal(z.At(i, j), y.RawRow(i))
+					}
+					p.Reset()
+					p.MulAT(&y, b)
+					a.sums[j].Add(a.sums[j], &p)
 				}
-				p.Reset()
-				p.MulAT(&y, b)
-				a.sums[j].Add(a.sums[j], &p)
-			}
+			})
 		},
 		func(dst, src *blockAcc) {
 			for j := range dst.sums {
