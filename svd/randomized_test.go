@@ -232,7 +232,9 @@ func TestPseudoInverseAndSolve(t *testing.T) {
 		}
 		s, _ := Factorize(&a, nil)
 		var x, px mat.Dense
-		s.Solve(&x, b, 0)
+		if _, err := s.Solve(&x, b, 0); err != nil {
+			t.Fatal(err)
+		}
 		px.Mul(&p, b)
 		px.Sub(&px, &x)
 		if v := testutil.Scaled(px.Norm1(), pn*b.Norm1(), k); !(v <= ratioLimit) {

@@ -95,88 +95,116 @@ func (s *SVD) Solve(dst, b *mat.Dense, rcond float64) (int, error) {
 }
 
 // apply sets dst to V_r*diag(1/S_r)*U_rᵀ*B (B = I when b is nil), r =
-// Rank(rcond), and returns r. With S_r's least value 2^es*f (f in
-// [0.5, 1)) and B's largest magnitude below 2^eb, it forms
-// Y = V_r*diag(2^es/S_r)*U_rᵀ*(2^-eb*B), whose factors are all at most
-// 2 in magnitude (a larger singular value's 2^es/S_j may underflow to
-// zero, a change below the rounding of the result), and then
-// X = 2^(eb-es)*Y.
-// Scaling by a power of two is exact in the normal range, so the result
-// is the plain product's bit for bit wherever that one neither overflows
-// nor underflows.
+// Rank(rcond), and returns r. It forms the plain product first, which is
+// the result wherever it is finite. Where it is not (a reciprocal
+// 1/S_j, a product with B or a sum overflowed), it forms the product
+// again with every quantity scaled by a power of two (product): the
+// result then overflows only where it lies outside the float64 range,
+// and apply returns ErrRange with dst as it was.
 func (s *SVD) apply(dst, b *mat.Dense, rcond float64) (int, error) {
 	if math.IsNaN(rcond) {
 		return 0, fmt.Errorf("%w: rcond = NaN", ErrBadOption)
 	}
+	r := s.Rank(rcond)
+	x := s.product(b, r, false)
+	if !x.IsFinite() {
+		x = s.product(b, r, true)
+		if !x.IsFinite() {
+			return r, ErrRange
+		}
+	}
+	dst.Copy(x)
+	return r, nil
+}
+
+// product returns V_r*diag(1/S_r)*U_rᵀ*B (B = I when b is nil). With
+// scaled, it scales the singular values by 2^-es, es the exponent of
+// S_r's least value raised where needed to keep S_0*2^-es below 2^1020,
+// and each column j of B by 2^-eb_j, eb_j the exponent of its largest
+// magnitude. Then every factor is at most about 2 in magnitude (where
+// es was raised, 2^es/S_0 may round to a subnormal number or zero, a
+// change far below the rounding of the entries of 1/S_{r-1}'s size),
+// and column j of the product, scaled back by 2^(eb_j-es), overflows
+// only where it does not fit.
+func (s *SVD) product(b *mat.Dense, r int, scaled bool) *mat.Dense {
 	m, _ := s.U.Dims()
 	n, _ := s.V.Dims()
-	r := s.Rank(rcond)
+	cols := m
+	if b != nil {
+		_, cols = b.Dims()
+	}
+	x := mat.Zeros(n, cols)
+	if r == 0 || cols == 0 {
+		return x
+	}
 	ur, vr := s.U.Slice(0, m, 0, r), s.V.Slice(0, n, 0, r)
 	es := 0
-	if r > 0 {
+	if scaled {
 		_, es = math.Frexp(s.S[r-1])
+		_, e0 := math.Frexp(s.S[0])
+		es = max(es, e0-1020)
 	}
-	var x mat.Dense
-	eb := 0
+	sv := make([]float64, r)
+	for j := range sv {
+		sv[j] = math.Ldexp(s.S[j], -es)
+	}
 	if b == nil {
 		vs := vr.Clone()
 		for i := 0; i < n; i++ {
 			row := vs.RawRow(i)
 			for j := range row {
-				row[j] /= math.Ldexp(s.S[j], -es)
+				row[j] /= sv[j]
 			}
 		}
-		if r > 0 && m > 0 {
-			x.MulBT(vs, ur)
-		}
-	} else {
-		_, bc := b.Dims()
-		if mx := b.NormMax(); mx != 0 {
-			_, eb = math.Frexp(mx)
-		}
-		bs := b
-		if eb != 0 {
-			bs = b.Clone()
-			scaleExp2(bs, -eb)
-		}
-		var c mat.Dense
-		if r > 0 && bc > 0 {
-			c.MulAT(ur, bs) // r x bc
-			for i := 0; i < r; i++ {
-				row := c.RawRow(i)
-				d := math.Ldexp(s.S[i], -es)
-				for j := range row {
-					row[j] /= d
-				}
+		x.MulBT(vs, ur)
+		scaleExp2(x, -es, nil)
+		return x
+	}
+	bs, eb := b, []int(nil)
+	if scaled {
+		// eb[j] is the exponent of column j's largest magnitude; neg its
+		// negation, by which the column is scaled.
+		eb = make([]int, cols)
+		neg := make([]int, cols)
+		for j := range eb {
+			mx := 0.0
+			for i := 0; i < m; i++ {
+				mx = math.Max(mx, math.Abs(b.At(i, j)))
 			}
-			x.Mul(vr, &c)
+			_, eb[j] = math.Frexp(mx) // 0 for a zero column
+			neg[j] = -eb[j]
+		}
+		bs = b.Clone()
+		scaleExp2(bs, 0, neg)
+	}
+	var c mat.Dense
+	c.MulAT(ur, bs) // r x cols
+	for i := 0; i < r; i++ {
+		row := c.RawRow(i)
+		for j := range row {
+			row[j] /= sv[i]
 		}
 	}
-	if x.IsEmpty() { // rank 0, or no columns
-		cols := m
-		if b != nil {
-			_, cols = b.Dims()
-		}
-		x = *mat.Zeros(n, cols)
-	}
-	scaleExp2(&x, eb-es)
-	if !x.IsFinite() {
-		return r, ErrRange
-	}
-	dst.Copy(&x)
-	return r, nil
+	x.Mul(vr, &c)
+	scaleExp2(x, -es, eb)
+	return x
 }
 
-// scaleExp2 multiplies every entry of a by 2^e.
-func scaleExp2(a *mat.Dense, e int) {
-	if e == 0 {
+// scaleExp2 multiplies every entry of a by 2^e, and those of column j by
+// a further 2^col[j] when col is not nil.
+func scaleExp2(a *mat.Dense, e int, col []int) {
+	if e == 0 && col == nil {
 		return
 	}
 	rows, _ := a.Dims()
 	for i := 0; i < rows; i++ {
 		row := a.RawRow(i)
 		for j, v := range row {
-			row[j] = math.Ldexp(v, e)
+			f := e
+			if col != nil {
+				f += col[j]
+			}
+			row[j] = math.Ldexp(v, f)
 		}
 	}
 }

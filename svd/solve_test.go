@@ -14,7 +14,7 @@ import (
 // range bit for bit that of the plain product V*diag(1/S)*Uᵀ*B.
 func TestPseudoInverseBits(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
-	for _, sc := range []float64{1, 0x1p-700, 0x1p600} {
+	for _, sc := range []float64{1, 0x1p-700, 0x1p10} {
 		a := mat.Zeros(9, 6)
 		for i := range 9 {
 			for j := range 6 {
@@ -61,6 +61,35 @@ func TestPseudoInverseBits(t *testing.T) {
 		if !sameBits(&x, &wantX) {
 			t.Errorf("scale %g: Solve differs from the plain product", sc)
 		}
+	}
+}
+
+// TestSolveBitsWideRange: where the plain product is finite it is the
+// result, however far apart B's columns or the singular values lie.
+func TestSolveBitsWideRange(t *testing.T) {
+	a := mat.New(2, 2, []float64{1, 2, 3, 4})
+	s, err := Factorize(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mat.New(2, 2, []float64{1e200, 1e-200, 2e200, 3e-200})
+	var c, want, x mat.Dense
+	c.MulAT(s.U, b)
+	for i := range 2 {
+		row := c.RawRow(i)
+		for j := range row {
+			row[j] /= s.S[i]
+		}
+	}
+	want.Mul(s.V, &c)
+	if _, err := s.Solve(&x, b, 0); err != nil || !sameBits(&x, &want) {
+		t.Errorf("columns 1e200 and 1e-200: %v, want %v (%v)", &x, &want, err)
+	}
+	d := mat.New(2, 2, []float64{0x1p30, 0, 0, 0x1p-1000})
+	var p mat.Dense
+	if rank, err := PseudoInverse(&p, d, 0x1p-1040); err != nil || rank != 2 ||
+		p.At(0, 0) != 0x1p-30 || p.At(1, 1) != 0x1p1000 || p.At(0, 1) != 0 || p.At(1, 0) != 0 {
+		t.Errorf("diag(2^30, 2^-1000): %v, rank %d, %v", &p, rank, err)
 	}
 }
 
@@ -156,6 +185,51 @@ func TestPseudoInverseRange(t *testing.T) {
 	}
 	if _, err := sb.Solve(&x, mat.New(1, 1, []float64{math.MaxFloat64}), 0); !errors.Is(err, ErrRange) {
 		t.Errorf("0.5 x = M: %v, want ErrRange", err)
+	}
+
+	// The scaled path scales each column of B by its own power of two:
+	// with A = [[1, 1], [1, -1]] as above, B's first column (M, M/2)
+	// makes the plain product overflow; one scale for both columns
+	// (2^-1024) would flush the second, of 2^-1000, to zero.
+	b4 := mat.New(2, 2, []float64{math.MaxFloat64, 0x1p-1000 / 3, math.MaxFloat64 / 2, 0x1p-1000 * 0.7})
+	var x4 mat.Dense
+	if _, err := s.Solve(&x4, b4, 0); err != nil {
+		t.Fatal(err)
+	}
+	c1, c2 := b4.At(0, 1), b4.At(1, 1)
+	for i, w := range []float64{0.75 * math.MaxFloat64, 0.25 * math.MaxFloat64, (c1 + c2) / 2, (c1 - c2) / 2} {
+		if v := x4.At(i%2, i/2); !(math.Abs(v-w) <= tol*math.Abs(w)) {
+			t.Errorf("columns of different scale: x[%d][%d] = %g, want %g", i%2, i/2, v, w)
+		}
+	}
+	// A block of 2^-1025 (S = 2^-1024) beside 2^10, with an rcond that
+	// keeps both: the scale is raised to keep 2^10 in range, and the
+	// pseudo-inverse holds 2^1023 and 2^-10.
+	wide := mat.Zeros(3, 3)
+	for i := range 2 {
+		for j := range 2 {
+			wide.Set(i, j, 0x1p-1025)
+		}
+	}
+	wide.Set(2, 2, 0x1p10)
+	var pw mat.Dense
+	rank, err = PseudoInverse(&pw, wide, 0x1p-1060)
+	if err != nil || rank != 2 {
+		t.Fatalf("blocks of 2^-1025 and 2^10: rank %d, %v", rank, err)
+	}
+	for i := range 3 {
+		for j := range 3 {
+			w := 0.0
+			switch {
+			case i < 2 && j < 2:
+				w = 0x1p1023
+			case i == 2 && j == 2:
+				w = 0x1p-10
+			}
+			if v := pw.At(i, j); !(math.Abs(v-w) <= tol*math.Max(w, 0x1p-10)) {
+				t.Errorf("blocks of 2^-1025 and 2^10: pinv[%d][%d] = %g, want %g", i, j, v, w)
+			}
+		}
 	}
 
 	if _, err := s.Solve(&x, mat.New(2, 1, []float64{1, math.NaN()}), 0); !errors.Is(err, ErrNotFinite) {

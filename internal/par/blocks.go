@@ -1,5 +1,7 @@
 package par
 
+import "fmt"
+
 // blockBytes is the most bytes of float64 rows that BlockRows lets a
 // pass load at once.
 const blockBytes = 1 << 20
@@ -16,9 +18,12 @@ func BlockRows(d, limit int) int {
 	return max(1, min(limit, max(256, blockBytes/(8*max(d, 1)))))
 }
 
-// Blocks calls f on the consecutive ranges of at most rows (> 0) items
-// that cover [lo, hi), in order.
+// Blocks calls f on the consecutive ranges of at most rows items that
+// cover [lo, hi), in order. It panics if rows < 1.
 func Blocks(lo, hi, rows int, f func(lo, hi int)) {
+	if rows < 1 {
+		panic(fmt.Sprintf("par: Blocks: %d rows", rows))
+	}
 	for s := lo; s < hi; s += rows {
 		f(s, min(hi, s+rows))
 	}

@@ -289,3 +289,10 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocksPanics: Blocks refuses rows < 1 instead of looping forever.
+func TestBlocksPanics(t *testing.T) {
+	if v := catch(func() { Blocks(0, 5, 0, func(int, int) {}) }); v == nil {
+		t.Fatal("no panic for rows = 0")
+	}
+}

@@ -92,8 +92,20 @@ func TestDLDSearchDeterministic(t *testing.T) {
 }
 
 // TestSampleThirdDeterministic: the whitened pass gives the same bits
-// for any number of workers and agrees with the slices of Psi.
+// for any number of workers and agrees with the slices of Psi, with its
+// chunks of 256 samples loaded whole and in blocks of 7 samples.
 func TestSampleThirdDeterministic(t *testing.T) {
+	defer func(f func(int, int) int) { blockRows = f }(blockRows)
+	for _, rows := range []int{0, 7} {
+		if rows > 0 {
+			blockRows = func(int, int) int { return rows }
+		}
+		checkWhitenedPass(t)
+	}
+}
+
+func checkWhitenedPass(t *testing.T) {
+	t.Helper()
 	m := synth.RandomDAG(rand.New(rand.NewPCG(4, 1)), 12, 3, 0.5, 0.5, synth.Skewed)
 	src := m.Samples(5000, 2)
 	sm, err := moments.NewSampleMoments(context.Background(), src, nil)

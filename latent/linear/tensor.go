@@ -37,6 +37,10 @@ type SampleThird struct {
 	Passes moments.Options
 }
 
+// blockRows is par.BlockRows, the samples SampleThird.Whitened loads at
+// once; tests make it small to load chunks in many blocks.
+var blockRows = par.BlockRows
+
 // Psi returns Moments.Psi(ctx, zetas).
 func (s *SampleThird) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, error) {
 	return s.Moments.Psi(ctx, zetas)
@@ -45,8 +49,9 @@ func (s *SampleThird) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense, 
 // Whitened returns (1/N) sum_s y_s(x)y_s(x)y_s with y_s = W^T (x_s - mean)
 // and the centred diagonal third moments, in one pass over Src in chunks
 // that depend on N alone (so the result is the same for any number of
-// workers), each chunk loaded in blocks of at most about 1 MiB and
-// accumulated by tensor3.Sym.AddOuterRows.
+// workers), each chunk loaded in blocks of par.BlockRows samples (about
+// 1 MiB of them, at least 256) and accumulated by
+// tensor3.Sym.AddOuterRows.
 func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym, []float64, error) {
 	checkCtx("SampleThird.Whitened", ctx)
 	n, k := w.Dims()
@@ -55,7 +60,7 @@ func (s *SampleThird) Whitened(ctx context.Context, w *mat.Dense) (*tensor3.Sym,
 		panic(fmt.Sprintf("linear: SampleThird.Whitened: W has %d rows for samples of dimension %d", n, s.Src.Dim()))
 	}
 	size := max(256, (total+255)/256)
-	rows := par.BlockRows(n, size) // a chunk is loaded in blocks of rows samples
+	rows := blockRows(n, size) // a chunk is loaded in blocks of rows samples
 	type acc struct {
 		t     *tensor3.Sym
 		diag  []float64

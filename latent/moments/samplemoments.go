@@ -29,7 +29,7 @@ var blockRows = par.BlockRows
 
 // blockAcc is the per-chunk state of the sample passes.
 type blockAcc struct {
-	block *mat.Dense // the chunk's samples, centred
+	block *mat.Dense // a block of the chunk's samples, centred
 	sum   *mat.Dense // accumulated matrix (Sigma or one Psi per zeta)
 	sums  []*mat.Dense
 	vec   []float64
