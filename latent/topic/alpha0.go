@@ -82,7 +82,7 @@ func SplitAlpha0(c *moments.Corpus, seed uint64) (fit, valid *moments.Corpus) {
 // E[x1 x2^T]. SelectAlpha0 therefore makes one eigensolve, of the Pairs
 // of the reference alpha0 (the grid value whose a0/(a0+1), the weight of
 // M1 M1^T, lies nearest the middle of the grid's range of weights), to
-// the relative residual 100 SampleTol(documents of train) =
+// the relative residual 10 SampleTol(documents of train) =
 // 0.1/sqrt(documents), a tenth of the sampling error of the moments,
 // when Options.Eigen.Tol is 0, started from Options.Eigen.Start if set
 // and otherwise from a random sketch of the documents, sum_d x_d g_d^T
@@ -212,8 +212,10 @@ func SelectAlpha0(ctx context.Context, train, valid moments.Source, k int, grid 
 // a tenth of the sampling error of the moments. The Rayleigh-Ritz
 // approximations of the other grid values are of that order anyway, and
 // on Brown and SOTU (k = 10, 20) the scores moved by less than 0.01 nats
-// per token from those of SampleTol, with the same ranking.
-const selectTolFactor = 100
+// per token from those of a thousandth of the sampling error, with the
+// same ranking. (The sampling error itself, 1/sqrt(docs), is too loose:
+// one or two steps, and scores up to 0.3 nats per token lower.)
+const selectTolFactor = 10
 
 // noAlpha0 is SelectAlpha0's error when no alpha0 of grid learns.
 func noAlpha0(grid []float64, scores []Alpha0Score) error {

@@ -36,8 +36,8 @@
 //     test on the Ritz residuals). An empirical Pairs is indefinite, and
 //     its negative eigenvalues, noise that can be larger in magnitude
 //     than the signal, must not displace the positive ones. On a corpus
-//     the residuals are driven to SampleTol(documents) = 1e-3/sqrt(docs)
-//     times ||Pairs|| (at least 1e-6), a thousandth of the sampling
+//     the residuals are driven to SampleTol(documents) = 1e-2/sqrt(docs)
+//     times ||Pairs|| (at least 1e-6), a hundredth of the sampling
 //     error of the moments themselves.
 //  2. The whitening W = U D^{-1/2}, so that W^T Pairs W = I_k, with
 //     diagnostics (Whitening: the spectrum, its condition number, how
