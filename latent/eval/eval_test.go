@@ -2,6 +2,8 @@ package eval
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/moments-go/moments/latent/moments"
@@ -121,5 +123,54 @@ func TestDistZeroTruthAndRelError(t *testing.T) {
 	}
 	if r := RelError(zero, one); r != 0.5 {
 		t.Errorf("RelError(0, est) = %v, want ||est||_F = 0.5", r)
+	}
+}
+
+// TestTopWordsOrder: TopWords agrees with a stable sort of each column
+// (largest first, so ties keep the smaller id first, NaN last) for every
+// n from 0 to past the number of rows, on columns with many ties and a
+// few NaN.
+func TestTopWordsOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	const rows, k = 300, 3
+	m := mat.Zeros(rows, k)
+	for i := range rows {
+		for j := range k {
+			v := float64(r.IntN(40)) / 40
+			if r.IntN(50) == 0 {
+				v = math.NaN()
+			}
+			m.Set(i, j, v)
+		}
+	}
+	for _, n := range []int{0, 1, 2, 10, 64, 65, 200, rows, rows + 5} {
+		got := TopWords(m, n)
+		for j := range k {
+			idx := make([]int, rows)
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortStableFunc(idx, func(a, b int) int {
+				va, vb := m.At(a, j), m.At(b, j)
+				an, bn := math.IsNaN(va), math.IsNaN(vb)
+				switch {
+				case an && bn:
+					return 0
+				case an:
+					return 1
+				case bn:
+					return -1
+				case va > vb:
+					return -1
+				case va < vb:
+					return 1
+				}
+				return 0
+			})
+			want := idx[:min(n, rows)]
+			if !slices.Equal(got[j], want) {
+				t.Fatalf("n = %d, column %d: %v, want %v", n, j, got[j], want)
+			}
+		}
 	}
 }

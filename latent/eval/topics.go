@@ -9,31 +9,67 @@ import (
 )
 
 // TopWords returns the ids of the n largest entries of each column of
-// topics (n x k), largest first, ties broken by the smaller id.
+// topics (rows x k), largest first, ties broken by the smaller id; NaN
+// ranks below every number. For a small n it keeps the n best of each
+// column as it scans it (O(rows log n) comparisons a column rather than
+// a sort of the vocabulary); for a large one it sorts.
 func TopWords(topics *mat.Dense, n int) [][]int {
 	rows, k := topics.Dims()
-	n = min(n, rows)
+	n = max(0, min(n, rows))
 	out := make([][]int, k)
 	col := make([]float64, rows)
-	idx := make([]int, rows)
+	// better reports whether word a ranks above word b.
+	better := func(a, b int) bool {
+		va, vb := col[a], col[b]
+		switch {
+		case math.IsNaN(va):
+			return math.IsNaN(vb) && a < b
+		case math.IsNaN(vb) || va > vb:
+			return true
+		}
+		return va == vb && a < b
+	}
+	cmp := func(a, b int) int {
+		switch {
+		case a == b:
+			return 0
+		case better(a, b):
+			return -1
+		}
+		return 1
+	}
 	for j := 0; j < k; j++ {
 		topics.Col(col, j)
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int {
-			switch {
-			case col[a] > col[b]:
-				return -1
-			case col[a] < col[b]:
-				return 1
+		if n > topWordsScan {
+			idx := make([]int, rows)
+			for i := range idx {
+				idx[i] = i
 			}
-			return 0
-		})
-		out[j] = slices.Clone(idx[:n])
+			slices.SortFunc(idx, cmp)
+			out[j] = slices.Clone(idx[:n])
+			continue
+		}
+		best := make([]int, 0, n)
+		for i := range rows {
+			if len(best) == n && (n == 0 || !better(i, best[n-1])) {
+				continue
+			}
+			// The place of i among best, by binary search.
+			at, _ := slices.BinarySearchFunc(best, i, cmp)
+			if len(best) < n {
+				best = append(best, 0)
+			}
+			copy(best[at+1:], best[at:len(best)-1])
+			best[at] = i
+		}
+		out[j] = best
 	}
 	return out
 }
+
+// topWordsScan is the largest n for which TopWords keeps the best as it
+// scans (each insertion moves up to n ids) rather than sorting.
+const topWordsScan = 64
 
 // cooccurrence counts, over the documents of c, how many contain each
 // word of top and each pair of them.
