@@ -104,10 +104,11 @@
 // of the context as it is.
 //
 // PseudoInverse, SVD.Solve, SVD.Rank and SVD.Truncate cover the usual
-// uses of a decomposition. PseudoInverse and SVD.Solve scale by powers of
-// two as they form V*diag(1/S)*Uᵀ*B, so they return a finite result
-// whenever it fits in float64 (even where 1/S[r-1] alone overflows) and
-// ErrRange where it does not, never an infinity or NaN.
+// uses of a decomposition. Where the plain product V*diag(1/S)*Uᵀ*B
+// overflows, PseudoInverse and SVD.Solve form it again scaled by powers
+// of two, so they return a finite result whenever it fits in float64
+// (even where 1/S[r-1] alone overflows) and ErrRange where it does not,
+// never an infinity or NaN.
 //
 // # Range
 //

@@ -58,12 +58,12 @@ func (s *SVD) Truncate(k int) *SVD {
 
 // PseudoInverse sets dst to the n x m pseudo-inverse V*diag(1/S)*Uᵀ,
 // keeping the Rank(rcond) largest singular values, and returns that
-// rank. The product is formed with the singular values and the result
-// scaled by powers of two, so that it overflows only where the result
-// itself lies outside the float64 range (singular values near or below
-// 2^-1024): then it returns ErrRange, with the rank and dst as it was.
-// It returns ErrBadOption for a NaN rcond, and panics if U or V was not
-// computed.
+// rank. Where the plain product overflows (a singular value near or
+// below 2^-1024), it is formed again with the singular values scaled by
+// a power of two, so that it overflows only where the result itself
+// lies outside the float64 range: then PseudoInverse returns ErrRange,
+// with the rank and dst as it was. It returns ErrBadOption for a NaN
+// rcond, and panics if U or V was not computed.
 func (s *SVD) PseudoInverse(dst *mat.Dense, rcond float64) (int, error) {
 	if s.U == nil || s.V == nil {
 		panic("svd: PseudoInverse needs U and V")
@@ -73,11 +73,13 @@ func (s *SVD) PseudoInverse(dst *mat.Dense, rcond float64) (int, error) {
 
 // Solve sets dst to the minimum-norm least-squares solution of A*X = B,
 // V*diag(1/S)*Uᵀ*B with the Rank(rcond) largest singular values, and
-// returns that rank. As PseudoInverse it scales by powers of two and
-// returns ErrRange (with the rank, and dst as it was) only where X lies
-// outside the float64 range; it returns ErrNotFinite if B holds NaN or
-// an infinity and ErrBadOption for a NaN rcond. B must have m rows;
-// Solve panics otherwise or if U or V was not computed.
+// returns that rank. As PseudoInverse, where the plain product
+// overflows it is formed again with the singular values and each column
+// of B scaled by a power of two, and Solve returns ErrRange (with the
+// rank, and dst as it was) only where X lies outside the float64
+// range. It returns ErrNotFinite if B holds NaN or an infinity and
+// ErrBadOption for a NaN rcond. B must have m rows; Solve panics
+// otherwise or if U or V was not computed.
 func (s *SVD) Solve(dst, b *mat.Dense, rcond float64) (int, error) {
 	if s.U == nil || s.V == nil {
 		panic("svd: Solve needs U and V")
