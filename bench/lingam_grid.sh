@@ -47,6 +47,8 @@ if [ -n "${LINGAM_SRC:-}" ]; then
     echo "installing ${need[*]}" >&2
     apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
   fi
+  . ./openblas_core.sh
+  openblas_core
 else
   echo "LINGAM_SRC is not set: running ours and the Go port only (see the head of $0)" >&2
 fi

@@ -37,6 +37,8 @@ if ((${#need[@]})); then
   echo "installing ${need[*]}" >&2
   apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+. ./openblas_core.sh
+openblas_core
 
 SVD_ANCHORS=1 go test -count=1 -timeout 0 -run '^TestSVDAnchors$' -v . -args "$@" |
   grep -v -E '^(=== RUN|--- PASS|PASS$|ok )'
