@@ -723,94 +723,81 @@ func FuzzL1MinBatch(f *testing.F) {
 func FuzzPseudoInverse(f *testing.F) {
 	seedMatrices(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a := matrixFrom(b)
-		m, n := a.Dims()
-		rcond := 0.0
-		if len(b) > 2 && b[2]%4 == 0 {
-			rcond = extreme(b[2] / 4)
-		} else if len(b) > 2 && b[2]%4 == 1 {
-			rcond = math.Ldexp(1, -int(b[2]/4))
-		}
-		var dst mat.Dense
-		var rank int
-		var err error
-		bounded(t, "lq.PseudoInverse", numericsBudget, m*n, func() {
-			rank, err = lq.PseudoInverse(&dst, a, rcond)
+		checkPinv(t, b, "lq.PseudoInverse", lq.PseudoInverse, func(a *mat.Dense, rcond float64, _ int, err error) bool {
+			return errors.Is(err, lq.ErrRange) && pinvMayOverflow(a, rcond)
 		})
-		if !isFinite(a) {
-			if err == nil {
-				t.Fatal("no error for a non-finite matrix")
-			}
-			return
-		}
-		if errors.Is(err, lq.ErrRange) && pinvMayOverflow(a, rcond) {
-			return
-		}
-		if err != nil {
-			t.Fatalf("finite %dx%d matrix: %v", m, n, err)
-		}
-		if r, c := dst.Dims(); r != n || c != m || rank < 0 || rank > min(m, n) {
-			t.Fatalf("%dx%d result of rank %d for a %dx%d matrix", r, c, rank, m, n)
-		}
-		if !isFinite(&dst) {
-			t.Fatalf("non-finite pseudo-inverse of a finite matrix of rank %d:\n%v", rank, &dst)
-		}
 	})
 }
 
 // FuzzSVDPseudoInverse: svd.PseudoInverse of any matrix of up to
 // 12 x 12 (matrixFrom) with any rcond returns ErrNotFinite exactly for a
-// non-finite input, and otherwise a finite n x m result and a rank in
-// 0..min(m, n), or ErrRange, only where the pseudo-inverse may lie
-// outside the range: its entries are at most 1/S[r-1] (S the singular
-// values, r the rank), so only where S[r-1] < 2^-1020; within
-// numericsBudget per entry of A.
+// non-finite input, ErrBadOption for a NaN rcond, and otherwise a finite
+// n x m result and a rank in 0..min(m, n), or ErrRange, only where the
+// pseudo-inverse may lie outside the range: its entries are at most
+// 1/S[r-1] (S the singular values, r the rank), so only where
+// S[r-1] < 2^-1020; within numericsBudget per entry of A.
 func FuzzSVDPseudoInverse(f *testing.F) {
 	seedMatrices(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a := matrixFrom(b)
-		m, n := a.Dims()
-		rcond := 0.0
-		if len(b) > 2 && b[2]%4 == 0 {
-			rcond = extreme(b[2] / 4)
-		} else if len(b) > 2 && b[2]%4 == 1 {
-			rcond = math.Ldexp(1, -int(b[2]/4))
-		}
-		var dst mat.Dense
-		var rank int
-		var err error
-		bounded(t, "svd.PseudoInverse", numericsBudget, m*n, func() {
-			rank, err = svd.PseudoInverse(&dst, a, rcond)
-		})
-		if !isFinite(a) {
-			if err == nil {
-				t.Fatal("no error for a non-finite matrix")
+		checkPinv(t, b, "svd.PseudoInverse", svd.PseudoInverse, func(a *mat.Dense, rcond float64, rank int, err error) bool {
+			if math.IsNaN(rcond) {
+				if !errors.Is(err, svd.ErrBadOption) {
+					t.Fatalf("NaN rcond: %v", err)
+				}
+				return true
 			}
-			return
-		}
-		if math.IsNaN(rcond) {
-			if !errors.Is(err, svd.ErrBadOption) {
-				t.Fatalf("NaN rcond: %v", err)
+			if !errors.Is(err, svd.ErrRange) {
+				return false
 			}
-			return
-		}
-		if errors.Is(err, svd.ErrRange) {
 			s, ferr := svd.Factorize(a, nil)
 			if ferr != nil || rank < 1 || rank > len(s.S) || !(s.S[rank-1] < 0x1p-1020) {
 				t.Fatalf("ErrRange at rank %d: %v", rank, ferr)
 			}
-			return
-		}
-		if err != nil {
-			t.Fatalf("finite %dx%d matrix: %v", m, n, err)
-		}
-		if r, c := dst.Dims(); r != n || c != m || rank < 0 || rank > min(m, n) {
-			t.Fatalf("%dx%d result of rank %d for a %dx%d matrix", r, c, rank, m, n)
-		}
-		if !isFinite(&dst) {
-			t.Fatalf("non-finite pseudo-inverse of a finite matrix of rank %d:\n%v", rank, &dst)
-		}
+			return true
+		})
 	})
+}
+
+// checkPinv runs pinv (named what) on the matrix and the rcond that b
+// gives, within numericsBudget per entry, and checks what
+// FuzzPseudoInverse and FuzzSVDPseudoInverse promise: an error for a
+// non-finite matrix; for a finite one, settled first (given err, nil or
+// not), which reports whether the outcome is settled, failing t itself
+// where it is wrong; then no error, and an n x m finite result of a
+// rank in 0..min(m, n).
+func checkPinv(t *testing.T, b []byte, what string, pinv func(dst, a *mat.Dense, rcond float64) (int, error), settled func(a *mat.Dense, rcond float64, rank int, err error) bool) {
+	a := matrixFrom(b)
+	m, n := a.Dims()
+	rcond := 0.0
+	if len(b) > 2 && b[2]%4 == 0 {
+		rcond = extreme(b[2] / 4)
+	} else if len(b) > 2 && b[2]%4 == 1 {
+		rcond = math.Ldexp(1, -int(b[2]/4))
+	}
+	var dst mat.Dense
+	var rank int
+	var err error
+	bounded(t, what, numericsBudget, m*n, func() {
+		rank, err = pinv(&dst, a, rcond)
+	})
+	if !isFinite(a) {
+		if err == nil {
+			t.Fatal("no error for a non-finite matrix")
+		}
+		return
+	}
+	if settled(a, rcond, rank, err) {
+		return
+	}
+	if err != nil {
+		t.Fatalf("finite %dx%d matrix: %v", m, n, err)
+	}
+	if r, c := dst.Dims(); r != n || c != m || rank < 0 || rank > min(m, n) {
+		t.Fatalf("%dx%d result of rank %d for a %dx%d matrix", r, c, rank, m, n)
+	}
+	if !isFinite(&dst) {
+		t.Fatalf("non-finite pseudo-inverse of a finite matrix of rank %d:\n%v", rank, &dst)
+	}
 }
 
 // pinvMayOverflow reports whether the pseudo-inverse of a that
