@@ -16,6 +16,8 @@ if ((${#need[@]})); then
   echo "installing ${need[*]}" >&2
   apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+. ./openblas_core.sh
+openblas_core
 
 go run ./cmd/anchors "$@"
 

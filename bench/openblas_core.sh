@@ -3,8 +3,8 @@
 # kernels by the CPU model: on a core newer than it knows (Intel's
 # Emerald Rapids, model 207) it falls back to its generic Prescott (SSE3)
 # kernels, and on AMD's Zen 4 and 5, which have AVX-512, it takes its
-# Haswell (AVX2) ones. gesdd at 500 x 500 took 99.5 ms with Prescott's
-# on such an Intel VM against 55.9 ms with SkylakeX's. An anchor must run
+# Haswell (AVX2) ones. gesdd at 500 x 500 took 106.9 ms with Prescott's
+# on such an Intel VM against 50.6 ms with SkylakeX's (svd_anchors.sh). An anchor must run
 # at its best (DESIGN.md: compare against the AVX-512 kernels where the
 # CPU has them), so when OPENBLAS_CORETYPE is not set this sets it to
 # SkylakeX on a CPU with AVX-512 whose core OpenBLAS would run without
@@ -23,6 +23,7 @@ if path:
     print(lib.openblas_get_corename().decode())
 PY
 ) || return 0
+  [ -n "$core" ] || return 0 # numpy loaded no OpenBLAS
   local want=
   if grep -qw avx512f /proc/cpuinfo; then
     case "$core" in

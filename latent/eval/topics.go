@@ -38,10 +38,13 @@ func TopWords(topics *mat.Dense, n int) [][]int {
 		}
 		return 1
 	}
+	var idx []int // for n > topWordsScan
 	for j := 0; j < k; j++ {
 		topics.Col(col, j)
 		if n > topWordsScan {
-			idx := make([]int, rows)
+			if idx == nil {
+				idx = make([]int, rows)
+			}
 			for i := range idx {
 				idx[i] = i
 			}
