@@ -219,9 +219,6 @@ func scaleExp2(a *mat.Dense, e int, col []int) {
 // pseudo-inverse lies outside the float64 range, and ErrBadOption for a
 // NaN rcond.
 func PseudoInverse(dst, a *mat.Dense, rcond float64) (rank int, err error) {
-	if math.IsNaN(rcond) {
-		return 0, fmt.Errorf("%w: rcond = NaN", ErrBadOption)
-	}
 	s, err := Factorize(a, nil)
 	if err != nil {
 		return 0, err
