@@ -293,7 +293,7 @@ func unitVariancePinv(a *mat.Dense, k int) (*mat.Dense, error) {
 	var b mat.Dense
 	rank, err := svd.PseudoInverse(&b, a, 1e-12)
 	if err != nil {
-		return nil, fmt.Errorf("linear: UnitVariance: %w", err)
+		return nil, fmt.Errorf("linear: UnitVariance: %w", rangeErr(err, "the pseudo-inverse of A"))
 	}
 	if rank < k {
 		return nil, fmt.Errorf("%w: the %d columns found have rank %d", ErrRankDeficient, k, rank)

@@ -359,7 +359,7 @@ func LearnDAG(ctx context.Context, sigma *mat.Dense, third ThirdMoments, k int, 
 	s.Mul(winvT, comp.v)
 	var apinv, c mat.Dense
 	if _, err := svd.PseudoInverse(&apinv, coef.A, 1e-12); err != nil {
-		return nil, fmt.Errorf("linear: LearnDAG: %w", err)
+		return nil, fmt.Errorf("linear: LearnDAG: %w", rangeErr(err, "the pseudo-inverse of A"))
 	}
 	c.Mul(&apinv, &s)
 	order, match, err := causalOrder(&c, o.precedence(k))
@@ -867,7 +867,7 @@ func inverse(a *mat.Dense) (*mat.Dense, error) {
 	var inv mat.Dense
 	rank, err := svd.PseudoInverse(&inv, a, 1e-14)
 	if err != nil {
-		return nil, err
+		return nil, rangeErr(err, "the inverse")
 	}
 	if rank < k {
 		return nil, fmt.Errorf("condition number above 1e14")

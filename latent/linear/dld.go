@@ -166,6 +166,18 @@ func DLD(c *mat.Dense, k int, p Partition, opts *DLDOptions) (*Decomposition, er
 	return dec.scaleUp(c, e)
 }
 
+// rangeErr turns an error matching svd.ErrRange (a pseudo-inverse or a
+// solve whose result overflows float64: the matrix is singular to
+// working precision near the bottom of the range) into one matching
+// ErrRankDeficient that names what overflowed; other errors pass
+// unchanged.
+func rangeErr(err error, what string) error {
+	if errors.Is(err, svd.ErrRange) {
+		return fmt.Errorf("%w: %s overflows (a matrix is numerically singular): %w", ErrRankDeficient, what, err)
+	}
+	return err
+}
+
 // svdErr wraps an error of package svd with msg, so that a failure to
 // converge also matches ErrNoConvergence.
 func svdErr(err error, msg string) error {
@@ -293,7 +305,7 @@ func dld(c *mat.Dense, k int, p Partition, o *DLDOptions, sym bool) (*Decomposit
 		var z, lr mat.Dense
 		// truncated: a pseudo-inverse with LowerRank
 		if _, err := fm.Solve(&z, &y, rcond); err != nil {
-			return nil, svdErr(err, fmt.Sprintf("DLD: solve with the core of part %d", i))
+			return nil, rangeErr(svdErr(err, fmt.Sprintf("DLD: solve with the core of part %d", i)), fmt.Sprintf("DLD: the low-rank part of part %d", i))
 		}
 		lr.Mul(&x, &z)
 		cii := gather(c, p[i], p[i])

@@ -168,7 +168,7 @@ func crossFinish(ctx context.Context, a, hidden *mat.Dense, twm *TWMResult, w, w
 	var s, apinv, c mat.Dense
 	s.Mul(winvT, v)
 	if _, err := svd.PseudoInverse(&apinv, a, 1e-12); err != nil {
-		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", err)
+		return nil, fmt.Errorf("linear: LearnCrossDAG: %w", rangeErr(err, "the pseudo-inverse of A"))
 	}
 	c.Mul(&apinv, &s)
 	res, err := dagFromC(&c, eig, hidden, o)

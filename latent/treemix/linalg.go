@@ -1,6 +1,7 @@
 package treemix
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/moments-go/moments/mat"
@@ -44,6 +45,9 @@ func topSingular(a *mat.Dense, k int, want svd.Want) (*mat.Dense, error) {
 func pseudoInverse(a *mat.Dense) (*mat.Dense, error) {
 	var pinv mat.Dense
 	rank, err := svd.PseudoInverse(&pinv, a, 1e-12)
+	if errors.Is(err, svd.ErrRange) {
+		return nil, fmt.Errorf("%w: the pseudo-inverse overflows (the matrix is numerically singular): %w", ErrRankDeficient, err)
+	}
 	if err != nil {
 		return nil, err
 	}
