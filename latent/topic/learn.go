@@ -323,7 +323,7 @@ func LearnLDA(ctx context.Context, src moments.Source, k int, alpha0 float64, op
 // the sampling error does, and take fewer block products (passes over
 // the documents) than 1e-6. (A thousand times smaller, the value before,
 // cost one or two more steps of the eigensolver: the raw pipeline of
-// "moments lda" took 7 to 17% longer on Brown and SOTU at k = 10 and 20,
+// "moments lda" took 11 to 15% longer on Brown and SOTU at k = 10 and 20,
 // for topics that moved by a median l1 distance of 0.004, and at most
 // 0.04, from the ones learned now, where two seeds of the pipeline give
 // topics a median 0.21 apart.)
