@@ -228,7 +228,17 @@ func unitScale(a, h *mat.Dense, m int) (*mat.Dense, *mat.Dense, error) {
 	for i := 0; i < k; i++ {
 		row := h.RawRow(i)
 		for j := range row {
-			row[j] /= d[i] * d[j]
+			// d[i]*d[j] may underflow where the correlation does not:
+			// then divide by each in turn.
+			cov := row[j]
+			if p := d[i] * d[j]; p >= 0x1p-1022 {
+				row[j] /= p
+			} else {
+				row[j] = row[j] / d[i] / d[j]
+			}
+			if math.IsInf(row[j], 0) || math.IsNaN(row[j]) {
+				return nil, nil, fmt.Errorf("%w: UnitVariance: the correlation of hidden variables %d and %d overflows (covariance %v, variances %v and %v x 4^%d)", ErrNotFinite, i, j, cov, d[i]*d[i], d[j]*d[j], m)
+			}
 		}
 		row[i] = 1
 	}

@@ -304,3 +304,24 @@ func TestUnitVarianceScale(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitScaleCorrelations: the correlations of H come out right where
+// the product of two standard deviations is subnormal (variances of
+// 1e-310), and an H whose covariance is far beyond its variances (not
+// positive semidefinite) is an error matching ErrNotFinite, never an
+// infinity in HiddenSigma (FuzzCoefficientMatrix found one).
+func TestUnitScaleCorrelations(t *testing.T) {
+	a := mat.New(3, 2, []float64{1, 0, 0, 1, 1, 1})
+	h := mat.New(2, 2, []float64{1e-310, 0.5e-310, 0.5e-310, 1e-310})
+	_, hs, err := unitScale(a, h, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := hs.At(0, 1); !(math.Abs(v-0.5) <= 1e-12) {
+		t.Errorf("correlation %v, want 0.5", v)
+	}
+	bad := mat.New(2, 2, []float64{1e-300, 1e10, 1e10, 1e-300})
+	if _, _, err := unitScale(a, bad, 0); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("covariance 1e10 with variances 1e-300: %v, want ErrNotFinite", err)
+	}
+}
