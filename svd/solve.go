@@ -164,20 +164,20 @@ func (s *SVD) product(b *mat.Dense, r int, scaled bool) *mat.Dense {
 	}
 	bs, eb := b, []int(nil)
 	if scaled {
-		// eb[j] is the exponent of column j's largest magnitude; neg its
-		// negation, by which the column is scaled.
+		// eb[j] is the exponent of column j's largest magnitude (0 for a
+		// zero column); the column is scaled by 2^-eb[j].
 		eb = make([]int, cols)
-		neg := make([]int, cols)
+		bs = b.Clone()
 		for j := range eb {
 			mx := 0.0
 			for i := 0; i < m; i++ {
-				mx = math.Max(mx, math.Abs(b.At(i, j)))
+				mx = math.Max(mx, math.Abs(bs.At(i, j)))
 			}
-			_, eb[j] = math.Frexp(mx) // 0 for a zero column
-			neg[j] = -eb[j]
+			_, eb[j] = math.Frexp(mx)
+			for i := 0; i < m; i++ {
+				bs.Set(i, j, math.Ldexp(bs.At(i, j), -eb[j]))
+			}
 		}
-		bs = b.Clone()
-		scaleExp2(bs, 0, neg)
 	}
 	var c mat.Dense
 	c.MulAT(ur, bs) // r x cols

@@ -92,11 +92,10 @@ func NewSampleMoments(ctx context.Context, src Samples, opts *Options) (*SampleM
 	covAcc, err := reduce(ctx, "covariance", total, o,
 		func() *blockAcc { a := newBlock(); a.sum = mat.Zeros(d, d); return a },
 		func(a *blockAcc, lo, hi int) {
-			var g mat.Dense
+			var g mat.Dense // d x d, reused by the blocks
 			par.Blocks(lo, hi, rows, func(lo, hi int) {
 				b := load(a, lo, hi)
 				center(b, mean)
-				g.Reset()
 				g.GramCols(b)
 				a.sum.Add(a.sum, &g)
 			})
@@ -140,21 +139,23 @@ func (s *SampleMoments) Psi(ctx context.Context, zetas *mat.Dense) ([]*mat.Dense
 			return a
 		},
 		func(a *blockAcc, lo, hi int) {
-			var z, y, p mat.Dense
+			// The worker's scaled block and products, allocated once a
+			// chunk (the memory estimate's per-worker part) and cut to
+			// each block.
+			zb, yb := mat.Zeros(min(rows, hi-lo), m), mat.Zeros(min(rows, hi-lo), d)
+			var p mat.Dense // d x d
 			par.Blocks(lo, hi, rows, func(lo, hi int) {
 				b := a.block.Slice(0, hi-lo, 0, d)
 				s.src.Block(lo, hi, b)
 				center(b, s.Mean)
-				z.Reset()
+				z, y := zb.Slice(0, hi-lo, 0, m), yb.Slice(0, hi-lo, 0, d)
 				z.Mul(b, zetas) // (hi-lo) x m: <zeta_j, x_i - mean>
 				for j := 0; j < m; j++ {
-					y.Reset()
 					y.Copy(b)
 					for i := 0; i < hi-lo; i++ {
 						kernels.Scal(z.At(i, j), y.RawRow(i))
 					}
-					p.Reset()
-					p.MulAT(&y, b)
+					p.MulAT(y, b)
 					a.sums[j].Add(a.sums[j], &p)
 				}
 			})
