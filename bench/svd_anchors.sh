@@ -6,14 +6,15 @@
 # ratios (anchor time / our time). Installs what it needs (Debian
 # packages) when run as root on a machine that lacks them.
 #
-#   bash bench/svd_anchors.sh [-svd.shapes 25,100,300,500,1000,2000,1000x50,2000x200,200x2000]
+#   bash bench/svd_anchors.sh [-svd.shapes 25,100,300,500,1000,2000,1000x50,2000x200,200x2000,2000x1000,1000x2000]
 #                             [-svd.jacobimax 1000] [-svd.parmin 500]
 #                             [-svd.eig 10,25,100]
 #                             [-svd.eigscale 200,500,1000] [-svd.eigjacobi 500]
 #                             [-svd.rounds 3] [-svd.budget 300ms]
 #                             [-svd.slow 1024]
 #
-# The default shapes are those of issues 3 and 17 (wide ones too); the
+# The default shapes are those of issues 3 and 17 (wide ones too, and
+# 2000x1000 and 1000x2000, rectangular ones in the two-core table); the
 # SVD tables time svd.Factorize by its default method (MethodAuto) and
 # by each method forced (MethodJacobi up to min(M, N) = -svd.jacobimax),
 # in process CPU time on one core; from min(M, N) = -svd.parmin the SVD

@@ -208,7 +208,7 @@ func BenchmarkRandomizedEigSym(b *testing.B) {
 
 // anchorFlags configure TestSVDAnchors (go test -run SVDAnchors -args ...).
 var (
-	anchorShapes = flag.String("svd.shapes", "25,100,300,500,1000,2000,1000x50,2000x200,200x2000", "matrix shapes of the SVD and QR comparisons in TestSVDAnchors: n (square) or MxN (QR and pivoted QR only for M >= N)")
+	anchorShapes = flag.String("svd.shapes", "25,100,300,500,1000,2000,1000x50,2000x200,200x2000,2000x1000,1000x2000", "matrix shapes of the SVD and QR comparisons in TestSVDAnchors: n (square) or MxN (QR and pivoted QR only for M >= N)")
 	anchorJacMax = flag.Int("svd.jacobimax", 1000, "largest min(M, N) at which the SVD tables time MethodJacobi too (seconds at 2000)")
 	anchorPar    = flag.Int("svd.parmin", 500, "least min(M, N) at which the SVD is also timed on two goroutines (wall time; issue 17: at least 1.7x faster than on one)")
 	anchorEig    = flag.String("svd.eig", "10,25,100", "orders k of the symmetric eigensolver comparisons in TestSVDAnchors")
