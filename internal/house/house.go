@@ -704,8 +704,8 @@ func (f *Reflectors) mulLeft(trans bool, top, r int, c []float64, ldc int) {
 	// leaves them so, and the first one to reach X reads only X's rows;
 	// after it C is full) and, for applyLeft on a C of several pieces,
 	// its Vᵀ, copied out once for all the pieces (on the workers, a
-	// block each; on a C of one piece, each block's in turn into one
-	// buffer).
+	// block each) where all the copies take no more memory than C;
+	// otherwise each piece copies each block's in turn into one buffer.
 	type leftBlock struct {
 		b      block
 		v      vblock
@@ -731,7 +731,13 @@ func (f *Reflectors) mulLeft(trans bool, top, r int, c []float64, ldc int) {
 		todo = append(todo, leftBlock{b: b, v: v, lt: lt, packed: packed})
 		top = f.N
 	}
-	if manyPieces(r) {
+	vtAll := 0
+	for _, lb := range todo {
+		if !lb.packed {
+			vtAll += lb.v.l * lb.b.ib
+		}
+	}
+	if manyPieces(r) && vtAll <= f.N*r {
 		_ = par.For(context.Background(), len(todo), kernels.Workers(), func(i int) {
 			if lb := &todo[i]; !lb.packed {
 				lb.vt = make([]float64, lb.v.l*lb.b.ib)
@@ -780,17 +786,25 @@ type pieceBuf struct{ v, w, vt []float64 }
 // against 39-42).
 const pieceSize = 96
 
+// The look-ahead of factor factors the next panel (BlockSize rows) with
+// the first piece of the trailing rows, so it must lie within it.
+var _ [pieceSize - BlockSize]struct{}
+
 // manyPieces reports whether inPieces cuts n rows or columns into
 // several pieces.
 func manyPieces(n int) bool { return n >= 2*pieceSize }
 
 // inPieces calls f(lo, hi, g, buf) on the pieces [lo, hi) of n rows or
-// columns: one piece of all n when n < 2*pieceSize (g kernels.Gemm),
-// and otherwise pieces of pieceSize (the last one shorter) on up to
-// kernels.Workers() goroutines (g kernels.GemmSerial), each with its
-// own buf. The pieces depend on n alone, and a piece makes the same
-// calls whichever goroutine runs it (Gemm and GemmSerial give the same
-// bits), so the results do not depend on the number of goroutines;
+// columns: one piece of all n when n < 2*pieceSize, and otherwise
+// pieces of pieceSize (the last one shorter). With at least as many
+// pieces as kernels.Workers(), they run on that many goroutines, each
+// with its own buf and g kernels.GemmSerial; with fewer (many cores, a
+// thin C), one after the other with g kernels.Gemm, whose products
+// share out their own work, so that no core idles that the products
+// on all of C used. The pieces depend on n alone, and a piece makes
+// the same calls whichever goroutine runs it (Gemm and GemmSerial give
+// the same bits), so the results do not depend on the number of
+// goroutines;
 // they may differ in the last bits from products on the whole of C,
 // which can take other paths of the matrix product. Blocked products
 // of a large C cut this way scale with the cores without a barrier a
@@ -805,7 +819,14 @@ func inPieces(n int, f func(lo, hi int, g gemmFunc, buf *pieceBuf)) {
 		return
 	}
 	np := (n + pieceSize - 1) / pieceSize
-	workers := min(kernels.Workers(), np)
+	workers := kernels.Workers()
+	if np < workers {
+		var buf pieceBuf
+		for i := 0; i < np; i++ {
+			f(i*pieceSize, min((i+1)*pieceSize, n), kernels.Gemm, &buf)
+		}
+		return
+	}
 	var next atomic.Int64
 	_ = par.For(context.Background(), workers, workers, func(int) {
 		var buf pieceBuf
