@@ -193,15 +193,20 @@ func factor(m, n int, a []float64, lda int, withT bool) *Reflectors {
 		f.factorGram(w)
 		return f
 	}
-	// panel factors the panel of rows from i0, one reflector at a time,
-	// and returns the row after it: i0+BlockSize, or k when the rest is
-	// factored unblocked (each reflector then updates every row below it
-	// at once; in a panel, only the panel's rows).
-	panel := func(i0 int) int {
-		last := min(i0+BlockSize, k)
-		if !blocked || m-last <= UnblockedMax {
-			last = k // the rest unblocked
+	// panelEnd returns the row after the panel that starts at row i0:
+	// i0+BlockSize, or k when the rest is factored unblocked (each
+	// reflector then updates every row below it at once; in a panel,
+	// only the panel's rows).
+	panelEnd := func(i0 int) int {
+		if last := min(i0+BlockSize, k); blocked && m-last > UnblockedMax {
+			return last
 		}
+		return k
+	}
+	// panel factors the panel from row i0, one reflector at a time, and
+	// returns panelEnd(i0).
+	panel := func(i0 int) int {
+		last := panelEnd(i0)
 		for i := i0; i < last; i++ {
 			row := a[i*lda+i : i*lda+n]
 			f.Tau[i] = House(row)
@@ -231,10 +236,10 @@ func factor(m, n int, a []float64, lda int, withT bool) *Reflectors {
 		// updates the first piece factors it next, while the others
 		// update the rest (look-ahead): the same operations, and on one
 		// goroutine in the same order. With the pieces, the
-		// factorization of a 1000 x 2000 matrix took 50 ms on two
-		// workers instead of 60 (86 on one, before and after; fastest
-		// of 9 runs, twice).
-		ahead := last+BlockSize < k && m-(last+BlockSize) > UnblockedMax
+		// factorization of a 1000 x 2000 matrix took 61 ms on two
+		// workers instead of 69, and 89 instead of 91 on one
+		// (BenchmarkPieces, medians of 3 runs).
+		ahead := panelEnd(last) < k
 		next := k
 		c := a[last*lda+i0:]
 		inPieces(m-last, func(lo, hi int, g gemmFunc, buf *pieceBuf) {
@@ -783,7 +788,7 @@ type pieceBuf struct{ v, w, vt []float64 }
 // better among goroutines. On two workers, 96 was as fast as 72 or
 // faster (at 500 x 500 the product from the left took 3.8-4.0 ms
 // against 4.1-4.2), and 144 was slower at 1000 x 2000 (FormQ 44 ms
-// against 39-42).
+// against 39-42), in a throwaway timing (fastest of 9 calls, twice).
 const pieceSize = 96
 
 // The look-ahead of factor factors the next panel (BlockSize rows) with
@@ -809,10 +814,10 @@ func manyPieces(n int) bool { return n >= 2*pieceSize }
 // which can take other paths of the matrix product. Blocked products
 // of a large C cut this way scale with the cores without a barrier a
 // block: on two workers, with Q of a 1000 x 1000 factorization, FormQ
-// took 15 ms instead of 25 and MulLeft 21 instead of 39, where the
+// took 17 ms instead of 29 and MulLeft 25 instead of 48, where the
 // blocks' products, of inner dimension BlockSize, gained little from a
-// second worker; on one, 30 and 39 instead of 34 and 41 (fastest of 9
-// runs, twice).
+// second worker; on one, 32 and 40 instead of 36 and 46
+// (BenchmarkPieces, medians of 3 runs).
 func inPieces(n int, f func(lo, hi int, g gemmFunc, buf *pieceBuf)) {
 	if !manyPieces(n) {
 		f(0, n, kernels.Gemm, &pieceBuf{})
