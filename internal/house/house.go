@@ -162,7 +162,10 @@ const UnblockedMax = 64
 // stride lda) in place and returns the reflectors (which keep a
 // reference to a). Panels of BlockSize rows are factored one reflector
 // at a time; while more than UnblockedMax rows remain below a panel, the
-// rest of the matrix is updated with the panel's compact WY form.
+// rest of the matrix is updated with the panel's compact WY form, in
+// pieces of rows on up to kernels.Workers() goroutines, one of which
+// factors the next panel as soon as its rows are updated. The bits do
+// not depend on the number of workers.
 func Factor(m, n int, a []float64, lda int) *Reflectors {
 	return factor(m, n, a, lda, false)
 }
@@ -583,7 +586,9 @@ func (f *Reflectors) vector(i int, v []float64) []float64 {
 
 // MulRight sets C = C Q_full^T (trans false) or C = C Q_full (trans
 // true) for the r x n matrix C (row stride ldc). Only columns i0..n-1 of
-// C take part in block b.
+// C take part in block b. Blocked, it runs on pieces of C's rows on up
+// to kernels.Workers() goroutines (MulLeft: of its columns; FormQ: of
+// its rows), with bits that do not depend on the number of workers.
 func (f *Reflectors) MulRight(trans bool, r int, c []float64, ldc int) {
 	f.MulRightRows(trans, r, c, ldc, nil)
 }
