@@ -226,11 +226,13 @@ func factor(m, n int, a []float64, lda int, withT bool) *Reflectors {
 		}
 		return last
 	}
+	var vw []float64 // the block's V1, free again once its update is done
 	i0, last := 0, panel(0)
 	for last < k {
 		ib := last - i0
 		b := block{i0: i0, ib: ib, t: make([]float64, ib*ib)}
-		v := f.loadV(b, nil)
+		v := f.loadV(b, vw)
+		vw = v.v1
 		formT(b, v, f.Tau[i0:last])
 		f.blocks = append(f.blocks, b)
 		// Trailing rows: C = C (I - Vᵀ T V), in pieces of rows. The
@@ -741,19 +743,21 @@ func (f *Reflectors) mulLeft(trans bool, top, r int, c []float64, ldc int) {
 		todo = append(todo, leftBlock{b: b, v: v, lt: lt, packed: packed})
 		top = f.N
 	}
-	vtAll := 0
-	for _, lb := range todo {
-		if !lb.packed {
-			vtAll += lb.v.l * lb.b.ib
-		}
-	}
-	if manyPieces(r) && vtAll <= f.N*r {
-		_ = par.For(context.Background(), len(todo), kernels.Workers(), func(i int) {
-			if lb := &todo[i]; !lb.packed {
-				lb.vt = make([]float64, lb.v.l*lb.b.ib)
-				transposeV(lb.v, lb.vt)
+	if manyPieces(r) {
+		vtAll := 0
+		for _, lb := range todo {
+			if !lb.packed {
+				vtAll += lb.v.l * lb.b.ib
 			}
-		})
+		}
+		if vtAll <= f.N*r {
+			_ = par.For(context.Background(), len(todo), kernels.Workers(), func(i int) {
+				if lb := &todo[i]; !lb.packed {
+					lb.vt = make([]float64, lb.v.l*lb.b.ib)
+					transposeV(lb.v, lb.vt)
+				}
+			})
+		}
 	}
 	// The columns of C are independent: each piece of them takes all
 	// the blocks in turn.
